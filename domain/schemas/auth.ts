@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { MSG } from "./messages";
+
+/**
+ * The schemas forms and the API both validate with. Conform turns empty fields into undefined,
+ * so "required" is the message for a missing value as well as an empty one.
+ */
+const required = (schema: z.ZodString = z.string()) =>
+  z.preprocess((v) => (typeof v === "string" ? v.trim() : v) || undefined, schema);
+
+export const email = required(z.string({ required_error: MSG.required }).max(254, MSG.max(254)).email(MSG.email)).transform(
+  (v) => (v as string).toLowerCase(),
+);
+
+/** NIST-style: length only, no composition rules; the common-password check happens on the server. */
+export const newPassword = z
+  .string({ required_error: MSG.required })
+  .min(8, MSG.passwordLength)
+  .max(128, MSG.passwordLong);
+
+export const loginSchema = z.object({
+  email,
+  password: z.string({ required_error: MSG.required }).max(1024, MSG.max(1024)),
+  redirect: z.string().optional(),
+});
+
+export const forgotPasswordSchema = z.object({ email });
+
+export const twoFactorSchema = z.object({
+  code: required(z.string({ required_error: MSG.required }).regex(/^\d{6}$/, MSG.code)),
+});
+
+export const setPasswordSchema = z
+  .object({
+    token: z.string({ required_error: MSG.required }).min(1, MSG.required),
+    password: newPassword,
+    password_confirmation: z.string({ required_error: MSG.required }),
+  })
+  .refine((v) => v.password === v.password_confirmation, { path: ["password_confirmation"], message: MSG.same });
+
+export const validateLinkSchema = z.object({ token: z.string({ required_error: MSG.required }).min(1, MSG.required) });
+
+export const registerSchema = z.object({
+  name: required(z.string({ required_error: MSG.required }).max(120, MSG.max(120))),
+  email,
+  mobile_number: required(
+    z
+      .string({ required_error: MSG.required })
+      .max(20, MSG.max(20))
+      .regex(/^\+?[0-9 ()-]{6,20}$/, "Enter a phone number, such as 021 123 4567"),
+  ),
+  password: newPassword,
+  /** The gym the member joins, from the sign-up link (?gym=uuid). */
+  gym: z.string().uuid().optional().or(z.literal("").transform(() => undefined)),
+  /** Honeypot: people leave it empty, form-filling bots do not. */
+  website: z.string().optional(),
+});
+
+export const uniqueEmailSchema = z.object({ email });

@@ -1,0 +1,18 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
+  serverModuleFormat: "esm",
+  tailwind: true,
+  postcss: true,
+  // Built assets are served from /build/ (SPEC §9).
+  publicPath: "/build/",
+  assetsBuildDirectory: "public/build",
+  serverBuildPath: "build/index.js",
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+    v3_singleFetch: true,
+  },
+};

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import type { ApiDeps, ApiEnv } from "./context";
+import { ApiError, onError } from "./errors";
+import { loadSession, sameOrigin } from "./middleware";
+import { registerRoutes } from "./register/routes";
+import { sessionRoutes } from "./session/routes";
+import { statsRoutes } from "./stats/routes";
+
+/** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
+const CROSS_SITE_ALLOWED = ["/api/register"];
+
+/** Builds the gym API around its dependencies, so tests can make one per fresh database. */
+export function createApi(deps: ApiDeps) {
+  const app = new Hono<ApiEnv>().basePath("/api");
+  app.onError(onError);
+  app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    c.header("Cache-Control", "no-store");
+    await next();
+  });
+  app.use("*", sameOrigin(CROSS_SITE_ALLOWED));
+  app.use("*", loadSession);
+  app.route("/", sessionRoutes);
+  app.route("/", registerRoutes);
+  app.route("/", statsRoutes);
+  return app;
+}
+
+export type Api = ReturnType<typeof createApi>;
+export { ApiError };

@@ -1,0 +1,50 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ZodError } from "zod";
+
+/**
+ * Typed application errors, mapped to status codes in one place (onError below).
+ * Every failure answers `{ message, error?, errors? }`.
+ */
+export class ApiError extends Error {
+  constructor(
+    public status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    message: string,
+    public error?: string,
+    public errors?: Record<string, string[]>,
+    public headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const unauthenticated = () => new ApiError(401, "Unauthenticated.", "unauthenticated");
+export const forbidden = (message = "This action is unauthorized.") => new ApiError(403, message, "forbidden");
+export const notFound = (message = "Not found.") => new ApiError(404, message, "not_found");
+export const notTwoFactorAuthenticated = () =>
+  new ApiError(400, "Enter the code we e-mailed you to continue.", "not_two_factor_authenticated");
+export const invalid = (errors: Record<string, string[]>, message?: string) =>
+  new ApiError(422, message ?? Object.values(errors)[0]?.[0] ?? "The given data was invalid.", "validation_failed", errors);
+export const tooMany = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, message, "too_many_attempts", undefined, { "Retry-After": String(retryAfterSeconds) });
+
+export function zodErrors(error: ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+export function onError(err: Error, c: Context) {
+  if (err instanceof ApiError) {
+    for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+    return c.json({ message: err.message, error: err.error, errors: err.errors }, err.status);
+  }
+  if (err instanceof HTTPException) {
+    return c.json({ message: err.message || "Bad request.", error: "bad_request" }, err.status);
+  }
+  console.error("[api]", c.req.method, c.req.path, err);
+  return c.json({ message: "Something went wrong on our side. Please try again.", error: "server_error" }, 500);
+}

@@ -1,0 +1,107 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie, deleteCookie } from "hono/cookie";
+import type { Config } from "../config";
+import { readSession } from "../auth/sessions";
+import { tenant } from "../db/tenant";
+import type { ApiEnv } from "./context";
+import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
+import { isOrganisationAdmin, loadCurrentUser } from "./users/current";
+
+/** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
+export const secureCookies = (config: Config) => config.NODE_ENV === "production" && !config.DEMO_MODE;
+export const sessionCookieName = (config: Config) => (secureCookies(config) ? "__Host-gym_session" : "gym_session");
+
+export function setSessionCookie(c: Context<ApiEnv>, token: string) {
+  const config = c.var.deps.config;
+  setCookie(c, sessionCookieName(config), token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secureCookies(config),
+  });
+}
+
+export function clearSessionCookie(c: Context<ApiEnv>) {
+  const config = c.var.deps.config;
+  deleteCookie(c, sessionCookieName(config), { path: "/", secure: secureCookies(config) });
+}
+
+export const now = (c: Context<ApiEnv>) => c.var.deps.now?.() ?? new Date();
+
+/** The caller's IP: from the socket, or the first X-Forwarded-For hop only behind a trusted proxy. */
+export function clientIp(c: Context<ApiEnv>) {
+  if (c.var.deps.config.TRUST_PROXY) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return c.env?.clientIp ?? "unknown";
+}
+
+/** Loads the session and user for every request; guards below decide what each route needs. */
+export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const { db, config } = c.var.deps;
+  const session = await readSession(db, getCookie(c, sessionCookieName(config)), now(c));
+  c.set("session", session);
+  c.set("user", session ? await loadCurrentUser(db, session.user_id) : null);
+  await next();
+};
+
+/** Signed in, whether or not the e-mailed code has been entered yet. */
+export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  await next();
+};
+
+/** Signed in and past the e-mailed code. */
+export const requireVerified: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
+  await next();
+};
+
+/** Verified staff of a current organisation; sets the tenant scope from the session. */
+export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
+  const u = c.var.user;
+  if (!u.row.is_staff || !u.organisation || u.organisation.role === "member") throw forbidden();
+  c.set("tenant", tenant(c.var.deps.db, u.organisation.id, u.gym?.id ?? null));
+  await next();
+};
+
+export const requireOrganisationAdmin: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const u = c.var.user;
+  if (!u || !isOrganisationAdmin(u)) throw forbidden();
+  await next();
+};
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Cookie-authenticated state changes must be scripted by us (X-Requested-With, which a cross-site form
+ * cannot send without a CORS preflight we never grant) or come from this origin. Paths in `open` are
+ * public forms integrators may post from their own sites.
+ */
+export function sameOrigin(open: string[]): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    if (STATE_CHANGING.has(c.req.method) && !open.includes(c.req.path)) {
+      if (c.req.header("x-requested-with") !== "XMLHttpRequest" && !fromOwnOrigin(c.req.raw)) {
+        throw new ApiError(403, "Cross-site requests are not allowed.", "cross_site_request");
+      }
+    }
+    await next();
+  };
+}
+
+export function fromOwnOrigin(request: Request) {
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site === "same-origin" || site === "none";
+  const origin = request.headers.get("origin");
+  if (!origin || origin === "null") return false;
+  try {
+    // Hosts, not origins: behind a TLS proxy the app sees http while the browser says https.
+    return new URL(origin).host === new URL(request.url).host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,87 @@
+import { Hono } from "hono";
+import { eq, sql } from "drizzle-orm";
+import { registerSchema, uniqueEmailSchema } from "../../../domain/schemas/auth";
+import { hashPassword, isCommonPassword } from "../../auth/password";
+import { blockedFor, hit, waitInWords, type Limit } from "../../auth/rate-limit";
+import { gyms, organisation_users, users } from "../../db/schema";
+import type { ApiEnv } from "../context";
+import { ApiError, invalid, tooMany } from "../errors";
+import { readBody } from "../body";
+import { clientIp, now } from "../middleware";
+import { COMMON_PASSWORD, startSession } from "../session/routes";
+
+const registerLimit = (ip: string): Limit => ({ key: `register:ip:${ip}`, max: 10, windowMs: 60 * 60 * 1000 });
+const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max: 60, windowMs: 60 * 1000 });
+export const EMAIL_TAKEN = "An account with this e-mail address already exists. Sign in instead.";
+
+const emailTaken = async (db: ApiEnv["Variables"]["deps"]["db"], email: string) =>
+  (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`)).length > 0;
+
+export const registerRoutes = new Hono<ApiEnv>()
+  .post("/unique-email", async (c) => {
+    const { db } = c.var.deps;
+    const ip = clientIp(c);
+    const wait = await blockedFor(db, uniqueLimit(ip), now(c));
+    if (wait > 0) throw tooMany(`Too many checks. Try again in ${waitInWords(wait)}.`, wait);
+    await hit(db, uniqueLimit(ip), now(c));
+    const { email } = await readBody(c, uniqueEmailSchema);
+    return c.json({ data: { unique: !(await emailTaken(db, email)) } });
+  })
+
+  /** Public: the sign-up form, which integrators may also post from their own sites. */
+  .post("/register", async (c) => {
+    const { db } = c.var.deps;
+    const at = now(c);
+    const ip = clientIp(c);
+    const wait = await blockedFor(db, registerLimit(ip), at);
+    if (wait > 0) throw tooMany(`Too many sign-ups from this network. Try again in ${waitInWords(wait)}.`, wait);
+    const body = await readBody(c, registerSchema);
+    if (body.website) throw new ApiError(400, "We could not complete the sign-up.", "rejected");
+    await hit(db, registerLimit(ip), at);
+
+    const errors: Record<string, string[]> = {};
+    if (await emailTaken(db, body.email)) errors.email = [EMAIL_TAKEN];
+    if (await isCommonPassword(body.password)) errors.password = [COMMON_PASSWORD];
+    let gym: { id: number; organisation_id: number } | undefined;
+    if (body.gym) {
+      [gym] = await db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, body.gym));
+      if (!gym) errors.gym = ["This sign-up link is not for a gym we know. Ask the gym for a new one."];
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+
+    const hash = await hashPassword(body.password);
+    let user: typeof users.$inferSelect;
+    try {
+      user = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(users)
+          .values({
+            name: body.name as string,
+            email: body.email,
+            mobile_number: body.mobile_number as string,
+            password_hash: hash,
+            is_staff: false,
+            current_organisation_id: gym?.organisation_id ?? null,
+            current_gym_id: gym?.id ?? null,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning();
+        if (gym) {
+          await tx
+            .insert(organisation_users)
+            .values({ organisation_id: gym.organisation_id, user_id: created.id, role: "member", home_gym_id: gym.id });
+        }
+        return created;
+      });
+    } catch (err) {
+      // Two sign-ups racing for one address: the unique index decides.
+      if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") {
+        throw invalid({ email: [EMAIL_TAKEN] });
+      }
+      throw err;
+    }
+    const session = await startSession(c, user);
+    return c.json({ data: { id: user.id, name: user.name, email: user.email, ...session } }, 201);
+  });
+

@@ -1,0 +1,179 @@
+import { Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  setPasswordSchema,
+  twoFactorSchema,
+  validateLinkSchema,
+} from "../../../domain/schemas/auth";
+import { sha256 } from "../../auth/crypto";
+import { checkCode, issueCode, resendWait } from "../../auth/email-codes";
+import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/password";
+import { createLink, findLink, useLink } from "../../auth/password-links";
+import { blockedFor, clear, hit, waitInWords, type Limit } from "../../auth/rate-limit";
+import { createSession, endAllSessions, endSession, markTwoFactorPassed } from "../../auth/sessions";
+import { addDevice, deviceTrusted, signDevice, TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_MS } from "../../auth/trusted-device";
+import { users } from "../../db/schema";
+import { resetPasswordMail, signInCodeMail } from "../../mail/templates";
+import type { ApiEnv } from "../context";
+import { ApiError, invalid, tooMany } from "../errors";
+import { readBody } from "../body";
+import { isSignupHost, publicOrigin } from "../links";
+import {
+  clearSessionCookie,
+  clientIp,
+  now,
+  requireSession,
+  requireVerified,
+  secureCookies,
+  setSessionCookie,
+} from "../middleware";
+import { mePayload } from "../users/current";
+import type { Context } from "hono";
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+/** Five wrong passwords lock an account for 15 minutes; an address gets 20 across all accounts. */
+const accountLimit = (email: string): Limit => ({ key: `login:account:${email}`, max: 5, windowMs: FIFTEEN_MINUTES });
+const ipLimit = (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 20, windowMs: FIFTEEN_MINUTES });
+const forgotLimit = (ip: string): Limit => ({ key: `forgot:ip:${ip}`, max: 10, windowMs: 60 * 60 * 1000 });
+const forgotPerEmail = (email: string): Limit => ({ key: `forgot:email:${email}`, max: 3, windowMs: 60 * 60 * 1000 });
+
+const passwordStamp = (hash: string | null) => sha256(hash ?? "").slice(0, 16);
+
+export const sessionRoutes = new Hono<ApiEnv>()
+  .get("/me", requireVerified, async (c) => c.json({ data: await mePayload(c.var.deps.db, c.var.user!) }))
+
+  .post("/login", async (c) => {
+    const { db } = c.var.deps;
+    const body = await readBody(c, loginSchema);
+    const at = now(c);
+    const ip = clientIp(c);
+    const wait = Math.max(await blockedFor(db, accountLimit(body.email), at), await blockedFor(db, ipLimit(ip), at));
+    if (wait > 0) throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(wait)}.`, wait);
+
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${body.email}`, isNull(users.deleted_at)));
+    if (!(await verifyPassword(body.password, user?.password_hash))) {
+      await hit(db, accountLimit(body.email), at);
+      await hit(db, ipLimit(ip), at);
+      throw invalid({ email: ["These credentials do not match our records."] });
+    }
+    await clear(db, accountLimit(body.email).key);
+    return c.json({ data: await startSession(c, user) });
+  })
+
+  .post("/logout", async (c) => {
+    if (c.var.session) await endSession(c.var.deps.db, c.var.session.id);
+    clearSessionCookie(c);
+    return c.json({ data: { message: "You have been signed out." } });
+  })
+
+  .post("/email/verify", requireSession, async (c) => {
+    const { db, config } = c.var.deps;
+    const { code } = await readBody(c, twoFactorSchema);
+    const user = c.var.user!.row;
+    const session = c.var.session!;
+    if (session.two_factor_passed) return c.json({ data: { verified: true } });
+    const result = await checkCode(db, config.SESSION_SECRET, user.id, code as string, now(c));
+    if (result === "expired") throw invalid({ code: ["That code has expired. Send a new one."] });
+    if (result === "too_many_attempts") throw invalid({ code: ["Too many wrong codes. Send a new one."] });
+    if (result === "wrong") throw invalid({ code: ["That code is not right. Check the e-mail and try again."] });
+    await markTwoFactorPassed(db, session.id);
+    if (!user.email_verified_at) await db.update(users).set({ email_verified_at: now(c) }).where(eq(users.id, user.id));
+    const device = signDevice(config.SESSION_SECRET, user.id, passwordStamp(user.password_hash), now(c));
+    setCookie(c, TRUSTED_DEVICE_COOKIE, addDevice(getCookie(c, TRUSTED_DEVICE_COOKIE), device, user.id, now(c)), {
+      path: "/",
+      httpOnly: true,
+      sameSite: "Lax",
+      secure: secureCookies(config),
+      maxAge: TRUSTED_DEVICE_MS / 1000,
+    });
+    return c.json({ data: { verified: true } });
+  })
+
+  .post("/email/resend", requireSession, async (c) => {
+    const { db } = c.var.deps;
+    if (c.var.session!.two_factor_passed) return c.json({ data: { message: "You are already verified." } });
+    const wait = await resendWait(db, c.var.user!.row.id, now(c));
+    if (wait > 0) throw tooMany(`You can ask for a new code in ${waitInWords(wait)}.`, wait);
+    await sendCode(c, c.var.user!.row);
+    return c.json({ data: { message: "We sent a new code." } });
+  })
+
+  .post("/forgot-password", async (c) => {
+    const { db, mailer } = c.var.deps;
+    const { email } = await readBody(c, forgotPasswordSchema);
+    const at = now(c);
+    const ip = clientIp(c);
+    const wait = await blockedFor(db, forgotLimit(ip), at);
+    if (wait > 0) throw tooMany(`Too many requests. Try again in ${waitInWords(wait)}.`, wait);
+    await hit(db, forgotLimit(ip), at);
+    // The same answer whether or not the address has an account.
+    const answer = c.json({ data: { message: "If that e-mail address has an account, we have sent it a link to reset the password." } });
+    const [user] = await db.select().from(users).where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deleted_at)));
+    if (!user || (await blockedFor(db, forgotPerEmail(email), at)) > 0) return answer;
+    await hit(db, forgotPerEmail(email), at);
+    const token = await createLink(db, user.id, "reset", at);
+    const url = `${publicOrigin(c, isSignupHost(c) ? "signup" : "backoffice")}/reset-password?token=${token}`;
+    await mailer.send(resetPasswordMail(user.email, user.name, url));
+    return answer;
+  })
+
+  .post("/validate-link", async (c) => {
+    const { db } = c.var.deps;
+    const { token } = await readBody(c, validateLinkSchema);
+    const link = await findLink(db, token, now(c));
+    if (!link) throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, link.user_id));
+    return c.json({ data: { valid: true, purpose: link.purpose, name: user.name, email: user.email } });
+  })
+
+  .post("/reset-password", async (c) => {
+    const { db } = c.var.deps;
+    const body = await readBody(c, setPasswordSchema);
+    if (await isCommonPassword(body.password)) throw invalid({ password: [COMMON_PASSWORD] });
+    const at = now(c);
+    const link = await findLink(db, body.token, at);
+    if (!link) throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    const hash = await hashPassword(body.password);
+    await db.transaction(async (tx) => {
+      await useLink(tx, link.id, at);
+      await tx
+        .update(users)
+        .set({ password_hash: hash, updated_at: at, ...(link.purpose === "invite" ? { email_verified_at: at } : {}) })
+        .where(eq(users.id, link.user_id));
+      // A new password ends every session, here and on every other device.
+      await endAllSessions(tx, link.user_id);
+    });
+    clearSessionCookie(c);
+    return c.json({ data: { message: "Your password has been set. Sign in with it now." } });
+  });
+
+export const COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess.";
+
+/** Signs `user` in on a fresh session id; asks for the e-mailed code unless this browser is trusted. */
+export async function startSession(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
+  const { db, config } = c.var.deps;
+  if (c.var.session) await endSession(db, c.var.session.id);
+  const trusted = deviceTrusted(
+    config.SESSION_SECRET,
+    getCookie(c, TRUSTED_DEVICE_COOKIE),
+    user.id,
+    passwordStamp(user.password_hash),
+    now(c),
+  );
+  const token = await createSession(db, user.id, { twoFactorPassed: trusted, ip: clientIp(c), userAgent: c.req.header("user-agent") }, now(c));
+  setSessionCookie(c, token);
+  if (!trusted) await sendCode(c, user);
+  return { two_factor_required: !trusted, is_staff: user.is_staff };
+}
+
+async function sendCode(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
+  const { db, mailer, config } = c.var.deps;
+  const code = await issueCode(db, config.SESSION_SECRET, user.id, now(c));
+  await mailer.send(signInCodeMail(user.email, user.name, code));
+}

@@ -1,0 +1,108 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { gym_users, gyms, organisation_users, organisations, payment_types, users } from "../../db/schema";
+
+export type UserRow = typeof users.$inferSelect;
+export type OrgRole = "admin" | "personal_trainer" | "member";
+
+/** The signed-in user with where they are: current organisation and gym, and every place they may switch to. */
+export interface CurrentUser {
+  row: UserRow;
+  organisations: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole }[];
+  organisation: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole } | null;
+  /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
+  gyms: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null }[];
+  gym: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null } | null;
+}
+
+export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUser | null> {
+  const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNull(users.deleted_at)));
+  if (!row) return null;
+
+  const orgs = await db
+    .select({
+      id: organisations.id,
+      name: organisations.name,
+      multi_gym: organisations.multi_gym,
+      calendar_and_messaging: organisations.calendar_and_messaging,
+      role: organisation_users.role,
+      home_gym_id: organisation_users.home_gym_id,
+    })
+    .from(organisation_users)
+    .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
+    .where(and(eq(organisation_users.user_id, userId), isNull(organisation_users.deleted_at)))
+    .orderBy(asc(organisations.name));
+
+  const current = orgs.find((o) => o.id === row.current_organisation_id) ?? orgs[0] ?? null;
+  let gymList: CurrentUser["gyms"] = [];
+  if (current) {
+    if (current.role === "admin") {
+      const all = await db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(eq(gyms.organisation_id, current.id)).orderBy(asc(gyms.name));
+      const roles = await gymRoles(db, userId, all.map((g) => g.id));
+      gymList = all.map((g) => ({ ...g, role: roles.get(g.id) ?? "admin" }));
+    } else if (current.role === "personal_trainer") {
+      gymList = await db
+        .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
+        .from(gym_users)
+        .innerJoin(gyms, eq(gyms.id, gym_users.gym_id))
+        .where(and(eq(gym_users.user_id, userId), eq(gym_users.organisation_id, current.id)))
+        .orderBy(asc(gyms.name));
+    } else if (current.home_gym_id) {
+      gymList = (await db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(eq(gyms.id, current.home_gym_id))).map((g) => ({
+        ...g,
+        role: "member" as const,
+      }));
+    }
+  }
+  const gym = gymList.find((g) => g.id === row.current_gym_id) ?? gymList[0] ?? null;
+  const strip = ({ home_gym_id: _h, ...o }: (typeof orgs)[number]) => o;
+  return { row, organisations: orgs.map(strip), organisation: current ? strip(current) : null, gyms: gymList, gym };
+}
+
+async function gymRoles(db: Db, userId: number, gymIds: number[]) {
+  if (gymIds.length === 0) return new Map<number, "admin" | "personal_trainer">();
+  const rows = await db
+    .select({ gym_id: gym_users.gym_id, role: gym_users.role })
+    .from(gym_users)
+    .where(and(eq(gym_users.user_id, userId), inArray(gym_users.gym_id, gymIds)));
+  return new Map(rows.map((r) => [r.gym_id, r.role]));
+}
+
+export const isOrganisationAdmin = (u: CurrentUser) => u.organisation?.role === "admin";
+export const isGymAdmin = (u: CurrentUser) => u.gyms.some((g) => g.role === "admin");
+
+/** GET /api/me: the fields SPEC §3 lists for the signed-in user. */
+export async function mePayload(db: Db, u: CurrentUser) {
+  const r = u.row;
+  const types = u.organisation
+    ? await db
+        .select({ id: payment_types.id, type: payment_types.type, details: payment_types.details })
+        .from(payment_types)
+        .where(and(eq(payment_types.user_id, r.id), eq(payment_types.organisation_id, u.organisation.id)))
+    : [];
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    mobile_number: r.mobile_number,
+    is_staff: r.is_staff,
+    email_verified_at: r.email_verified_at,
+    current_organisation: u.organisation,
+    current_gym: u.gym,
+    organisations: u.organisations.map((o) => ({ id: o.id, name: o.name })),
+    gyms: u.gyms,
+    is_organisation_admin: isOrganisationAdmin(u),
+    is_gym_admin: isGymAdmin(u),
+    profile_picture: r.profile_picture,
+    payment_types: types,
+    default_payment_type: null as number | null,
+    // Filled in by the sign-up flow's issue (chosen offering, price, start and billing dates).
+    start_date: null as string | null,
+    billing_date: null as string | null,
+    offering: null as { id: number; name: string } | null,
+    price_id: null as number | null,
+    general_card_surcharge_text: null as string | null,
+    should_onboard: r.should_onboard,
+    invited_at: r.invited_at,
+  };
+}

@@ -1,0 +1,14 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** 256-bit random token, URL-safe. */
+export const randomToken = () => randomBytes(32).toString("base64url");
+
+export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+
+export const hmac = (secret: string, value: string) => createHmac("sha256", secret).update(value).digest("base64url");
+
+export function safeEqual(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,59 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { sessions } from "../db/schema";
+import { randomToken, sha256 } from "./crypto";
+
+/** Sessions end after 8 hours without a request, and 7 days after sign-in whatever happens. */
+export const IDLE_MS = 8 * 60 * 60 * 1000;
+export const ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so reads do not each cost a write. */
+const TOUCH_MS = 60 * 1000;
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+/** A new session with a fresh 256-bit id; returns the token for the cookie (only its hash is stored). */
+export async function createSession(
+  db: Db,
+  userId: number,
+  opts: { twoFactorPassed: boolean; ip?: string | null; userAgent?: string | null },
+  now = new Date(),
+): Promise<string> {
+  const token = randomToken();
+  await db.insert(sessions).values({
+    id: sha256(token),
+    user_id: userId,
+    two_factor_passed: opts.twoFactorPassed,
+    ip: opts.ip ?? null,
+    user_agent: opts.userAgent?.slice(0, 300) ?? null,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: new Date(now.getTime() + ABSOLUTE_MS),
+  });
+  return token;
+}
+
+export async function readSession(db: Db, token: string | undefined, now = new Date()): Promise<SessionRow | null> {
+  if (!token || token.length > 100) return null;
+  const id = sha256(token);
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, id), gt(sessions.expires_at, now), gt(sessions.last_seen_at, new Date(now.getTime() - IDLE_MS))));
+  if (!row) return null;
+  if (now.getTime() - row.last_seen_at.getTime() > TOUCH_MS) {
+    await db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.id, id));
+  }
+  return row;
+}
+
+export async function markTwoFactorPassed(db: Db, sessionId: string) {
+  await db.update(sessions).set({ two_factor_passed: true }).where(eq(sessions.id, sessionId));
+}
+
+export async function endSession(db: Db, sessionId: string) {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function endAllSessions(db: Db, userId: number) {
+  await db.delete(sessions).where(eq(sessions.user_id, userId));
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * Every setting comes from the environment and is checked once, at start-up.
+ * A bad value stops the server with a message naming the variable.
+ */
+const hostList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .refine((hosts) => hosts.length > 0, "must name at least one host")
+    .refine((hosts) => hosts.every((h) => !h.includes(":") && !h.includes("/")), "host names only, without ports or schemes");
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .default("")
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const secret = z.string().min(32, "must be at least 32 characters").optional();
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    BACKOFFICE_HOSTS: hostList("localhost,127.0.0.1"),
+    SIGNUP_HOSTS: hostList("signup.localhost"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    PGLITE_DIR: z.string().default("./data/pglite"),
+    SESSION_SECRET: secret,
+    TOAST_SECRET: secret,
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+    MAIL_FROM: z.string().default("Gym Membership <no-reply@gym.localhost>"),
+    API_BASE: z.string().url("must be a URL such as https://api.example.com").optional(),
+    DEMO_MODE: flag,
+    SEED_DEMO: flag,
+    TRUST_PROXY: flag,
+    /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
+    TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.SMTP_URL && !env.DEMO_MODE) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SMTP_URL"],
+        message:
+          "is required in production: without it mail goes to the /dev/mail outbox, which anyone could read. Set SMTP_URL, or DEMO_MODE=1 for a demo.",
+      });
+    }
+    if (env.NODE_ENV === "production" && !env.DEMO_MODE) {
+      for (const key of ["SESSION_SECRET", "TOAST_SECRET"] as const) {
+        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production (32+ random characters)" });
+      }
+    }
+  });
+
+export type Config = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "TOAST_SECRET"> & {
+  SESSION_SECRET: string;
+  TOAST_SECRET: string;
+  /** True when mail goes to the database outbox and /dev/mail exists. */
+  outboxMail: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  // Outside production a missing secret is made up per process: sessions then end at each restart.
+  const made = (name: string, value: string | undefined) => {
+    if (value) return value;
+    if (parsed.NODE_ENV !== "test") console.warn(`[config] ${name} not set: using a random one for this process`);
+    return randomBytes(32).toString("hex");
+  };
+  return {
+    ...parsed,
+    SESSION_SECRET: made("SESSION_SECRET", parsed.SESSION_SECRET),
+    TOAST_SECRET: made("TOAST_SECRET", parsed.TOAST_SECRET),
+    outboxMail: !parsed.SMTP_URL,
+  };
+}
+
+let current: Config | undefined;
+
+/** The process-wide settings, parsed on first use. */
+export function config(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}
+
+export function setConfigForTests(c: Config) {
+  current = c;
+}

@@ -1,0 +1,36 @@
+import type { Mail } from "./mailer";
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escape(p)}</p>`).join("");
+  const button = action
+    ? `<p><a href="${escape(action.url)}" style="background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escape(action.label)}</a></p>`
+    : "";
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escape(title)}</h1>${body}${button}</body></html>`;
+}
+
+export function signInCodeMail(to: string, name: string, code: string): Mail {
+  const lines = [`Hi ${name},`, `Your code is ${code}. It works for 10 minutes.`, "If you did not try to sign in, change your password."];
+  return { to, subject: `Your code: ${code}`, text: lines.join("\n\n"), html: layout("Your code", lines) };
+}
+
+export function resetPasswordMail(to: string, name: string, url: string): Mail {
+  const lines = [`Hi ${name},`, "Someone asked to reset the password for this e-mail address. The link works once, for one hour.", "If it was not you, ignore this e-mail: your password stays the same."];
+  return {
+    to,
+    subject: "Reset your password",
+    text: `${lines.join("\n\n")}\n\n${url}`,
+    html: layout("Reset your password", lines, { label: "Choose a new password", url }),
+  };
+}
+
+export function inviteMail(to: string, name: string, organisation: string, url: string): Mail {
+  const lines = [`Hi ${name},`, `You have been invited to ${organisation}. The link works once, for seven days.`];
+  return {
+    to,
+    subject: `You're invited to ${organisation}`,
+    text: `${lines.join("\n\n")}\n\n${url}`,
+    html: layout(`Join ${organisation}`, lines, { label: "Set your password", url }),
+  };
+}

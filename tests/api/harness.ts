@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { desc } from "drizzle-orm";
+import { parseConfig, type Config } from "../../server/config";
+import { openDatabase, openPglite, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
+import * as schema from "../../server/db/schema";
+import { createApi } from "../../server/api/app";
+import { outboxMailer } from "../../server/mail/mailer";
+
+/**
+ * A fresh database per test file: PGlite cloned from a migrated template, or, when DATABASE_URL is set,
+ * a new database on that PostgreSQL server, dropped afterwards.
+ */
+let template: Promise<Blob> | undefined;
+
+async function pgliteTemplate() {
+  const client = await openPglite("memory://");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  const dump = await client.dumpDataDir("none");
+  await client.close();
+  return dump;
+}
+
+export async function freshDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const { default: pg } = await import("pg");
+    const name = `gym_test_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const dbUrl = new URL(url);
+    dbUrl.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: dbUrl.toString(), pgliteDir: "" });
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        const a = new pg.Client({ connectionString: url });
+        await a.connect();
+        await a.query(`drop database if exists ${name} with (force)`);
+        await a.end();
+      },
+    };
+  }
+  template ??= pgliteTemplate();
+  const client = await openPglite("memory://", await template);
+  const { drizzle } = await import("drizzle-orm/pglite");
+  return { db: drizzle(client, { schema }) as unknown as Db, kind: "pglite", close: () => client.close() };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return parseConfig({ NODE_ENV: "test", SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40), ...overrides });
+}
+
+/** A client for the API with its own cookie jar, like one browser. */
+export function browser(api: ReturnType<typeof createApi>, opts: { host?: string; ip?: string } = {}) {
+  const jar = new Map<string, string>();
+  const host = opts.host ?? "localhost:3000";
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const init: RequestInit = {
+      method,
+      headers: {
+        "x-requested-with": "XMLHttpRequest",
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    };
+    const res = await api.fetch(new Request(`http://${host}${path}`, init), { clientIp: opts.ip ?? "203.0.113.7" });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(";");
+      const [name, ...rest] = pair.split("=");
+      const value = rest.join("=");
+      const expired = attrs.some((a) => /max-age=0/i.test(a) || /expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired || value === "") jar.delete(name.trim());
+      else jar.set(name.trim(), value);
+    }
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, json, headers: res.headers };
+  }
+  return { call, jar };
+}
+
+export async function setup() {
+  const database = await freshDatabase();
+  const config = testConfig();
+  const api = createApi({ db: database.db, mailer: outboxMailer(database.db), config });
+  return { ...database, api, config };
+}
+
+/** The newest e-mail to `to` in the outbox. */
+export async function lastMail(db: Db, to: string) {
+  const rows = await db.select().from(schema.mail_outbox).orderBy(desc(schema.mail_outbox.id));
+  return rows.find((m) => m.to === to);
+}
+
+export async function lastCode(db: Db, to: string) {
+  const mail = await lastMail(db, to);
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code mailed to ${to}`);
+  return code;
+}

@@ -69,7 +69,8 @@ export type Config = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "TOAST_SECR
 export class ConfigError extends Error {}
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = schema.safeParse(env);
+  // An empty variable counts as unset (`DATABASE_URL= npm start`).
+  const result = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);

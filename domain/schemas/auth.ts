@@ -5,12 +5,11 @@ import { MSG } from "./messages";
  * The schemas forms and the API both validate with. Conform turns empty fields into undefined,
  * so "required" is the message for a missing value as well as an empty one.
  */
-const required = (schema: z.ZodString = z.string()) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v) || undefined, schema);
+const required = <T extends z.ZodTypeAny>(schema: T): T =>
+  // The cast keeps the field's own type for forms: trimming does not change what it accepts.
+  z.preprocess((v) => (typeof v === "string" ? v.trim() : v) || undefined, schema) as unknown as T;
 
-export const email = required(z.string({ required_error: MSG.required }).max(254, MSG.max(254)).email(MSG.email)).transform(
-  (v) => (v as string).toLowerCase(),
-);
+export const email = required(z.string({ required_error: MSG.required }).max(254, MSG.max(254)).email(MSG.email)).transform((v) => v.toLowerCase());
 
 /** NIST-style: length only, no composition rules; the common-password check happens on the server. */
 export const newPassword = z

@@ -3,8 +3,11 @@ import type { Db } from "../db/client";
 import { password_links } from "../db/schema";
 import { randomToken, sha256 } from "./crypto";
 
-/** Reset links last an hour; invite links a week. Each works once. */
-export const LINK_TTL_MS = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 } as const;
+/**
+ * Single-use links. Reset links last an hour; invite links a week; a handoff (a signed-in member moved
+ * from the back-office host to the sign-up host, whose cookies are separate) one minute.
+ */
+export const LINK_TTL_MS = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000, handoff: 60 * 1000 } as const;
 export type LinkPurpose = keyof typeof LINK_TTL_MS;
 
 export async function createLink(db: Db, userId: number, purpose: LinkPurpose, now = new Date()) {

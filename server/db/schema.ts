@@ -183,11 +183,11 @@ export const email_codes = pgTable(
   (t) => [index("email_codes_user_idx").on(t.user_id)],
 );
 
-/** Single-use links for setting a password: reset and invite. Only a hash is stored. */
+/** Single-use links: password reset, invite, and the member handoff between hosts. Only a hash is stored. */
 export const password_links = pgTable("password_links", {
   id: serial("id").primaryKey(),
   user_id: integer("user_id").notNull().references(() => users.id),
-  purpose: text("purpose").$type<"reset" | "invite">().notNull(),
+  purpose: text("purpose").$type<"reset" | "invite" | "handoff">().notNull(),
   token_hash: text("token_hash").notNull().unique(),
   expires_at: ts("expires_at").notNull(),
   used_at: ts("used_at"),

@@ -204,3 +204,24 @@ describe("forgotten passwords", () => {
     await env.db.update(users).set({ password_hash: await hashPassword(PASSWORD) });
   });
 });
+
+describe("handoff to the sign-up host", () => {
+  it("carries a verified session to another host once, and only within a minute", async () => {
+    const back = browser(env.api);
+    await signIn(back);
+    expect((await back.call("POST", "/api/session/handoff")).status).toBe(400); // not verified yet
+    await back.call("POST", "/api/email/verify", { code: await lastCode(env.db, "sam@example.com") });
+    const { token } = (await back.call("POST", "/api/session/handoff")).json.data;
+
+    const signup = browser(env.api, { host: "signup.localhost:3000" });
+    expect((await signup.call("POST", "/api/session/claim", { token })).status).toBe(200);
+    expect((await signup.call("GET", "/api/me")).json.data.email).toBe("sam@example.com");
+
+    const again = browser(env.api, { host: "signup.localhost:3000" });
+    const reused = await again.call("POST", "/api/session/claim", { token });
+    expect(reused.status).toBe(422);
+    // A handoff token is not a password link.
+    const { token: other } = (await back.call("POST", "/api/session/handoff")).json.data;
+    expect((await again.call("POST", "/api/validate-link", { token: other })).status).toBe(422);
+  });
+});

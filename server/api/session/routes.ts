@@ -123,11 +123,31 @@ export const sessionRoutes = new Hono<ApiEnv>()
     return answer;
   })
 
+  /** A one-minute, single-use token that carries this verified session to the sign-up host. */
+  .post("/session/handoff", requireVerified, async (c) => {
+    const token = await createLink(c.var.deps.db, c.var.user!.row.id, "handoff", now(c));
+    return c.json({ data: { token } });
+  })
+
+  /** Redeems a handoff token for a new, already verified session on this host. */
+  .post("/session/claim", async (c) => {
+    const { db } = c.var.deps;
+    const { token } = await readBody(c, validateLinkSchema);
+    const at = now(c);
+    const link = await findLink(db, token, at);
+    if (!link || link.purpose !== "handoff") throw new ApiError(422, "This sign-in link has expired. Sign in again.", "invalid_link");
+    await useLink(db, link.id, at);
+    if (c.var.session) await endSession(db, c.var.session.id);
+    const session = await createSession(db, link.user_id, { twoFactorPassed: true, ip: clientIp(c), userAgent: c.req.header("user-agent") }, at);
+    setSessionCookie(c, session);
+    return c.json({ data: { signed_in: true } });
+  })
+
   .post("/validate-link", async (c) => {
     const { db } = c.var.deps;
     const { token } = await readBody(c, validateLinkSchema);
     const link = await findLink(db, token, now(c));
-    if (!link) throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    if (!link || link.purpose === "handoff") throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
     const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, link.user_id));
     return c.json({ data: { valid: true, purpose: link.purpose, name: user.name, email: user.email } });
   })
@@ -138,7 +158,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     if (await isCommonPassword(body.password)) throw invalid({ password: [COMMON_PASSWORD] });
     const at = now(c);
     const link = await findLink(db, body.token, at);
-    if (!link) throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    if (!link || link.purpose === "handoff") throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
     const hash = await hashPassword(body.password);
     await db.transaction(async (tx) => {
       await useLink(tx, link.id, at);

@@ -1,0 +1,92 @@
+import { getRuntime } from "../../server/runtime";
+
+/**
+ * The one client every loader and action uses to reach the gym API. It forwards the browser's cookie,
+ * hands Set-Cookie back, sends X-Requested-With, times out after 26 s, unwraps `data`, and turns an
+ * error answer into an ApiRequestError whose text is the answer's `message`, else its `error`.
+ * By default it calls the mounted API in-process; with API_BASE it sends the same request over HTTP.
+ */
+export const API_TIMEOUT_MS = 26_000;
+
+export class ApiRequestError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public error?: string,
+    public errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiContext {
+  request: Request;
+  context?: { clientIp?: string };
+}
+
+export interface GymApi {
+  get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body?: unknown): Promise<T>;
+  delete<T>(path: string): Promise<T>;
+  /** Set-Cookie headers the API sent, to pass on with the page's response. */
+  headers: Headers;
+}
+
+export function gymApi({ request, context }: ApiContext): GymApi {
+  const headers = new Headers();
+  const cookies = new Map<string, string>();
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k) cookies.set(k, v.join("="));
+  }
+
+  async function send<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+    const { config, api } = await getRuntime();
+    const base = config.API_BASE ?? new URL(request.url).origin;
+    const url = new URL(`/api${path}`, base);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
+    const init: RequestInit = {
+      method,
+      headers: {
+        accept: "application/json",
+        "x-requested-with": "XMLHttpRequest",
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {}),
+        ...(request.headers.get("user-agent") ? { "user-agent": request.headers.get("user-agent")! } : {}),
+        ...(config.API_BASE && context?.clientIp ? { "x-forwarded-for": context.clientIp } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+    };
+    let res: Response;
+    try {
+      res = config.API_BASE ? await fetch(url, init) : await api.fetch(new Request(url, init), { clientIp: context?.clientIp });
+    } catch (err) {
+      const timedOut = (err as Error).name === "TimeoutError";
+      throw new ApiRequestError(timedOut ? 504 : 502, timedOut ? "The server took too long to answer. Please try again." : "Could not reach the server. Please try again.");
+    }
+    for (const cookie of res.headers.getSetCookie()) {
+      headers.append("Set-Cookie", cookie);
+      // Later calls in the same request see the new cookie, as a browser would.
+      const [pair] = cookie.split(";");
+      const [k, ...v] = pair.split("=");
+      const value = v.join("=");
+      if (value && !/max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) cookies.set(k.trim(), value);
+      else cookies.delete(k.trim());
+    }
+    const payload = (await res.json().catch(() => null)) as { data?: T; message?: string; error?: string; errors?: Record<string, string[]> } | null;
+    if (!res.ok) {
+      throw new ApiRequestError(res.status, payload?.message || payload?.error || `Request failed (${res.status})`, payload?.error, payload?.errors);
+    }
+    return (payload?.data ?? payload) as T;
+  }
+
+  return {
+    get: (path, query) => send("GET", path, undefined, query),
+    post: (path, body) => send("POST", path, body ?? {}),
+    put: (path, body) => send("PUT", path, body ?? {}),
+    delete: (path) => send("DELETE", path),
+    headers,
+  };
+}

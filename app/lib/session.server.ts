@@ -1,0 +1,85 @@
+import { redirect } from "@remix-run/node";
+import type { mePayload } from "../../server/api/users/current";
+import { ApiRequestError, gymApi, type ApiContext, type GymApi } from "./api.server";
+import { appFor, originOf } from "./host.server";
+
+/** The signed-in user as GET /api/me returns it (SPEC §3). */
+export type Me = Awaited<ReturnType<typeof mePayload>>;
+
+export type MeState = { state: "ok"; me: Me } | { state: "anonymous" } | { state: "unverified" };
+
+export async function fetchMe(api: GymApi): Promise<MeState> {
+  try {
+    return { state: "ok", me: await api.get<Me>("/me") };
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 400 && err.error === "not_two_factor_authenticated") return { state: "unverified" };
+    if (err instanceof ApiRequestError && err.status === 401) return { state: "anonymous" };
+    throw err;
+  }
+}
+
+const here = (request: Request) => {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+};
+
+export const loginUrl = (request: Request) => `/login?${new URLSearchParams({ redirect: here(request) })}`;
+
+/**
+ * Where a signed-in member belongs: the next unfinished sign-up step (SPEC §2). Photo and payment steps
+ * arrive with the sign-up flow; until then every verified member is shown what happens next.
+ */
+export function nextSignupStep(request: Request) {
+  return `${originOf(request, "signup")}/next-steps`;
+}
+
+/**
+ * The navigation guards of SPEC §2, run in loaders on the server. Each answers the redirect a person
+ * in that state should get, or null when they may stay.
+ */
+export function guardStaffPage(request: Request, s: MeState): string | null {
+  if (s.state === "anonymous") return loginUrl(request);
+  if (s.state === "unverified") return "/two-factor-authentication";
+  if (!s.me.is_staff) return nextSignupStep(request);
+  return null;
+}
+
+export function guardGuestPage(s: MeState): string | null {
+  return s.state === "ok" && s.me.is_staff ? "/dashboard" : null;
+}
+
+export function guardSignupPage(request: Request, s: MeState): string | null {
+  if (s.state === "anonymous") return "/";
+  if (s.state === "unverified") return "/verification-code?twoFactorAuth=1";
+  if (s.me.is_staff) return `${originOf(request, "backoffice")}/dashboard`;
+  return null;
+}
+
+/** For a staff page's loader: the user and an API client, or a redirect thrown. */
+export async function requireStaff(args: ApiContext) {
+  const api = gymApi(args);
+  const s = await fetchMe(api);
+  if (s.state === "ok" && !s.me.is_staff) {
+    // The sign-up host has its own cookies: carry the verified session over with a one-time token.
+    const { token } = await api.post<{ token: string }>("/session/handoff");
+    throw redirect(`${originOf(args.request, "signup")}/session-handoff?${new URLSearchParams({ token })}`);
+  }
+  const to = guardStaffPage(args.request, s);
+  if (to) throw redirect(to, { headers: api.headers });
+  return { me: (s as { me: Me }).me, api };
+}
+
+/**
+ * A data call on a guarded page may still find the session gone (expired between requests):
+ * send the person where the guard would.
+ */
+export function redirectForApiError(request: Request, err: unknown): never {
+  if (err instanceof ApiRequestError) {
+    const signup = appFor(request) === "signup";
+    if (err.status === 401) throw redirect(signup ? "/" : loginUrl(request));
+    if (err.status === 400 && err.error === "not_two_factor_authenticated") {
+      throw redirect(signup ? "/verification-code?twoFactorAuth=1" : "/two-factor-authentication");
+    }
+  }
+  throw err;
+}

@@ -1,0 +1,63 @@
+import { createCookieSessionStorage } from "@remix-run/node";
+import { createToastUtilsWithCustomSession } from "remix-toast";
+import { config } from "../../server/config";
+import { secureCookies } from "../../server/api/middleware";
+import type { ToastData, ToastSeverity } from "../components/toasts";
+
+/**
+ * Flash toasts through remix-toast, on a cookie signed with TOAST_SECRET (remix-toast's own default
+ * cookie is neither secret nor signed). remix-toast's `type` carries our severity; `duration` the life.
+ */
+let utils: ReturnType<typeof createToastUtilsWithCustomSession> | undefined;
+
+function toastUtils() {
+  if (!utils) {
+    const cfg = config();
+    utils = createToastUtilsWithCustomSession(
+      createCookieSessionStorage({
+        cookie: {
+          name: "gym_toast",
+          path: "/",
+          httpOnly: true,
+          sameSite: "lax",
+          secure: secureCookies(cfg),
+          secrets: [cfg.TOAST_SECRET],
+        },
+      }),
+    );
+  }
+  return utils;
+}
+
+export interface ToastInput {
+  severity?: ToastSeverity;
+  summary: string;
+  detail?: string;
+  /** Milliseconds before it closes by itself; 5000 unless given. */
+  life?: number;
+}
+
+type RemixToast = Parameters<ReturnType<typeof createToastUtilsWithCustomSession>["redirectWithToast"]>[1];
+const toRemix = (t: ToastInput): RemixToast =>
+  ({ message: t.summary, description: t.detail, duration: t.life ?? 5000, type: t.severity ?? "success" }) as unknown as RemixToast;
+
+/** Redirect with a toast, keeping any Set-Cookie headers the API sent (a new session, say). */
+export async function redirectWithToast(url: string, toast: ToastInput, headers?: Headers) {
+  return toastUtils().redirectWithToast(url, toRemix(toast), { headers });
+}
+
+export async function readToast(request: Request): Promise<{ toast: ToastData | null; headers: Headers }> {
+  const { toast, headers } = await toastUtils().getToast(request);
+  if (!toast) return { toast: null, headers };
+  return {
+    toast: {
+      id: `${Date.now()}`,
+      severity: toast.type as unknown as ToastSeverity,
+      summary: toast.message,
+      detail: toast.description,
+      life: toast.duration,
+      closable: true,
+    },
+    headers,
+  };
+}

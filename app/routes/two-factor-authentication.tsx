@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useActionData, useSearchParams } from "@remix-run/react";
+import { AuthCard } from "../components/auth-card";
+import { CodeForm } from "../features/verify/code-form";
+import { codeAction } from "../features/verify/code-action.server";
+import { gymApi } from "../lib/api.server";
+import { requireApp } from "../lib/host.server";
+import { safeRedirect } from "../lib/redirect";
+import { fetchMe } from "../lib/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Enter your code · Gym Membership" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "backoffice");
+  const s = await fetchMe(gymApi(args));
+  const next = safeRedirect(new URL(args.request.url).searchParams.get("redirect"));
+  if (s.state === "anonymous") throw redirect("/login");
+  if (s.state === "ok") throw redirect(next);
+  return null;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  requireApp(args.request, "backoffice");
+  return codeAction(args, (form) => safeRedirect(form.get("redirect")), "/login");
+}
+
+export default function TwoFactor() {
+  const lastResult = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  return (
+    <AuthCard title="Enter your code" intro="For your security we e-mail a code when you sign in from a new browser.">
+      <CodeForm lastResult={lastResult} redirect={params.get("redirect") ?? "/dashboard"} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { AuthCard } from "../components/auth-card";
+import { codeAction } from "../features/verify/code-action.server";
+import { CodeForm } from "../features/verify/code-form";
+import { gymApi } from "../lib/api.server";
+import { requireApp } from "../lib/host.server";
+import { fetchMe, guardSignupPage, nextSignupStep } from "../lib/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Check your e-mail · Gym Membership" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "signup");
+  const s = await fetchMe(gymApi(args));
+  if (s.state === "anonymous") throw redirect("/");
+  if (s.state === "ok") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request));
+  return null;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  requireApp(args.request, "signup");
+  return codeAction(args, () => nextSignupStep(args.request), "/");
+}
+
+export default function VerificationCode() {
+  return (
+    <AuthCard title="Check your e-mail" intro="Enter the code we sent you to confirm your e-mail address.">
+      <CodeForm lastResult={useActionData<typeof action>()} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * npm run bench: for the login page and the dashboard on the demo data, requests per second and p50/p99
+ * latency at 10 concurrent connections, and the gzipped JavaScript each page loads.
+ * It starts the production build (run `npm run build` first) on a fresh embedded database with the demo,
+ * or on DATABASE_URL when set (seed that one first with `npm run seed`).
+ *
+ * Budgets (issue #2): every page usable with 0 KB of JavaScript (the e2e suite runs each flow with JS off);
+ * at most 120 KB gzipped JavaScript on any page; dashboard p99 at most 100 ms at 10 connections.
+ */
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3299);
+const BASE = `http://localhost:${PORT}`;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 10;
+const JS_BUDGET_KB = 120;
+const P99_BUDGET_MS = 100;
+
+async function waitFor(url: string, ms = 120_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not come up at ${url}`);
+}
+
+async function signIn(email: string, password: string) {
+  const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" };
+  const login = await fetch(`${BASE}/api/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const mails = (await (await fetch(`${BASE}/dev/mail.json`)).json()) as { to: string; text: string }[];
+  const code = mails.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  const verify = await fetch(`${BASE}/api/email/verify`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ code }) });
+  if (!verify.ok) throw new Error(`code failed: ${verify.status}`);
+  return cookie;
+}
+
+/** Every script the page loads (module scripts and modulepreloads under /build/), gzipped. */
+async function pageJs(path: string, cookie?: string) {
+  const html = await (await fetch(`${BASE}${path}`, { headers: cookie ? { cookie } : {} })).text();
+  const srcs = new Set([...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]));
+  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?["'](\/build\/[^"']+\.js)["']/g)) srcs.add(m[1]);
+  let gz = 0;
+  for (const src of srcs) gz += gzipSync(Buffer.from(await (await fetch(`${BASE}${src}`)).arrayBuffer()), { level: 9 }).length;
+  return { files: srcs.size, kb: gz / 1024 };
+}
+
+function load(path: string, cookie?: string): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url: `${BASE}${path}`, connections: CONNECTIONS, duration: DURATION, headers: cookie ? { cookie } : {} },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+async function main() {
+  const dir = `tmp/bench-pglite-${process.pid}`;
+  const server = spawn("node", ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DEMO_MODE: "1",
+      SEED_DEMO: "1",
+      PORT: String(PORT),
+      PGLITE_DIR: dir,
+      SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+      TOAST_SECRET: "bench-toast-secret-0123456789abcdefgh",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  try {
+    await waitFor(`${BASE}/login`);
+    const cookie = await signIn("admin@example.com", "demo-gym-pass");
+    const dash = await fetch(`${BASE}/dashboard`, { headers: { cookie }, redirect: "manual" });
+    if (dash.status !== 200) throw new Error(`dashboard answered ${dash.status}`);
+
+    console.log(`\ndatabase: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite, demo data"}; ${CONNECTIONS} connections, ${DURATION}s each\n`);
+    const rows: string[][] = [["page", "req/s", "p50 ms", "p99 ms", "JS files", "JS gzip KB", "verdict"]];
+    for (const [name, path, auth] of [
+      ["login", "/login", undefined],
+      ["dashboard", "/dashboard", cookie],
+    ] as const) {
+      await load(path, auth); // warm-up run, discarded
+      const r = await load(path, auth);
+      const js = await pageJs(path, auth);
+      const ok = js.kb <= JS_BUDGET_KB && (name !== "dashboard" || r.latency.p99 <= P99_BUDGET_MS) && r.non2xx === 0;
+      rows.push([name, r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99), String(js.files), js.kb.toFixed(1), ok ? "within budget" : "OVER BUDGET"]);
+    }
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
+    console.log(`\nbudgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; dashboard p99 ≤ ${P99_BUDGET_MS} ms; every page works with 0 KB JS (e2e no-js project)`);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

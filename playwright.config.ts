@@ -1,0 +1,57 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end flows in Debian's Chromium (no browser download here), each run twice: JavaScript on and off.
+ * The server is the production build on a fresh embedded database with the demo seeded.
+ */
+export const PORT = Number(process.env.E2E_PORT ?? 3210);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "rm -rf tmp/e2e-pglite && node server.js",
+    url: `http://localhost:${PORT}/login`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      NODE_ENV: "production",
+      DEMO_MODE: "1",
+      SEED_DEMO: "1",
+      PORT: String(PORT),
+      PGLITE_DIR: "tmp/e2e-pglite",
+      SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+      TOAST_SECRET: "e2e-toast-secret-0123456789abcdefgh",
+      DATABASE_URL: "",
+    },
+  },
+});

@@ -1,0 +1,12 @@
+import { desc } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { mail_outbox } from "../db/schema";
+
+/** The newest mail first, for /dev/mail and /dev/mail.json. */
+export async function listOutbox(db: Db, limit = 50) {
+  return db
+    .select({ to: mail_outbox.to, subject: mail_outbox.subject, text: mail_outbox.text, html: mail_outbox.html, sent_at: mail_outbox.sent_at })
+    .from(mail_outbox)
+    .orderBy(desc(mail_outbox.id))
+    .limit(limit);
+}

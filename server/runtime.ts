@@ -1,0 +1,32 @@
+import { config, type Config } from "./config";
+import { openDatabase, type Database } from "./db/client";
+import { createApi, type Api } from "./api/app";
+import { outboxMailer, smtpMailer } from "./mail/mailer";
+
+/**
+ * The process-wide runtime: settings, one database handle and the mounted gym API.
+ * boot() runs once when the server starts, so the first request does not pay for PGlite's cold start.
+ */
+export interface Runtime {
+  config: Config;
+  database: Database;
+  api: Api;
+}
+
+let runtime: Promise<Runtime> | undefined;
+
+export function boot(): Promise<Runtime> {
+  runtime ??= (async () => {
+    const cfg = config();
+    const database = await openDatabase({ databaseUrl: cfg.DATABASE_URL, pgliteDir: cfg.PGLITE_DIR });
+    const mailer = cfg.SMTP_URL ? await smtpMailer(cfg.SMTP_URL, cfg.MAIL_FROM) : outboxMailer(database.db);
+    if (cfg.SEED_DEMO) {
+      const { seedDemoIfEmpty } = await import("./seed/demo");
+      await seedDemoIfEmpty(database.db);
+    }
+    return { config: cfg, database, api: createApi({ db: database.db, mailer, config: cfg }) };
+  })();
+  return runtime;
+}
+
+export const getRuntime = boot;

@@ -1,0 +1,46 @@
+import { expect, type Page, type TestInfo } from "@playwright/test";
+import { PORT } from "../../playwright.config";
+
+export const BACKOFFICE = `http://localhost:${PORT}`;
+export const SIGNUP = `http://signup.localhost:${PORT}`;
+export const PASSWORD = "demo-gym-pass";
+
+export const jsEnabled = (info: TestInfo) => info.project.name === "js";
+
+/** A unique address per test run and project, so flows that create accounts can run again. */
+export const uniqueEmail = (prefix: string, info: TestInfo) => `${prefix}.${info.project.name}.${Date.now()}@example.org`;
+
+/** The newest e-mail to `to`, read from the demo outbox as a newcomer would. */
+export async function lastMailTo(page: Page, to: string) {
+  const res = await page.request.get(`${BACKOFFICE}/dev/mail.json`);
+  expect(res.ok()).toBeTruthy();
+  const mails = (await res.json()) as { to: string; subject: string; text: string }[];
+  return mails.find((m) => m.to === to);
+}
+
+export async function codeFor(page: Page, to: string) {
+  const mail = await lastMailTo(page, to);
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code mailed to ${to}`);
+  return code;
+}
+
+export async function submitLogin(page: Page, email: string, password = PASSWORD) {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function enterCode(page: Page, email: string) {
+  await expect(page.getByRole("heading", { name: /Enter your code|Check your e-mail/ })).toBeVisible();
+  await page.getByLabel("Code").fill(await codeFor(page, email));
+  await page.getByRole("button", { name: "Continue" }).click();
+}
+
+/** Signs a staff user in through the pages, code included. */
+export async function signIn(page: Page, email = "admin@example.com", password = PASSWORD) {
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, email, password);
+  await enterCode(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}

@@ -1,0 +1,118 @@
+import { expect, test } from "@playwright/test";
+import { BACKOFFICE, enterCode, jsEnabled, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
+
+test("staff sign in with the e-mailed code and land on the dashboard", async ({ page }) => {
+  await page.goto(`${BACKOFFICE}/`);
+  await expect(page).toHaveURL(/\/login$/);
+  await submitLogin(page, "admin@example.com");
+  await expect(page).toHaveURL(/\/two-factor-authentication/);
+  await enterCode(page, "admin@example.com");
+  await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByText("Alex Admin")).toBeVisible();
+  await expect(page.getByText("Active memberships")).toBeVisible();
+  await page.screenshot({ path: `test-results/dashboard-${test.info().project.name}.png`, fullPage: true });
+});
+
+test("a trusted browser skips the code next time", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await submitLogin(page, "admin@example.com");
+  await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+});
+
+test("a wrong password says so and keeps the e-mail", async ({ page }) => {
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, "admin@example.com", "not the password");
+  await expect(page.getByText("These credentials do not match our records.")).toBeVisible();
+  await expect(page.getByLabel("E-mail")).toHaveValue("admin@example.com");
+  // Without JavaScript the page is new and the password is not sent back into it.
+  if (!jsEnabled(test.info())) await expect(page.getByLabel("Password")).toHaveValue("");
+  await page.screenshot({ path: `test-results/login-error-${test.info().project.name}.png` });
+});
+
+test("a wrong code says so", async ({ page }) => {
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, "admin@example.com");
+  await expect(page).toHaveURL(/\/two-factor-authentication/);
+  await page.getByLabel("Code").fill("000000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  // 000000 could be the real code one time in a million: then the dashboard is right too.
+  await expect(page.getByText(/That code is not right|Dashboard/).first()).toBeVisible();
+});
+
+test("sign-in is throttled after five wrong passwords", async ({ page }) => {
+  // An account of its own, made through the public sign-up form, so no other test is locked out.
+  const email = uniqueEmail("throttle", test.info());
+  await page.goto(`${SIGNUP}/`);
+  await page.getByLabel("Full name").fill("Throttle Test");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Mobile number").fill("021 555 0199");
+  await page.getByLabel("Password").fill("a long enough passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/verification-code/);
+
+  await page.goto(`${BACKOFFICE}/login`);
+  for (let i = 0; i < 5; i++) {
+    await submitLogin(page, email, `wrong password ${i}`);
+    await expect(page.getByText("These credentials do not match our records.")).toBeVisible();
+  }
+  await submitLogin(page, email, "a long enough passphrase");
+  await expect(page.getByText(/Too many sign-in attempts\. Try again in 15 minutes\./)).toBeVisible();
+});
+
+test("forgot and reset password", async ({ page }) => {
+  const email = "trainer@example.com";
+  await page.goto(`${BACKOFFICE}/login`);
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText(/If that e-mail address has an account/)).toBeVisible();
+
+  const res = await page.request.get(`${BACKOFFICE}/dev/mail.json`);
+  const mail = ((await res.json()) as { to: string; text: string }[]).find((m) => m.to === email)!;
+  const link = mail.text.match(/(http\S+\/reset-password\?token=\S+)/)![1];
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+
+  await page.getByLabel("New password").fill("password1");
+  await page.getByLabel("Repeat the password").fill("password1");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page.getByText("This password is too common. Choose one that is harder to guess.")).toBeVisible();
+
+  const fresh = `trainer ${test.info().project.name} ${Date.now()}`;
+  await page.getByLabel("New password").fill(fresh);
+  await page.getByLabel("Repeat the password").fill(fresh);
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText("Password saved")).toBeVisible();
+
+  // The link works once.
+  await page.goto(link);
+  await expect(page.getByText(/This link has expired or was already used/)).toBeVisible();
+
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, email, fresh);
+  await enterCode(page, email);
+  await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+});
+
+test("forgot password answers the same for an unknown address", async ({ page }) => {
+  await page.goto(`${BACKOFFICE}/forgot-password`);
+  await page.getByLabel("E-mail").fill("nobody-here@example.com");
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByText(/If that e-mail address has an account/)).toBeVisible();
+});
+
+test("logout is a POST that ends the session", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText("You have been signed out.")).toBeVisible();
+  await page.goto(`${BACKOFFICE}/dashboard`);
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard$/);
+});
+

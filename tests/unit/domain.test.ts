@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { BILLING_FREQUENCIES, compareFrequencies, termShorthand } from "../../domain/billing";
+import { capitaliseWords, formatDateTime, formatTime, startOfLocalWeek, startOfToday } from "../../domain/dates";
+import { formatCents, parseAmountToCents } from "../../domain/money";
+import { paymentOutcome } from "../../domain/payment";
+import { statusColour, subscriptionState } from "../../domain/subscription";
+
+const now = new Date("2026-11-22T01:00:00Z"); // 2:00 PM Sunday in Auckland (NZDT, +13)
+const past = new Date("2026-11-01T00:00:00Z");
+const future = new Date("2026-12-20T00:00:00Z");
+
+describe("dates in Pacific/Auckland", () => {
+  it("formats with a 12-hour clock", () => {
+    expect(formatTime(new Date("2026-11-21T20:00:00Z"))).toBe("9:00 AM");
+    expect(formatDateTime(now)).toBe("22 Nov 2026, 2:00 PM");
+  });
+  it("finds today and the week's Monday across DST", () => {
+    expect(startOfToday(now).toISOString()).toBe("2026-11-21T11:00:00.000Z");
+    expect(startOfLocalWeek(now).toISOString()).toBe("2026-11-15T11:00:00.000Z");
+    // NZ leaves DST on 5 April 2026: the Monday before was still +13, the day after +12.
+    expect(startOfToday(new Date("2026-04-06T01:00:00Z")).toISOString()).toBe("2026-04-05T12:00:00.000Z");
+  });
+  it("capitalises each word of a name", () => expect(capitaliseWords("alex van der berg")).toBe("Alex Van Der Berg"));
+});
+
+describe("billing", () => {
+  it("orders frequencies shortest to longest with PIF last", () => {
+    expect([...BILLING_FREQUENCIES].sort(compareFrequencies)).toEqual(BILLING_FREQUENCIES);
+    expect(BILLING_FREQUENCIES.at(-1)).toBe("one_off");
+  });
+  it("writes term shorthand", () => {
+    expect(termShorthand({ billing_frequency: "weekly", term_amount: 6, term_unit: "month" })).toBe("6m Term");
+    expect(termShorthand({ billing_frequency: "one_off" })).toBe("PIF");
+    expect(termShorthand({ billing_frequency: "weekly" })).toBeNull();
+  });
+});
+
+describe("money", () => {
+  it("formats cents in USD and parses amounts", () => {
+    expect(formatCents(123456)).toBe("$1,234.56");
+    expect(parseAmountToCents("$12.5")).toBe(1250);
+    expect(parseAmountToCents("12.345")).toBeNull();
+  });
+});
+
+describe("subscription state and status card (SPEC §4)", () => {
+  it("derives the state in SPEC order", () => {
+    expect(subscriptionState({}, now)).toBe("active");
+    expect(subscriptionState({ pause_start_at: past, pause_end_at: future, cancelled_at: past }, now)).toBe("paused");
+    expect(subscriptionState({ pause_start_at: future, pause_end_at: future }, now)).toBe("active");
+    expect(subscriptionState({ cancelled_at: past, grace_period_ends_at: future }, now)).toBe("cancelled");
+    expect(subscriptionState({ grace_period_ends_at: future }, now)).toBe("grace_period");
+    expect(subscriptionState({ upcoming_state: "failed" }, now)).toBe("upcoming");
+  });
+  it("colours the card", () => {
+    expect(statusColour({}, now)).toBe("green");
+    expect(statusColour({ cancelled_at: past, current_period_end: future }, now)).toBe("green");
+    expect(statusColour({ cancelled_at: past, current_period_end: past }, now)).toBe("red");
+    expect(statusColour({ cancelled_at: past, current_period_end: future, grace_period_ends_at: future }, now)).toBe("red");
+    expect(statusColour({ upcoming_state: "upcoming" }, now)).toBe("amber");
+    expect(statusColour({ grace_period_ends_at: future }, now)).toBe("amber");
+  });
+});
+
+describe("payment status", () => {
+  it.each([
+    ["sent", "successful"],
+    ["pending", "not_failed"],
+    ["awaiting_payment", "not_failed"],
+    ["failed", "failed"],
+    ["charged_back", "failed"],
+  ])("%s is %s", (status, outcome) => expect(paymentOutcome(status)).toBe(outcome));
+});

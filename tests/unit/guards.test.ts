@@ -1,0 +1,46 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { safeRedirect } from "../../app/lib/redirect";
+import { guardGuestPage, guardSignupPage, guardStaffPage, type Me } from "../../app/lib/session.server";
+import { setConfigForTests } from "../../server/config";
+import { testConfig } from "../api/harness";
+
+beforeAll(() => setConfigForTests(testConfig()));
+
+const staff = { is_staff: true } as Me;
+const member = { is_staff: false } as Me;
+const back = new Request("http://localhost:3000/members?page=2");
+const signup = new Request("http://signup.localhost:3000/take-photo");
+
+describe("navigation guards (SPEC §2)", () => {
+  it("staff pages", () => {
+    expect(guardStaffPage(back, { state: "anonymous" })).toBe("/login?redirect=%2Fmembers%3Fpage%3D2");
+    expect(guardStaffPage(back, { state: "unverified" })).toBe("/two-factor-authentication");
+    expect(guardStaffPage(back, { state: "ok", me: member })).toBe("http://signup.localhost:3000/next-steps");
+    expect(guardStaffPage(back, { state: "ok", me: staff })).toBeNull();
+  });
+
+  it("guest pages", () => {
+    expect(guardGuestPage({ state: "ok", me: staff })).toBe("/dashboard");
+    expect(guardGuestPage({ state: "ok", me: member })).toBeNull();
+    expect(guardGuestPage({ state: "anonymous" })).toBeNull();
+  });
+
+  it("sign-up pages", () => {
+    expect(guardSignupPage(signup, { state: "anonymous" })).toBe("/");
+    expect(guardSignupPage(signup, { state: "unverified" })).toBe("/verification-code?twoFactorAuth=1");
+    expect(guardSignupPage(signup, { state: "ok", me: staff })).toBe("http://localhost:3000/dashboard");
+    expect(guardSignupPage(signup, { state: "ok", me: member })).toBeNull();
+  });
+});
+
+describe("safeRedirect", () => {
+  it.each([
+    ["/members?x=1", "/members?x=1"],
+    ["//evil.example", "/dashboard"],
+    ["/\\evil.example", "/dashboard"],
+    ["https://evil.example", "/dashboard"],
+    ["", "/dashboard"],
+    [null, "/dashboard"],
+    ["/ok\nLocation: x", "/dashboard"],
+  ])("%s → %s", (input, out) => expect(safeRedirect(input)).toBe(out));
+});

@@ -40,9 +40,9 @@ export function clientIp(c: Context<ApiEnv>) {
 /** Loads the session and user for every request; guards below decide what each route needs. */
 export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const { db, config } = c.var.deps;
-  const session = await readSession(db, getCookie(c, sessionCookieName(config)), now(c));
-  c.set("session", session);
-  c.set("user", session ? await loadCurrentUser(db, session.user_id) : null);
+  const found = await readSession(db, getCookie(c, sessionCookieName(config)), now(c));
+  c.set("session", found?.session ?? null);
+  c.set("user", found ? await loadCurrentUser(db, found.user) : null);
   await next();
 };
 

@@ -136,7 +136,11 @@ export const organisation_users = pgTable(
     deleted_at: ts("deleted_at"),
     created_at: created(),
   },
-  (t) => [primaryKey({ columns: [t.organisation_id, t.user_id] }), index("organisation_users_user_idx").on(t.user_id)],
+  (t) => [
+    primaryKey({ columns: [t.organisation_id, t.user_id] }),
+    index("organisation_users_user_idx").on(t.user_id),
+    index("organisation_users_gym_idx").on(t.organisation_id, t.home_gym_id),
+  ],
 );
 
 /** A staff member's role at one gym. */

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { gym_users, gyms, organisation_users, organisations, payment_types, users } from "../../db/schema";
+import { gym_users, gyms, organisation_users, organisations, payment_types, type users } from "../../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 export type OrgRole = "admin" | "personal_trainer" | "member";
@@ -15,9 +15,8 @@ export interface CurrentUser {
   gym: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null } | null;
 }
 
-export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUser | null> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNull(users.deleted_at)));
-  if (!row) return null;
+export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser> {
+  const userId = row.id;
 
   const orgs = await db
     .select({
@@ -37,9 +36,14 @@ export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUs
   let gymList: CurrentUser["gyms"] = [];
   if (current) {
     if (current.role === "admin") {
-      const all = await db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(eq(gyms.organisation_id, current.id)).orderBy(asc(gyms.name));
-      const roles = await gymRoles(db, userId, all.map((g) => g.id));
-      gymList = all.map((g) => ({ ...g, role: roles.get(g.id) ?? "admin" }));
+      // An organisation admin works in every gym: as admin unless a gym gives them another role.
+      const all = await db
+        .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
+        .from(gyms)
+        .leftJoin(gym_users, and(eq(gym_users.gym_id, gyms.id), eq(gym_users.user_id, userId)))
+        .where(eq(gyms.organisation_id, current.id))
+        .orderBy(asc(gyms.name));
+      gymList = all.map((g) => ({ ...g, role: g.role ?? "admin" }));
     } else if (current.role === "personal_trainer") {
       gymList = await db
         .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
@@ -59,14 +63,6 @@ export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUs
   return { row, organisations: orgs.map(strip), organisation: current ? strip(current) : null, gyms: gymList, gym };
 }
 
-async function gymRoles(db: Db, userId: number, gymIds: number[]) {
-  if (gymIds.length === 0) return new Map<number, "admin" | "personal_trainer">();
-  const rows = await db
-    .select({ gym_id: gym_users.gym_id, role: gym_users.role })
-    .from(gym_users)
-    .where(and(eq(gym_users.user_id, userId), inArray(gym_users.gym_id, gymIds)));
-  return new Map(rows.map((r) => [r.gym_id, r.role]));
-}
 
 export const isOrganisationAdmin = (u: CurrentUser) => u.organisation?.role === "admin";
 export const isGymAdmin = (u: CurrentUser) => u.gyms.some((g) => g.role === "admin");

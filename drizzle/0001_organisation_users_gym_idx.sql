@@ -1,0 +1,1 @@
+CREATE INDEX "organisation_users_gym_idx" ON "organisation_users" USING btree ("organisation_id","home_gym_id");

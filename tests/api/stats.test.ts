@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../server/auth/password";
+import { offerings, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
+import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { browser, lastCode, setup } from "./harness";
+
+let env: Awaited<ReturnType<typeof setup>>;
+const PASSWORD = "stats test passphrase";
+
+/** One organisation's worth of data: `n` members, each with an active subscription, a sent payment and a visit today. */
+async function fill(orgId: number, gymId: number, n: number, tag: string) {
+  const [offering] = await env.db.insert(offerings).values({ organisation_id: orgId, name: "Anytime", type: "24_7" }).returning();
+  const [price] = await env.db
+    .insert(prices)
+    .values({ organisation_id: orgId, offering_id: offering.id, amount: 2500, billing_frequency: "weekly" })
+    .returning();
+  for (let i = 0; i < n; i++) {
+    const m = await makeUser(env.db, { name: `m${i}`, email: `${tag}${i}@example.com` });
+    await addMember(env.db, m.id, orgId, gymId);
+    const [sub] = await env.db
+      .insert(subscriptions)
+      .values({ organisation_id: orgId, user_id: m.id, gym_id: gymId, price_id: price.id })
+      .returning();
+    await env.db.insert(payments).values({ organisation_id: orgId, gym_id: gymId, user_id: m.id, subscription_id: sub.id, amount: 2500, status: "sent" });
+    await env.db.insert(visits).values({ organisation_id: orgId, gym_id: gymId, user_id: m.id, visited_at: new Date() });
+  }
+}
+
+async function staffBrowser(email: string) {
+  const b = browser(env.api);
+  await b.call("POST", "/api/login", { email, password: PASSWORD });
+  await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) });
+  return b;
+}
+
+beforeAll(async () => {
+  env = await setup();
+  const hash = await hashPassword(PASSWORD);
+  const a = await makeOrganisation(env.db, { name: "Alpha" });
+  const gymA = await makeGym(env.db, a.id, "Alpha One");
+  const b = await makeOrganisation(env.db, { name: "Beta" });
+  const gymB = await makeGym(env.db, b.id, "Beta One");
+  await fill(a.id, gymA.id, 3, "a");
+  await fill(b.id, gymB.id, 5, "b");
+  const staffA = await makeUser(env.db, { name: "alpha admin", email: "alpha@example.com", is_staff: true, password_hash: hash });
+  await addStaff(env.db, staffA.id, a.id, "admin");
+  const staffB = await makeUser(env.db, { name: "beta admin", email: "beta@example.com", is_staff: true, password_hash: hash });
+  await addStaff(env.db, staffB.id, b.id, "admin");
+  await makeUser(env.db, { name: "member only", email: "member-only@example.com", password_hash: hash });
+});
+afterAll(() => env.close());
+
+describe("GET /api/stats", () => {
+  it("counts only the session's organisation", async () => {
+    const alpha = await (await staffBrowser("alpha@example.com")).call("GET", "/api/stats");
+    expect(alpha.status).toBe(200);
+    expect(alpha.json.data).toMatchObject({ members: 3, subscriptions: { active: 3, paused: 0 }, visits_today: 3, revenue_this_month: 7500 });
+    const beta = await (await staffBrowser("beta@example.com")).call("GET", "/api/stats");
+    expect(beta.json.data).toMatchObject({ members: 5, subscriptions: { active: 5 }, visits_today: 5, revenue_this_month: 12500 });
+  });
+
+  it("ignores any organisation named in the request", async () => {
+    const alpha = await staffBrowser("alpha@example.com");
+    const res = await alpha.call("GET", "/api/stats?organisation_id=2", undefined, { "x-organisation-id": "2" });
+    expect(res.json.data.members).toBe(3);
+  });
+
+  it("is for staff only", async () => {
+    expect((await browser(env.api).call("GET", "/api/stats")).status).toBe(401);
+    const member = await staffBrowser("member-only@example.com");
+    expect((await member.call("GET", "/api/stats")).status).toBe(403);
+  });
+
+  it("ends with the session when the user is deleted", async () => {
+    const alpha = await staffBrowser("alpha@example.com");
+    const { eq } = await import("drizzle-orm");
+    await env.db.update(users).set({ deleted_at: new Date() }).where(eq(users.email, "alpha@example.com"));
+    expect((await alpha.call("GET", "/api/stats")).status).toBe(401);
+  });
+});

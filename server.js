@@ -47,7 +47,8 @@ app.all(
   createRequestHandler({
     build,
     mode: config.NODE_ENV === "production" ? "production" : "development",
-    getLoadContext: (req) => ({ clientIp: req.ip }),
+    // sessionMemo: the loaders of one page share one session lookup (see server/api/middleware.ts).
+    getLoadContext: (req) => ({ clientIp: req.ip, sessionMemo: new Map() }),
   }),
 );
 

@@ -1,3 +1,4 @@
+import type { SessionMemo } from "../../server/api/context";
 import { getRuntime } from "../../server/runtime";
 
 /**
@@ -21,7 +22,7 @@ export class ApiRequestError extends Error {
 
 export interface ApiContext {
   request: Request;
-  context?: { clientIp?: string };
+  context?: { clientIp?: string; sessionMemo?: SessionMemo };
 }
 
 export interface GymApi {
@@ -61,7 +62,10 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     };
     let res: Response;
     try {
-      res = config.API_BASE ? await fetch(url, init) : await api.fetch(new Request(url, init), { clientIp: context?.clientIp });
+      // A change (sign-in, sign-out, switch) makes the page's shared session lookup stale.
+      if (method !== "GET") context?.sessionMemo?.clear();
+      const env = { clientIp: context?.clientIp, sessionMemo: method === "GET" ? context?.sessionMemo : undefined };
+      res = config.API_BASE ? await fetch(url, init) : await api.fetch(new Request(url, init), env);
     } catch (err) {
       const timedOut = (err as Error).name === "TimeoutError";
       throw new ApiRequestError(timedOut ? 504 : 502, timedOut ? "The server took too long to answer. Please try again." : "Could not reach the server. Please try again.");

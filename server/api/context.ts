@@ -5,6 +5,9 @@ import type { Mailer } from "../mail/mailer";
 import type { SessionRow } from "../auth/sessions";
 import type { CurrentUser } from "./users/current";
 
+/** One page's session lookups, shared by its loaders' GET calls to the in-process API. */
+export type SessionMemo = Map<string, Promise<{ session: SessionRow; user: CurrentUser } | null>>;
+
 export interface ApiDeps {
   db: Db;
   mailer: Mailer;
@@ -14,7 +17,7 @@ export interface ApiDeps {
 
 export type ApiEnv = {
   /** Passed by the HTTP server (or the in-process client) from the socket: never read from headers unless TRUST_PROXY. */
-  Bindings: { clientIp?: string };
+  Bindings: { clientIp?: string; sessionMemo?: SessionMemo };
   Variables: {
     deps: ApiDeps;
     session: SessionRow | null;

@@ -40,9 +40,21 @@ export function clientIp(c: Context<ApiEnv>) {
 /** Loads the session and user for every request; guards below decide what each route needs. */
 export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const { db, config } = c.var.deps;
-  const found = await readSession(db, getCookie(c, sessionCookieName(config)), now(c));
+  const token = getCookie(c, sessionCookieName(config));
+  const lookup = async () => {
+    const found = await readSession(db, token, now(c));
+    return found ? { session: found.session, user: await loadCurrentUser(db, found.user) } : null;
+  };
+  // The loaders of one page each call the API; reads within that page share one lookup.
+  const memo = c.req.method === "GET" && token ? c.env?.sessionMemo : undefined;
+  let pending = memo?.get(token!);
+  if (!pending) {
+    pending = lookup();
+    memo?.set(token!, pending);
+  }
+  const found = await pending;
   c.set("session", found?.session ?? null);
-  c.set("user", found ? await loadCurrentUser(db, found.user) : null);
+  c.set("user", found?.user ?? null);
   await next();
 };
 

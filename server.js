@@ -9,7 +9,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
-const { boot, ConfigError, crossSitePostRefused } = build.entry.module;
+const { boot, ConfigError, crossSitePolicy } = build.entry.module;
 
 let runtime;
 try {
@@ -35,10 +35,12 @@ app.use((req, res, next) => {
   const url = `${req.protocol}://${req.get("host")}${req.originalUrl}`;
   const headers = new Headers();
   for (const name of ["origin", "sec-fetch-site", "host"]) if (req.get(name)) headers.set(name, req.get(name));
-  if (crossSitePostRefused(new Request(url, { method: req.method, headers }))) {
+  const policy = crossSitePolicy(new Request(url, { method: req.method, headers }));
+  if (policy === "refuse") {
     res.status(403).type("text/plain").send("Cross-site form posts are not accepted.");
     return;
   }
+  if (policy === "open-form") delete req.headers.origin;
   next();
 });
 

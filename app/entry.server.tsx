@@ -7,7 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 
 export { boot } from "../server/runtime";
 export { ConfigError } from "../server/config";
-export { crossSitePostRefused } from "./lib/same-origin.server";
+export { crossSitePolicy } from "./lib/same-origin.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -64,3 +64,18 @@ test("sign-up guards: no session goes to register; an unverified one to the code
   await page.goto(`${SIGNUP}/next-steps`);
   await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
 });
+
+test("an integrator's own site can post a plain HTML sign-up form", async ({ page }) => {
+  const email = uniqueEmail("integrator", test.info());
+  // A page on another origin (about:blank here) with a plain form pointing at the sign-up host.
+  await page.setContent(`
+    <form method="post" action="${SIGNUP}/">
+      <input name="name" value="Ira Integrator"><input name="email" value="${email}">
+      <input name="mobile_number" value="021 555 0177"><input name="password" value="integrator passphrase">
+      <button>Join</button>
+    </form>`);
+  await page.getByRole("button", { name: "Join" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  expect((await codeFor(page, email)).length).toBe(6);
+});

@@ -44,3 +44,21 @@ describe("safeRedirect", () => {
     ["/ok\nLocation: x", "/dashboard"],
   ])("%s → %s", (input, out) => expect(safeRedirect(input)).toBe(out));
 });
+
+describe("cross-site form posts (checked before Remix)", async () => {
+  const { crossSitePolicy } = await import("../../app/lib/same-origin.server");
+  const post = (url: string, headers: Record<string, string>) => new Request(url, { method: "POST", headers });
+  it("refuses another site's post to a page, passes our own", () => {
+    expect(crossSitePolicy(post("http://localhost:3000/login", { origin: "https://evil.example" }))).toBe("refuse");
+    expect(crossSitePolicy(post("http://localhost:3000/login", { "sec-fetch-site": "cross-site" }))).toBe("refuse");
+    expect(crossSitePolicy(post("http://localhost:3000/login", {}))).toBe("refuse");
+    expect(crossSitePolicy(post("http://localhost:3000/login", { "sec-fetch-site": "same-origin" }))).toBe("pass");
+    expect(crossSitePolicy(post("http://localhost:3000/login", { origin: "http://localhost:3000" }))).toBe("pass");
+  });
+  it("leaves the API to its own check and opens only the sign-up form", () => {
+    expect(crossSitePolicy(post("http://localhost:3000/api/login", { origin: "https://evil.example" }))).toBe("pass");
+    expect(crossSitePolicy(post("http://signup.localhost:3000/?index", { origin: "https://gym.example" }))).toBe("open-form");
+    expect(crossSitePolicy(post("http://signup.localhost:3000/verification-code", { origin: "https://gym.example" }))).toBe("refuse");
+    expect(crossSitePolicy(post("http://localhost:3000/", { origin: "https://gym.example" }))).toBe("refuse");
+  });
+});

@@ -13,6 +13,8 @@ export interface CurrentUser {
   /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
   gyms: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null }[];
   gym: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null } | null;
+  /** The member's default payment type in the current organisation. */
+  defaultPaymentTypeId: number | null;
 }
 
 export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser> {
@@ -26,6 +28,7 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
       calendar_and_messaging: organisations.calendar_and_messaging,
       role: organisation_users.role,
       home_gym_id: organisation_users.home_gym_id,
+      default_payment_type_id: organisation_users.default_payment_type_id,
     })
     .from(organisation_users)
     .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
@@ -59,8 +62,15 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
     }
   }
   const gym = gymList.find((g) => g.id === row.current_gym_id) ?? gymList[0] ?? null;
-  const strip = ({ home_gym_id: _h, ...o }: (typeof orgs)[number]) => o;
-  return { row, organisations: orgs.map(strip), organisation: current ? strip(current) : null, gyms: gymList, gym };
+  const strip = ({ home_gym_id: _h, default_payment_type_id: _d, ...o }: (typeof orgs)[number]) => o;
+  return {
+    row,
+    organisations: orgs.map(strip),
+    organisation: current ? strip(current) : null,
+    gyms: gymList,
+    gym,
+    defaultPaymentTypeId: current?.default_payment_type_id ?? null,
+  };
 }
 
 
@@ -91,7 +101,7 @@ export async function mePayload(db: Db, u: CurrentUser) {
     is_gym_admin: isGymAdmin(u),
     profile_picture: r.profile_picture,
     payment_types: types,
-    default_payment_type: null as number | null,
+    default_payment_type: types.find((t) => t.id === u.defaultPaymentTypeId) ?? null,
     // Filled in by the sign-up flow's issue (chosen offering, price, start and billing dates).
     start_date: null as string | null,
     billing_date: null as string | null,

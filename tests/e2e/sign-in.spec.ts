@@ -116,3 +116,29 @@ test("logout is a POST that ends the session", async ({ page }) => {
   await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard$/);
 });
 
+
+test("toasts show top-right, close, and close by themselves", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "Logout" }).click();
+  const toast = page.getByRole("status").filter({ hasText: "You have been signed out." });
+  await expect(toast).toBeVisible();
+  const box = (await toast.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(box.x + box.width).toBeGreaterThan(viewport.width - 40);
+  expect(box.y).toBeLessThan(40);
+  await page.screenshot({ path: `test-results/toast-${test.info().project.name}.png` });
+  await toast.getByTitle("Close").click();
+  await expect(toast).toBeHidden();
+
+  // The next one closes by itself after its life (5 s), CSS-timed, so without JavaScript too.
+  await submitLogin(page, "admin@example.com"); // this browser is trusted now: no code
+  await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByText("You have been signed out.")).toBeVisible();
+  // While the pointer rests on it, it stays; moved away, its timer runs out.
+  await page.getByText("You have been signed out.").hover();
+  await page.waitForTimeout(6_000);
+  await expect(page.getByText("You have been signed out.")).toBeVisible();
+  await page.mouse.move(10, 600);
+  await expect(page.getByText("You have been signed out.")).toBeHidden({ timeout: 8_000 });
+});

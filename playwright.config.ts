@@ -52,6 +52,8 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       TOAST_SECRET: "e2e-toast-secret-0123456789abcdefgh",
       DATABASE_URL: "",
+      // Every test signs up from 127.0.0.1; the real limit is covered by the API suite.
+      SIGNUP_LIMIT_PER_HOUR: "1000",
     },
   },
 });

@@ -40,6 +40,8 @@ const schema = z
     DEMO_MODE: flag,
     SEED_DEMO: flag,
     TRUST_PROXY: flag,
+    /** Accounts one address may create on the public sign-up form in an hour. */
+    SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
     TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),
   })

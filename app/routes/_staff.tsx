@@ -1,47 +1,79 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { capitaliseWords } from "../../domain/dates";
-import { Logo } from "../components/auth-card";
+import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Icon } from "../components/shell/icons";
+import { MemberSearch } from "../components/shell/member-search";
+import { hasCalendarAndMessaging } from "../components/shell/nav";
+import { Sidebar } from "../components/shell/sidebar";
+import { Switcher } from "../components/shell/switcher";
+import { useUnreadCount } from "../components/shell/use-unread-count";
 import { requireApp } from "../lib/host.server";
 import { requireStaff } from "../lib/session.server";
 
-/** The signed-in back-office frame. The sidebar, switchers and search arrive with the shell issue. */
+/** The signed-in back-office frame: sidebar, top bar with switchers and search, and the page. */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const { me } = await requireStaff(args);
-  return { me };
+  const { me, api } = await requireStaff(args);
+  const unread = hasCalendarAndMessaging(me) ? (await api.get<{ unread_messages: number }>("/messaging/unread-messages")).unread_messages : 0;
+  return { me, unread };
 }
 
+/** Pages that manage their own height (they scroll inside themselves). */
+const FIXED_HEIGHT = ["/calendar", "/messages"];
+
 export default function StaffLayout() {
-  const { me } = useLoaderData<typeof loader>();
+  const { me, unread } = useLoaderData<typeof loader>();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
+  // On a phone the sidebar closes on every route change.
+  useEffect(() => setMenuOpen(false), [pathname]);
+  const fixedHeight = FIXED_HEIGHT.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
   return (
-    <div className="flex min-h-full flex-col">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3">
-          <Link to="/dashboard" className="text-lg font-bold text-brand-700">
-            <Logo /> Gym Membership
-          </Link>
-          <nav aria-label="Main" className="flex gap-4 text-sm">
-            <NavLink to="/dashboard" className={({ isActive }) => (isActive ? "font-semibold text-brand-700" : "text-slate-700")}>
-              Dashboard
-            </NavLink>
-          </nav>
-          <div className="flex items-center gap-3 text-sm">
-            <span className="text-right">
-              <span className="block font-medium">{capitaliseWords(me.name)}</span>
-              <span className="block text-xs text-slate-600">{me.current_organisation?.name}</span>
-            </span>
-            <Form method="post" action="/logout">
-              <button type="submit" className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50">
-                Logout
-              </button>
-            </Form>
+    <div className="min-h-full">
+      {/* The phone menu is a checkbox its labels toggle, so it opens and closes without JavaScript too. */}
+      <input id="nav-open" type="checkbox" className="peer sr-only" checked={menuOpen} onChange={(e) => setMenuOpen(e.target.checked)} aria-label="Show menu" />
+      <label htmlFor="nav-open" className="fixed inset-0 z-30 hidden bg-slate-900/40 peer-checked:block lg:!hidden" aria-hidden="true" />
+      <aside
+        className="invisible fixed inset-y-0 left-0 z-40 w-64 -translate-x-full transition-transform peer-checked:visible peer-checked:translate-x-0 lg:visible lg:translate-x-0"
+        aria-label="Sidebar"
+      >
+        <Sidebar me={me} unread={unreadCount} />
+        <label htmlFor="nav-open" className="absolute right-2 top-3 cursor-pointer rounded p-1 text-slate-600 lg:hidden">
+          <Icon name="close" />
+          <span className="sr-only">Close menu</span>
+        </label>
+      </aside>
+
+      <div className="flex min-h-screen flex-col lg:pl-64">
+        <header className="sticky top-0 z-20 flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-4 py-2">
+          <label htmlFor="nav-open" className="cursor-pointer rounded p-1 text-slate-700 lg:hidden">
+            <Icon name="menu" className="h-6 w-6" />
+            <span className="sr-only">Open menu</span>
+          </label>
+          <div className="order-last w-full sm:order-none sm:w-auto sm:flex-1">
+            <MemberSearch />
           </div>
-        </div>
-      </header>
-      <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
-        <Outlet />
-      </main>
+          <div className="ml-auto flex items-center gap-2">
+            {me.organisations.length > 1 ? (
+              <Switcher
+                label="Organisation"
+                action="/switch/organisation"
+                name="organisation_id"
+                options={me.organisations}
+                currentId={me.current_organisation?.id}
+                listClassName="max-h-[15rem]"
+              />
+            ) : null}
+            {me.gyms.length > 1 ? <Switcher label="Gym" action="/switch/gym" name="gym_id" options={me.gyms} currentId={me.current_gym?.id} /> : null}
+          </div>
+        </header>
+        <main className={fixedHeight ? "flex-1 overflow-hidden" : "flex-1 px-4 py-6 sm:px-6"}>
+          {/* A new page view when the path or the current organisation changes. */}
+          <Outlet key={`${pathname}:${me.current_organisation?.id}`} />
+        </main>
+      </div>
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { loadSession, sameOrigin } from "./middleware";
 import { registerRoutes } from "./register/routes";
 import { sessionRoutes } from "./session/routes";
 import { statsRoutes } from "./stats/routes";
+import { switchRoutes } from "./switch/routes";
+import { messagingRoutes } from "./messaging/routes";
 
 /** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
 const CROSS_SITE_ALLOWED = ["/api/register"];
@@ -24,6 +26,8 @@ export function createApi(deps: ApiDeps) {
   app.route("/", sessionRoutes);
   app.route("/", registerRoutes);
   app.route("/", statsRoutes);
+  app.route("/", switchRoutes);
+  app.route("/", messagingRoutes);
   return app;
 }
 

@@ -91,9 +91,9 @@ export function browser(api: ReturnType<typeof createApi>, opts: { host?: string
   return { call, jar };
 }
 
-export async function setup() {
+export async function setup(overrides: Record<string, string> = {}) {
   const database = await freshDatabase();
-  const config = testConfig();
+  const config = testConfig(overrides);
   const api = createApi({ db: database.db, mailer: outboxMailer(database.db), config });
   return { ...database, api, config };
 }

@@ -10,7 +10,7 @@ import { readBody } from "../body";
 import { clientIp, now } from "../middleware";
 import { COMMON_PASSWORD, startSession } from "../session/routes";
 
-const registerLimit = (ip: string): Limit => ({ key: `register:ip:${ip}`, max: 10, windowMs: 60 * 60 * 1000 });
+const registerLimit = (ip: string, max: number): Limit => ({ key: `register:ip:${ip}`, max, windowMs: 60 * 60 * 1000 });
 const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max: 60, windowMs: 60 * 1000 });
 export const EMAIL_TAKEN = "An account with this e-mail address already exists. Sign in instead.";
 
@@ -33,11 +33,11 @@ export const registerRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const at = now(c);
     const ip = clientIp(c);
-    const wait = await blockedFor(db, registerLimit(ip), at);
+    const limit = registerLimit(ip, c.var.deps.config.SIGNUP_LIMIT_PER_HOUR);
+    const wait = await blockedFor(db, limit, at);
     if (wait > 0) throw tooMany(`Too many sign-ups from this network. Try again in ${waitInWords(wait)}.`, wait);
     const body = await readBody(c, registerSchema);
     if (body.website) throw new ApiError(400, "We could not complete the sign-up.", "rejected");
-    await hit(db, registerLimit(ip), at);
 
     const errors: Record<string, string[]> = {};
     if (await emailTaken(db, body.email)) errors.email = [EMAIL_TAKEN];
@@ -81,6 +81,8 @@ export const registerRoutes = new Hono<ApiEnv>()
       }
       throw err;
     }
+    // Only accounts made count: the limit guards account creation and the mail each one sends.
+    await hit(db, limit, at);
     const session = await startSession(c, user);
     return c.json({ data: { id: user.id, name: user.name, email: user.email, ...session } }, 201);
   });

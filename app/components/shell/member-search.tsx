@@ -1,0 +1,162 @@
+import { Form, useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { Icon } from "./icons";
+
+/** SPEC §9: the global search waits this long after the last keystroke. */
+export const SEARCH_DEBOUNCE_MS = 600;
+
+export interface MemberHit {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/**
+ * Global member search. Without JavaScript it is a GET form whose results page (/search) lists the hits.
+ * With it: debounced POST /api/search, a spinner while loading, results only when not loading, a query
+ * exists and the user is not typing. In member-picker mode a hit is handed to `onSelect` instead of opened.
+ */
+export function MemberSearch({ onSelect, defaultQuery = "" }: { onSelect?: (member: MemberHit) => void; defaultQuery?: string }) {
+  const navigate = useNavigate();
+  const [query, setQuery] = useState(defaultQuery);
+  const [results, setResults] = useState<MemberHit[]>([]);
+  const [searched, setSearched] = useState("");
+  const [typing, setTyping] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const inFlight = useRef<AbortController>();
+
+  const clear = () => {
+    clearTimeout(timer.current);
+    inFlight.current?.abort();
+    setQuery("");
+    setResults([]);
+    setSearched("");
+    setTyping(false);
+    setLoading(false);
+  };
+
+  useEffect(() => {
+    const outside = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) clear();
+    };
+    document.addEventListener("mousedown", outside);
+    return () => {
+      document.removeEventListener("mousedown", outside);
+      clearTimeout(timer.current);
+      inFlight.current?.abort();
+    };
+  }, []);
+
+  async function search(q: string) {
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setLoading(true);
+    setFailed(false);
+    try {
+      const res = await fetch("/api/search", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" },
+        body: JSON.stringify({ query: q }),
+        signal: controller.signal,
+      });
+      if (!res.ok) throw new Error(String(res.status));
+      const body = (await res.json()) as { data: { data: MemberHit[] } };
+      setResults(body.data.data);
+      setSearched(q);
+    } catch (err) {
+      if ((err as Error).name === "AbortError") return;
+      setFailed(true);
+      setResults([]);
+    } finally {
+      if (inFlight.current === controller) setLoading(false);
+    }
+  }
+
+  function onChange(value: string) {
+    setQuery(value);
+    clearTimeout(timer.current);
+    if (!value.trim()) {
+      // An empty query clears the results and makes no call.
+      inFlight.current?.abort();
+      setResults([]);
+      setSearched("");
+      setTyping(false);
+      setLoading(false);
+      return;
+    }
+    setTyping(true);
+    timer.current = setTimeout(() => {
+      setTyping(false);
+      void search(value.trim());
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  function choose(hit: MemberHit) {
+    clear();
+    if (onSelect) onSelect(hit);
+    else navigate(`/members/${hit.id}`);
+  }
+
+  const showResults = !loading && !typing && query.trim() !== "" && searched !== "";
+  const placeholder = onSelect ? "Search for a member" : "Search";
+  return (
+    <div ref={box} className="relative w-full max-w-md">
+      <Form method="get" action="/search" role="search" onSubmit={(e) => onSelect && e.preventDefault()}>
+        <label htmlFor="member-search" className="sr-only">
+          {placeholder}
+        </label>
+        <div className="relative">
+          <span className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3 text-slate-500">
+            <Icon name="search" className="h-4 w-4" />
+          </span>
+          <input
+            id="member-search"
+            name="q"
+            type="search"
+            autoComplete="off"
+            placeholder={placeholder}
+            value={query}
+            onChange={(e) => onChange(e.target.value)}
+            aria-invalid={failed || undefined}
+            aria-describedby={failed ? "member-search-error" : undefined}
+            className={`block w-full rounded-md border bg-white py-1.5 pl-9 pr-9 text-sm focus:outline-none focus:ring-2 ${
+              failed ? "border-red-500 focus:ring-red-300" : "border-slate-300 focus:border-brand-500 focus:ring-brand-100"
+            }`}
+          />
+          {loading ? (
+            <span className="absolute inset-y-0 right-0 flex items-center pr-3" role="status" aria-label="Searching">
+              <span className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" data-testid="search-spinner" />
+            </span>
+          ) : null}
+        </div>
+      </Form>
+      {failed ? (
+        <p id="member-search-error" className="mt-1 text-xs text-red-700">
+          Search failed. Try again.
+        </p>
+      ) : null}
+      {showResults ? (
+        <div className="absolute z-40 mt-1 w-full overflow-hidden rounded-md border border-slate-200 bg-white shadow-lg" aria-live="polite">
+          {results.length === 0 ? (
+            <p className="px-3 py-2 text-sm text-slate-600">No results found for &quot;{searched}&quot;</p>
+          ) : (
+            <ul role="listbox" aria-label="Members found" className="max-h-80 overflow-y-auto py-1">
+              {results.map((hit) => (
+                <li key={hit.id} role="option" aria-selected="false">
+                  <button type="button" onClick={() => choose(hit)} className="block w-full px-3 py-2 text-left hover:bg-brand-50 focus:bg-brand-50 focus:outline-none">
+                    <span className="block text-sm font-medium text-slate-900">{hit.name}</span>
+                    <span className="block text-xs text-slate-600">{hit.email}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}

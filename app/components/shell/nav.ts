@@ -1,0 +1,59 @@
+import type { Me } from "../../lib/session.server";
+import type { IconName } from "./icons";
+
+/**
+ * The sidebar, as data: each entry has a name, an icon, a target route, an active check and a
+ * should-render check (SPEC §2). Entries link directly or are groups that open when toggled or when a
+ * child is active. Pages that arrive with later issues answer 404 until then.
+ */
+export interface NavLinkEntry {
+  name: string;
+  icon: IconName;
+  to: string;
+  isActive: (pathname: string) => boolean;
+  shouldRender: (me: Me) => boolean;
+  /** Shows the unread-messages badge. */
+  badge?: "unread";
+}
+export interface NavGroupEntry {
+  name: string;
+  icon: IconName;
+  children: NavLinkEntry[];
+  shouldRender: (me: Me) => boolean;
+}
+export type NavEntry = NavLinkEntry | NavGroupEntry;
+
+const under = (path: string) => (pathname: string) => pathname === path || pathname.startsWith(`${path}/`);
+const always = () => true;
+/** Calendar, recurring schedules and messaging are switched on per organisation, not by role. */
+export const hasCalendarAndMessaging = (me: Me) => Boolean(me.current_organisation?.calendar_and_messaging);
+export const isOrganisationAdmin = (me: Me) => me.current_organisation?.role === "admin";
+
+export const NAV: NavEntry[] = [
+  { name: "Dashboard", icon: "dashboard", to: "/dashboard", isActive: under("/dashboard"), shouldRender: always },
+  {
+    name: "Calendar",
+    icon: "calendar",
+    to: "/calendar",
+    isActive: (p) => under("/calendar")(p) || under("/recurring-schedules")(p),
+    shouldRender: hasCalendarAndMessaging,
+  },
+  { name: "Messages", icon: "messages", to: "/messages", isActive: under("/messages"), shouldRender: hasCalendarAndMessaging, badge: "unread" },
+  { name: "Members", icon: "members", to: "/members", isActive: under("/members"), shouldRender: always },
+  { name: "Payments", icon: "payments", to: "/payments", isActive: under("/payments"), shouldRender: always },
+  { name: "Visits", icon: "visits", to: "/visits", isActive: under("/visits"), shouldRender: always },
+  { name: "Offerings", icon: "offerings", to: "/offerings", isActive: under("/offerings"), shouldRender: always },
+  {
+    name: "Organisation",
+    icon: "organisation",
+    shouldRender: isOrganisationAdmin,
+    children: [
+      { name: "Staff", icon: "staff", to: "/staff", isActive: under("/staff"), shouldRender: always },
+      { name: "Gyms", icon: "gyms", to: "/gyms", isActive: under("/gyms"), shouldRender: always },
+      { name: "Settings", icon: "settings", to: "/organisation/settings", isActive: under("/organisation/settings"), shouldRender: always },
+      { name: "Calculate Pro Rata", icon: "calculator", to: "/calculate-pro-rata", isActive: under("/calculate-pro-rata"), shouldRender: always },
+    ],
+  },
+];
+
+export const isGroup = (e: NavEntry): e is NavGroupEntry => "children" in e;

@@ -1,0 +1,124 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+
+const sidebar = (page: Page) => page.getByRole("complementary", { name: "Sidebar" });
+
+async function switchTo(page: Page, label: "Organisation" | "Gym", option: string) {
+  if (jsEnabled(test.info())) {
+    await page.getByRole("button", { name: new RegExp(`^${label}:`) }).click();
+    await page.getByRole("menuitem", { name: option }).click();
+  } else {
+    await page.getByLabel(label, { exact: true }).selectOption({ label: option });
+    await page.getByRole("button", { name: "Switch" }).nth(label === "Organisation" ? 0 : 1).click();
+  }
+}
+
+test("the sidebar follows the role and the organisation", async ({ page }) => {
+  await signIn(page);
+  const nav = sidebar(page);
+  for (const name of ["Dashboard", "Calendar", "Messages", "Members", "Payments", "Visits", "Offerings"]) {
+    await expect(nav.getByRole("link", { name: new RegExp(`^${name}`) })).toBeVisible();
+  }
+  await expect(nav.getByText("Organisation", { exact: true })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Staff" })).toBeHidden();
+  await nav.getByText("Organisation", { exact: true }).click(); // a group opens when toggled, JS or not
+  for (const name of ["Staff", "Gyms", "Settings", "Calculate Pro Rata"]) await expect(nav.getByRole("link", { name })).toBeVisible();
+
+  const info = nav.getByLabel("Your access");
+  await expect(info).toContainText("Organisation AdminYes");
+  await expect(info).toContainText("Gym AdminYes");
+  await expect(info).toContainText("Gym Admin of more than 1 gymYes");
+  await expect(info).toContainText("Org is multi-gymYes");
+  await expect(nav.getByText("Alex Admin")).toBeVisible();
+  await expect(nav.getByRole("link", { name: /^Messages/ }).getByTestId("unread-badge")).toHaveText(/^[1-9]\d* unread$/);
+  await page.screenshot({ path: `test-results/shell-${test.info().project.name}.png`, fullPage: true });
+});
+
+test("a trainer sees no Organisation group and no switchers", async ({ page }) => {
+  await signIn(page, "trainer@example.com");
+  const nav = sidebar(page);
+  await expect(nav.getByRole("link", { name: /^Members/ })).toBeVisible();
+  await expect(nav.getByText("Organisation", { exact: true })).toHaveCount(0);
+  await expect(nav.getByLabel("Your access")).toContainText("Organisation AdminNo");
+  await expect(nav.getByLabel("Your access")).not.toContainText("Gym Admin");
+  await expect(page.getByRole("button", { name: /^(Organisation|Gym):/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Switch" })).toHaveCount(0);
+});
+
+test("switching organisation and gym", async ({ page }) => {
+  await signIn(page);
+  try {
+    await switchTo(page, "Gym", "Demo Fitness Ponsonby");
+    await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+    await expect(page.getByText("Demo Fitness · Demo Fitness Ponsonby")).toBeVisible();
+
+    await switchTo(page, "Organisation", "Harbour Strength");
+    await expect(page.getByText("Now working in Harbour Strength")).toBeVisible();
+    const nav = sidebar(page);
+    await expect(nav.getByText("Harbour Strength", { exact: true })).toBeVisible();
+    // Harbour Strength has no calendar or messaging, and one gym: no gym switcher.
+    await expect(nav.getByRole("link", { name: /^Calendar/ })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: /^Messages/ })).toHaveCount(0);
+    await expect(nav.getByLabel("Your access")).toContainText("Org is multi-gymNo");
+  } finally {
+    // The choice is kept on the user: put it back for the other tests.
+    await page.goto(`${BACKOFFICE}/dashboard`);
+    if (await page.getByText("Harbour Strength · ").count()) await switchTo(page, "Organisation", "Demo Fitness");
+    await switchTo(page, "Gym", "Demo Fitness Central");
+    await expect(page.getByText("Demo Fitness · Demo Fitness Central")).toBeVisible();
+  }
+});
+
+test("global search", async ({ page }) => {
+  await signIn(page);
+  const box = page.getByPlaceholder("Search", { exact: true });
+  if (jsEnabled(test.info())) {
+    await box.pressSequentially("morg", { delay: 50 });
+    // Nothing shows while typing; after the 600 ms pause a spinner, then the hits.
+    await expect(page.getByRole("listbox", { name: "Members found" })).toBeHidden();
+    const hit = page.getByRole("option").filter({ hasText: "member@example.com" });
+    await expect(hit).toBeVisible();
+    await box.fill("zzzz-nobody");
+    await expect(page.getByText('No results found for "zzzz-nobody"')).toBeVisible();
+    await box.fill("");
+    await expect(page.getByText(/No results found/)).toBeHidden();
+    await box.fill("morgan");
+    await page.getByRole("option").filter({ hasText: "member@example.com" }).click();
+    await expect(page).toHaveURL(/\/members\/\d+$/);
+  } else {
+    await box.fill("morgan");
+    await box.press("Enter");
+    await expect(page).toHaveURL(`${BACKOFFICE}/search?q=morgan`);
+    await expect(page.getByRole("link", { name: /Morgan Member/ })).toBeVisible();
+    await page.goto(`${BACKOFFICE}/search?q=zzzz-nobody`);
+    await expect(page.getByText('No results found for "zzzz-nobody"')).toBeVisible();
+  }
+});
+
+test("the phone sidebar opens from the menu button and closes on navigation", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signIn(page);
+  const nav = sidebar(page);
+  await expect(nav.getByRole("link", { name: /^Members/ })).toBeHidden();
+  await page.getByText("Open menu").click();
+  await expect(nav.getByRole("link", { name: /^Dashboard/ })).toBeVisible();
+  await page.screenshot({ path: `test-results/phone-menu-${test.info().project.name}.png` });
+  await nav.getByRole("link", { name: /^Dashboard/ }).click();
+  await expect(nav.getByRole("link", { name: /^Dashboard/ })).toBeHidden();
+});
+
+test("logout from the sidebar", async ({ page }) => {
+  await signIn(page);
+  await sidebar(page).getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("no accessibility violations on the dashboard and the search results", async ({ page }) => {
+  await signIn(page);
+  for (const path of ["/dashboard", "/search?q=morgan"]) {
+    await page.goto(`${BACKOFFICE}${path}`);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => `${path}: ${v.id} (${v.nodes.length})`)).toEqual([]);
+  }
+});

@@ -24,7 +24,6 @@ export function Switcher({
   const hydrated = useHydrated();
   const { pathname, search } = useLocation();
   const navigation = useNavigation();
-  const current = options.find((o) => o.id === currentId);
   const back = <input type="hidden" name="redirectTo" value={pathname + search} />;
   const busy = navigation.state !== "idle" && navigation.formAction === action;
 

@@ -24,7 +24,7 @@ const STYLES: Record<ToastSeverity, string> = {
 };
 
 /**
- * Top-right toasts. The life timer is a CSS animation, so it runs, and pauses while hovered, without
+ * Top-right toasts, just below the back-office top bar so they never cover its switchers. The life timer is a CSS animation, so it runs, and pauses while hovered, without
  * JavaScript too; closing without JavaScript is a checkbox the close label ticks. With JavaScript a closed
  * or expired toast also leaves the DOM.
  */
@@ -36,7 +36,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const remove = (id: string) => setToasts((list) => list.filter((t) => t.id !== id));
 
   return (
-    <div aria-live="polite" className="pointer-events-none fixed right-4 top-4 z-50 flex w-full max-w-sm flex-col gap-2">
+    <div aria-live="polite" className="pointer-events-none fixed right-4 top-16 z-50 flex w-full max-w-sm flex-col gap-2">
       {toasts.map((t) => (
         <div key={t.id} className="toast-wrap">
           {t.closable !== false && (

@@ -23,11 +23,11 @@ const FIXED_HEIGHT = ["/calendar", "/messages"];
 
 export default function StaffLayout() {
   const { me, unread } = useLoaderData<typeof loader>();
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
-  // On a phone the sidebar closes on every route change.
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // On a phone the sidebar closes on every navigation.
+  useEffect(() => setMenuOpen(false), [key]);
   const fixedHeight = FIXED_HEIGHT.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
   return (
@@ -55,7 +55,7 @@ export default function StaffLayout() {
           <div className="order-last w-full sm:order-none sm:w-auto sm:flex-1">
             <MemberSearch />
           </div>
-          <div className="ml-auto flex items-center gap-2">
+          <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
             {me.organisations.length > 1 ? (
               <Switcher
                 label="Organisation"

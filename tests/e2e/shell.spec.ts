@@ -101,10 +101,14 @@ test("the phone sidebar opens from the menu button and closes on navigation", as
   await signIn(page);
   const nav = sidebar(page);
   await expect(nav.getByRole("link", { name: /^Members/ })).toBeHidden();
-  await page.getByText("Open menu").click();
+  await page.locator("header label", { hasText: "Open menu" }).click();
   await expect(nav.getByRole("link", { name: /^Dashboard/ })).toBeVisible();
+  await page.waitForTimeout(300); // let the slide-in finish
   await page.screenshot({ path: `test-results/phone-menu-${test.info().project.name}.png` });
+  await page.goto(`${BACKOFFICE}/search`);
+  await page.locator("header label", { hasText: "Open menu" }).click();
   await nav.getByRole("link", { name: /^Dashboard/ }).click();
+  await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
   await expect(nav.getByRole("link", { name: /^Dashboard/ })).toBeHidden();
 });
 
@@ -115,6 +119,7 @@ test("logout from the sidebar", async ({ page }) => {
 });
 
 test("no accessibility violations on the dashboard and the search results", async ({ page }) => {
+  test.skip(!jsEnabled(test.info()), "axe runs as a script in the page; the markup it checks is the same server-rendered HTML");
   await signIn(page);
   for (const path of ["/dashboard", "/search?q=morgan"]) {
     await page.goto(`${BACKOFFICE}${path}`);

@@ -135,7 +135,7 @@ test("toasts show top-right, close, and close by themselves", async ({ page }) =
   const box = (await toast.boundingBox())!;
   const viewport = page.viewportSize()!;
   expect(box.x + box.width).toBeGreaterThan(viewport.width - 40);
-  expect(box.y).toBeLessThan(40);
+  expect(box.y).toBeLessThan(80);
   await page.screenshot({ path: `test-results/toast-${test.info().project.name}.png` });
   await toast.getByTitle("Close").click();
   await expect(toast).toBeHidden();

@@ -35,7 +35,7 @@ export function Sidebar({ me, unread }: { me: Me; unread: number }) {
   const gymAdmin = me.gyms.some((g) => g.role === "admin");
   return (
     <div className="flex h-full flex-col gap-4 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4">
-      <Link to="/dashboard" className="whitespace-nowrap px-3 text-lg font-bold text-brand-700">
+      <Link to="/dashboard" className="whitespace-nowrap px-3 pr-8 text-lg font-bold text-brand-700 lg:pr-3">
         <Logo /> Gym Membership
       </Link>
       <nav aria-label="Main">

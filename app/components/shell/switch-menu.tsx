@@ -110,6 +110,7 @@ export function SwitchMenu({
             value={o.id}
             tabIndex={-1}
             onMouseEnter={() => setActive(i)}
+            onClick={() => setOpen(false)}
             className="block w-full px-3 py-2 text-left text-sm focus:bg-brand-50 focus:text-brand-700 focus:outline-none"
           >
             {o.name}

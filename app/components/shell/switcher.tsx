@@ -34,7 +34,7 @@ export function Switcher({
         <label className="sr-only" htmlFor={`${name}-select`}>
           {label}
         </label>
-        <select id={`${name}-select`} name={name} defaultValue={currentId ?? undefined} className="max-w-[12rem] rounded-md border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm">
+        <select id={`${name}-select`} name={name} defaultValue={currentId ?? undefined} className="max-w-[9rem] rounded-md sm:max-w-[12rem] border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm">
           {options.map((o) => (
             <option key={o.id} value={o.id}>
               {o.name}

@@ -3,7 +3,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "node_modules/**", "data/**", "test-results/**", "drizzle/**"] },
+  { ignores: ["build/**", "public/build/**", "node_modules/**", "data/**", "test-results/**", "drizzle/**", "tmp/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { ApiDeps, ApiEnv } from "./context";
+import { dashboardRoutes } from "./dashboard/routes";
 import { ApiError, onError } from "./errors";
 import { loadSession, sameOrigin } from "./middleware";
 import { registerRoutes } from "./register/routes";
@@ -7,6 +8,7 @@ import { sessionRoutes } from "./session/routes";
 import { statsRoutes } from "./stats/routes";
 import { switchRoutes } from "./switch/routes";
 import { messagingRoutes } from "./messaging/routes";
+import { searchRoutes } from "./search/routes";
 
 /** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
 const CROSS_SITE_ALLOWED = ["/api/register"];
@@ -26,8 +28,10 @@ export function createApi(deps: ApiDeps) {
   app.route("/", sessionRoutes);
   app.route("/", registerRoutes);
   app.route("/", statsRoutes);
+  app.route("/", dashboardRoutes);
   app.route("/", switchRoutes);
   app.route("/", messagingRoutes);
+  app.route("/", searchRoutes);
   return app;
 }
 

@@ -74,16 +74,45 @@ test("global search", async ({ page }) => {
   await signIn(page);
   const box = page.getByPlaceholder("Search", { exact: true });
   if (jsEnabled(test.info())) {
-    await box.pressSequentially("morg", { delay: 50 });
-    // Nothing shows while typing; after the 600 ms pause a spinner, then the hits.
+    // Hydrated once the switchers have become menu buttons.
+    await expect(page.getByRole("button", { name: /^Organisation:/ })).toBeVisible();
+    // Slow the API a little so the spinner can be seen, and count the calls.
+    let calls = 0;
+    await page.route("**/api/search", async (route) => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 500));
+      await route.continue();
+    });
+    await box.pressSequentially("morg", { delay: 80 });
+    // One call for the whole word, made only after the 600 ms pause; a spinner while it runs, then the hits.
+    expect(calls).toBe(0);
+    await expect(page.getByTestId("search-spinner")).toBeVisible();
     await expect(page.getByRole("listbox", { name: "Members found" })).toBeHidden();
     const hit = page.getByRole("option").filter({ hasText: "member@example.com" });
     await expect(hit).toBeVisible();
+    await expect(page.getByTestId("search-spinner")).toBeHidden();
+    expect(calls).toBe(1);
     await box.fill("zzzz-nobody");
     await expect(page.getByText('No results found for "zzzz-nobody"')).toBeVisible();
     await box.fill("");
     await expect(page.getByText(/No results found/)).toBeHidden();
+    await page.waitForTimeout(800);
+    expect(calls).toBe(2); // the empty query made no call
+    // A click outside clears the query and the results.
     await box.fill("morgan");
+    await expect(page.getByRole("option").first()).toBeVisible();
+    await page.getByRole("heading", { name: "Dashboard" }).click();
+    await expect(box).toHaveValue("");
+    await expect(page.getByRole("option")).toHaveCount(0);
+    // A failed call shows the box in its error style.
+    await page.unroute("**/api/search");
+    await page.route("**/api/search", (route) => route.fulfill({ status: 503, body: "{}" }));
+    await box.fill("morgan");
+    await expect(box).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Search failed. Try again.")).toBeVisible();
+    await page.unroute("**/api/search");
+    await box.fill("Morgan M");
+    await expect(box).not.toHaveAttribute("aria-invalid");
     await page.getByRole("option").filter({ hasText: "member@example.com" }).click();
     await expect(page).toHaveURL(/\/members\/\d+$/);
   } else {

@@ -1,0 +1,33 @@
+import { ActiveMembersPanel } from "./active-members";
+import { HeadlineCards } from "./headline-cards";
+import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
+import { RevenuePanel } from "./revenue-by-month";
+import type { DashboardData } from "./types";
+
+/** The dashboard: headline figures, then the charts, all for the current organisation and gym. */
+export function DashboardPage({ data, organisation, gym }: { data: DashboardData; organisation?: string; gym?: string }) {
+  return (
+    <div>
+      <h1 className="text-2xl font-semibold">Dashboard</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        {organisation}
+        {gym ? ` · ${gym}` : ""}
+      </p>
+      <div className="mt-6">
+        <HeadlineCards stats={data.stats} />
+      </div>
+      {/* Two columns only where a card is wide enough for its chart to draw near 1:1; each column stacks
+          on its own, so a tall card leaves no gap beside a short one. */}
+      <div className="mt-6 grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
+        <div className="space-y-6">
+          <ActiveMembersPanel weeks={data.activeUsers} />
+          <MembersByStatePanel byState={data.breakdown.by_state} />
+        </div>
+        <div className="space-y-6">
+          <RevenuePanel months={data.costs} />
+          <MembersByOfferingPanel byOffering={data.breakdown.by_offering} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { formatCents } from "../../../domain/money";
+import { formatCount } from "./format";
+import type { Stats } from "./types";
+
+/** The headline figures from GET /api/stats. */
+export function HeadlineCards({ stats }: { stats: Stats }) {
+  const cards = [
+    { label: "Members", value: formatCount(stats.members) },
+    { label: "Active memberships", value: formatCount(stats.subscriptions.active) },
+    { label: "Paused", value: formatCount(stats.subscriptions.paused) },
+    { label: "In grace period", value: formatCount(stats.subscriptions.grace_period) },
+    { label: "Visits today", value: formatCount(stats.visits_today) },
+    { label: "Visits this week", value: formatCount(stats.visits_this_week) },
+    { label: "Failed payments (30 days)", value: formatCount(stats.failed_payments) },
+    { label: "Collected this month", value: formatCents(stats.revenue_this_month), sub: `Last month ${formatCents(stats.revenue_last_month)}` },
+  ];
+  return (
+    <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      {cards.map((c) => (
+        <div key={c.label} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+          <dt className="text-sm text-slate-600">{c.label}</dt>
+          <dd className="mt-1 text-2xl font-semibold">{c.value}</dd>
+          {c.sub ? <dd className="text-xs text-slate-600">{c.sub}</dd> : null}
+        </div>
+      ))}
+    </dl>
+  );
+}

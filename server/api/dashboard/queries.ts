@@ -1,0 +1,207 @@
+import { and, asc, count, countDistinct, desc, eq, exists, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
+import { TIME_ZONE } from "../../../domain/dates";
+import type { SubscriptionState } from "../../../domain/subscription";
+import { offering_gyms, offerings, organisation_users, payments, prices, subscriptions, visits } from "../../db/schema";
+import type { Tenant } from "../../db/tenant";
+
+/**
+ * The dashboard's charts. Calendar logic (week and month boundaries) runs in SQL with `at time zone`
+ * Pacific/Auckland: local midnights are converted to instants one by one, so a DST change moves the
+ * boundary instant by an hour instead of putting a day in the wrong week or month.
+ */
+
+const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const tz = sql`${TIME_ZONE}::text`;
+/** "Now" as an Auckland wall-clock timestamp, the base of week and month arithmetic. */
+const localNow = (at: Date) => sql`(${iso(at)} at time zone ${tz})`;
+const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
+
+/** A member's place in the organisation, joined to each of their subscriptions (primary key lookup). */
+const membership = and(eq(organisation_users.organisation_id, subscriptions.organisation_id), eq(organisation_users.user_id, subscriptions.user_id));
+
+/** Paused at `at`: a pause has started and not yet ended, as domain/subscription.ts decides it. */
+const pausedAt = (start: SQLWrapper, end: SQLWrapper, at: SQLWrapper) =>
+  sql`coalesce(${start} <= ${at} and (${end} is null or ${end} > ${at}), false)`;
+
+export type ActiveUsersWeek = { week_start: string; active: number };
+
+/**
+ * Members with a running subscription at the end of each of the last `weeks` Auckland weeks (Monday
+ * start), oldest first; the current week is measured now rather than at its (future) end.
+ *
+ * A member counts at instant E when one of their subscriptions, at E:
+ *  - had started: created_at <= E (there is no separate start date; the first period starts within days);
+ *  - is not upcoming: an upcoming subscription (upcoming_state set) has never started, so it counts in no week;
+ *  - was not cancelled yet: cancelled_at is null or after E (the cancellation, not the end of the paid period,
+ *    so the latest week agrees with the "Cancelled" state);
+ *  - was not paused: no pause with pause_start_at <= E < pause_end_at. Only the latest pause is stored,
+ *    so earlier pauses are not subtracted from past weeks;
+ *  - belonged to someone still a member of the organisation (not removed before E).
+ * A failed payment's grace period still counts as active: the member keeps their membership, and when
+ * the grace period began is not stored, so it could not be subtracted from past weeks anyway.
+ * One query: generate_series gives the weeks, each joined to the subscriptions that were running then.
+ */
+export async function activeUsersByWeek(t: Tenant, at: Date, weeks: number): Promise<ActiveUsersWeek[]> {
+  const db = t.db;
+  const firstWeekStart = sql`((date_trunc('week', ${localNow(at)}) - ${weeks - 1}::int * interval '1 week') at time zone ${tz})`;
+  // Rows that could be running in some week of the range; the join below decides which weeks.
+  const live = db
+    .select({
+      user_id: subscriptions.user_id,
+      created_at: subscriptions.created_at,
+      cancelled_at: subscriptions.cancelled_at,
+      pause_start_at: subscriptions.pause_start_at,
+      pause_end_at: subscriptions.pause_end_at,
+      removed_at: organisation_users.deleted_at,
+    })
+    .from(subscriptions)
+    .innerJoin(organisation_users, membership)
+    .where(
+      t.where(
+        subscriptions,
+        t.inGym(subscriptions),
+        isNull(subscriptions.upcoming_state),
+        sql`${subscriptions.created_at} <= ${iso(at)}`,
+        sql`(${subscriptions.cancelled_at} is null or ${subscriptions.cancelled_at} > ${firstWeekStart})`,
+        sql`(${organisation_users.deleted_at} is null or ${organisation_users.deleted_at} > ${firstWeekStart})`
+      )
+    )
+    .as("live");
+
+  // Week i = 0 is the current one; its end is now.
+  const weekRows = sql`(
+    select ws as week_start,
+           case when i = 0 then ${iso(at)} else ((ws + interval '1 week') at time zone ${tz}) end as ends_at
+    from generate_series(0, ${weeks - 1}::int) as i,
+         lateral (select date_trunc('week', ${localNow(at)}) - i * interval '1 week' as ws) as w
+  ) as weeks`;
+  const end = sql`weeks.ends_at`;
+
+  return db
+    .select({
+      week_start: sql<string>`to_char(weeks.week_start, 'YYYY-MM-DD')`,
+      active: sql<number>`count(distinct ${live.user_id})`.mapWith(Number),
+    })
+    .from(weekRows)
+    .leftJoin(
+      live,
+      sql`${live.created_at} <= ${end}
+        and (${live.cancelled_at} is null or ${live.cancelled_at} > ${end})
+        and not ${pausedAt(live.pause_start_at, live.pause_end_at, end)}
+        and (${live.removed_at} is null or ${live.removed_at} > ${end})`
+    )
+    .groupBy(sql`weeks.week_start`)
+    .orderBy(sql`weeks.week_start`);
+}
+
+export type UserBreakdown = {
+  by_state: Record<SubscriptionState, number>;
+  by_offering: { offering_id: number; name: string; members: number }[];
+};
+
+/** domain/subscription.ts subscriptionState in SQL: paused, then cancelled, grace period, upcoming, else active. */
+const stateAt = (at: Date) => sql<SubscriptionState>`case
+  when ${pausedAt(subscriptions.pause_start_at, subscriptions.pause_end_at, iso(at))} then 'paused'
+  when ${subscriptions.cancelled_at} is not null then 'cancelled'
+  when ${subscriptions.grace_period_ends_at} is not null then 'grace_period'
+  when ${subscriptions.upcoming_state} is not null then 'upcoming'
+  else 'active' end`;
+
+/**
+ * Members by the state of their latest subscription (one member, one state), and members by offering
+ * (members with a non-cancelled subscription to one of its prices). Offerings with no such members are
+ * listed too while they are live and open at the current gym, so a plan nobody is on shows as 0.
+ * Members removed from the organisation are left out. Two queries, sent together.
+ */
+export async function userBreakdown(t: Tenant, at: Date): Promise<UserBreakdown> {
+  const db = t.db;
+  const latest = db
+    .selectDistinctOn([subscriptions.user_id], { state: stateAt(at).as("state") })
+    .from(subscriptions)
+    .innerJoin(organisation_users, membership)
+    .where(t.where(subscriptions, t.inGym(subscriptions), isNull(organisation_users.deleted_at)))
+    .orderBy(subscriptions.user_id, desc(subscriptions.created_at), desc(subscriptions.id))
+    .as("latest");
+
+  const current = db
+    .select({ offering_id: prices.offering_id, members: countDistinct(subscriptions.user_id).as("members") })
+    .from(subscriptions)
+    .innerJoin(prices, eq(prices.id, subscriptions.price_id))
+    .innerJoin(organisation_users, membership)
+    .where(t.where(subscriptions, t.inGym(subscriptions), isNull(subscriptions.cancelled_at), isNull(organisation_users.deleted_at)))
+    .groupBy(prices.offering_id)
+    .as("current");
+
+  const openHere = t.gymId
+    ? or(
+        eq(offerings.all_gyms_access, true),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(offering_gyms)
+            .where(t.where(offering_gyms, t.inGym(offering_gyms), eq(offering_gyms.offering_id, offerings.id)))
+        )
+      )
+    : undefined;
+  const members = sql<number>`coalesce(${current.members}, 0)`.mapWith(Number);
+
+  const [states, byOffering] = await Promise.all([
+    db.select({ state: latest.state, n: count() }).from(latest).groupBy(latest.state),
+    db
+      .select({ offering_id: offerings.id, name: offerings.name, members })
+      .from(offerings)
+      .leftJoin(current, eq(current.offering_id, offerings.id))
+      .where(t.where(offerings, or(sql`${current.members} > 0`, and(isNull(offerings.archived_at), openHere))))
+      .orderBy(desc(members), asc(offerings.name), asc(offerings.id)),
+  ]);
+
+  const by_state: Record<SubscriptionState, number> = { active: 0, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 };
+  for (const s of states) by_state[s.state] = Number(s.n);
+  return { by_state, by_offering: byOffering };
+}
+
+export type CostAndVisitMonth = { month: string; revenue: number; visits: number; cost_per_visit: number | null };
+
+/**
+ * The current Auckland month and the five before it, oldest first: money collected (payments with status
+ * 'sent', by created_at, as GET /api/stats counts it), successful visits (a refused door entry is not a
+ * visit), and revenue per visit in whole cents (null when there were no visits).
+ * One query: each month's figures are scalar subqueries over the (organisation_id, created_at) and
+ * (organisation_id, visited_at) indexes. The months come from an integer series, whose row count the
+ * planner knows (a timestamp series is guessed at 1,000 rows, which priced the plan high enough to JIT-compile).
+ */
+export async function costAndVisitBreakdown(t: Tenant, at: Date): Promise<CostAndVisitMonth[]> {
+  const db = t.db;
+  const months = sql`(
+    select ms as month_start, (ms at time zone ${tz}) as starts_at, ((ms + interval '1 month') at time zone ${tz}) as ends_at
+    from generate_series(0, 5) as i,
+         lateral (select date_trunc('month', ${localNow(at)}) - i * interval '1 month' as ms) as m
+  ) as months`;
+  const inMonth = (col: SQLWrapper) => sql`${col} >= months.starts_at and ${col} < months.ends_at`;
+
+  const rows = await db
+    .select({
+      month: sql<string>`to_char(months.month_start, 'YYYY-MM')`,
+      revenue: scalar(
+        db
+          .select({ total: sql`coalesce(sum(${payments.amount}), 0)` })
+          .from(payments)
+          .where(t.where(payments, t.inGym(payments), eq(payments.status, "sent"), inMonth(payments.created_at)))
+      ),
+      visits: scalar(
+        db
+          .select({ n: count() })
+          .from(visits)
+          .where(t.where(visits, t.inGym(visits), eq(visits.successful, true), inMonth(visits.visited_at)))
+      ),
+    })
+    .from(months)
+    .orderBy(sql`months.month_start`);
+
+  return rows.map((r) => ({
+    month: r.month,
+    revenue: r.revenue,
+    visits: r.visits,
+    cost_per_visit: r.visits > 0 ? Math.round(r.revenue / r.visits) : null,
+  }));
+}

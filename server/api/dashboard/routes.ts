@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { ApiEnv } from "../context";
+import { invalid, zodErrors } from "../errors";
+import { now, requireStaff } from "../middleware";
+import { activeUsersByWeek, costAndVisitBreakdown, userBreakdown } from "./queries";
+
+const activeUsersQuery = z.object({
+  weeks: z.coerce
+    .number({ invalid_type_error: "Weeks must be a whole number from 1 to 52." })
+    .int("Weeks must be a whole number from 1 to 52.")
+    .min(1, "Weeks must be a whole number from 1 to 52.")
+    .max(52, "Weeks must be a whole number from 1 to 52.")
+    .default(12),
+});
+
+/** The dashboard's charts, for the current organisation and gym (SPEC §7 Dashboard calls). */
+export const dashboardRoutes = new Hono<ApiEnv>()
+  /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
+  .get("/active-users", requireStaff, async (c) => {
+    const parsed = activeUsersQuery.safeParse(c.req.query());
+    if (!parsed.success) throw invalid(zodErrors(parsed.error));
+    return c.json({ data: await activeUsersByWeek(c.var.tenant, now(c), parsed.data.weeks) });
+  })
+  /** GET /api/user-breakdown: members by subscription state and by offering. */
+  .get("/user-breakdown", requireStaff, async (c) => c.json({ data: await userBreakdown(c.var.tenant, now(c)) }))
+  /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
+  .get("/cost-and-visit-breakdown", requireStaff, async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

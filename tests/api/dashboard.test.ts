@@ -5,7 +5,7 @@ import { hashPassword } from "../../server/auth/password";
 import { offering_gyms, offerings, organisation_users, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, setup } from "./harness";
+import { browser, setup, signedIn } from "./harness";
 
 /**
  * "Now" is fixed at Wednesday 15 April 2026, 1 pm in Auckland (NZST, +12). Daylight saving ended on
@@ -51,13 +51,7 @@ async function visit(orgId: number, gymId: number, userId: number, visited_at: D
   await env.db.insert(visits).values({ organisation_id: orgId, gym_id: gymId, user_id: userId, visited_at, successful });
 }
 
-async function signIn(email: string) {
-  const b = browser(api);
-  await b.call("POST", "/api/login", { email, password: PASSWORD });
-  const verified = await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) });
-  expect(verified.status).toBe(200);
-  return b;
-}
+const signIn = (email: string) => signedIn(api, env.db, email, PASSWORD);
 
 beforeAll(async () => {
   env = await setup();

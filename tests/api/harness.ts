@@ -110,3 +110,13 @@ export async function lastCode(db: Db, to: string) {
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }
+
+/** A browser signed in through the API, e-mailed code included. */
+export async function signedIn(api: ReturnType<typeof createApi>, db: Db, email: string, password: string) {
+  const b = browser(api);
+  const login = await b.call("POST", "/api/login", { email, password });
+  if (login.status !== 200) throw new Error(`sign-in failed for ${email}: ${login.status}`);
+  const verified = await b.call("POST", "/api/email/verify", { code: await lastCode(db, email) });
+  if (verified.status !== 200) throw new Error(`code refused for ${email}: ${verified.status}`);
+  return b;
+}

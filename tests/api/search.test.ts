@@ -3,19 +3,14 @@ import { and, eq } from "drizzle-orm";
 import { hashPassword } from "../../server/auth/password";
 import { organisation_users, users } from "../../server/db/schema";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, setup } from "./harness";
+import { browser, setup, signedIn } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
 let alpha: ReturnType<typeof browser>;
 let beta: ReturnType<typeof browser>;
 const PASSWORD = "search test passphrase";
 
-async function signIn(email: string) {
-  const b = browser(env.api);
-  expect((await b.call("POST", "/api/login", { email, password: PASSWORD })).status).toBe(200);
-  expect((await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) })).status).toBe(200);
-  return b;
-}
+const signIn = (email: string) => signedIn(env.api, env.db, email, PASSWORD);
 
 async function member(orgId: number, gymId: number, name: string, email: string, mobile_number: string | null = null) {
   const u = await makeUser(env.db, { name, email, mobile_number });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/auth/password";
 import { offerings, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, setup } from "./harness";
+import { browser, setup, signedIn } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
 const PASSWORD = "stats test passphrase";
@@ -26,12 +26,7 @@ async function fill(orgId: number, gymId: number, n: number, tag: string) {
   }
 }
 
-async function staffBrowser(email: string) {
-  const b = browser(env.api);
-  await b.call("POST", "/api/login", { email, password: PASSWORD });
-  await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) });
-  return b;
-}
+const staffBrowser = (email: string) => signedIn(env.api, env.db, email, PASSWORD);
 
 beforeAll(async () => {
   env = await setup();

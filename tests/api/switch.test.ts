@@ -2,18 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/auth/password";
 import { conversations, messages } from "../../server/db/schema";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, setup } from "./harness";
+import { setup, signedIn } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
 const PASSWORD = "switch test passphrase";
 const ids: Record<string, number> = {};
 
-async function staff(email: string) {
-  const b = browser(env.api);
-  await b.call("POST", "/api/login", { email, password: PASSWORD });
-  await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) });
-  return b;
-}
+const staff = (email: string) => signedIn(env.api, env.db, email, PASSWORD);
 
 beforeAll(async () => {
   env = await setup();

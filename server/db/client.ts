@@ -29,7 +29,9 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
   if (opts.databaseUrl) {
     const { default: pg } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // JIT compiles a query in 10–300 ms when the planner's estimate is high; our queries are short
+    // OLTP reads where that never pays back, so it is off for this app's connections.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off" });
     database = { db: drizzle(pool, { schema }) as unknown as Db, kind: "postgres", close: () => pool.end() };
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");

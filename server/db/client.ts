@@ -32,6 +32,9 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     // JIT compiles a query in 10–300 ms when the planner's estimate is high; our queries are short
     // OLTP reads where that never pays back, so it is off for this app's connections.
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off" });
+    // An idle connection the server ends (restart, failover, a dropped test database) must not crash the
+    // process: the pool replaces it on the next query.
+    pool.on("error", (err) => console.error(`[db] idle connection lost: ${err.message}`));
     database = { db: drizzle(pool, { schema }) as unknown as Db, kind: "postgres", close: () => pool.end() };
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
-import { ApiError, onError } from "./errors";
+import { onError } from "./errors";
 import { loadSession, sameOrigin } from "./middleware";
 import { registerRoutes } from "./register/routes";
 import { sessionRoutes } from "./session/routes";
@@ -36,4 +36,3 @@ export function createApi(deps: ApiDeps) {
 }
 
 export type Api = ReturnType<typeof createApi>;
-export { ApiError };

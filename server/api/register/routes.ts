@@ -56,9 +56,9 @@ export const registerRoutes = new Hono<ApiEnv>()
         const [created] = await tx
           .insert(users)
           .values({
-            name: body.name as string,
+            name: body.name,
             email: body.email,
-            mobile_number: body.mobile_number as string,
+            mobile_number: body.mobile_number,
             password_hash: hash,
             is_staff: false,
             current_organisation_id: gym?.organisation_id ?? null,

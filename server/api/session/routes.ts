@@ -78,7 +78,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const user = c.var.user!.row;
     const session = c.var.session!;
     if (session.two_factor_passed) return c.json({ data: { verified: true } });
-    const result = await checkCode(db, config.SESSION_SECRET, user.id, code as string, now(c));
+    const result = await checkCode(db, config.SESSION_SECRET, user.id, code, now(c));
     if (result === "expired") throw invalid({ code: ["That code has expired. Send a new one."] });
     if (result === "too_many_attempts") throw invalid({ code: ["Too many wrong codes. Send a new one."] });
     if (result === "wrong") throw invalid({ code: ["That code is not right. Check the e-mail and try again."] });

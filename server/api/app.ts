@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { createSwrCache } from "../cache/stale-while-revalidate";
 import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
 import { onError } from "./errors";
@@ -14,7 +15,8 @@ import { searchRoutes } from "./search/routes";
 const CROSS_SITE_ALLOWED = ["/api/register"];
 
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
-export function createApi(deps: ApiDeps) {
+export function createApi(given: ApiDeps) {
+  const deps: ApiDeps = { ...given, figures: given.figures ?? createSwrCache({ ttlMs: given.config.DASHBOARD_CACHE_SECONDS * 1000 }) };
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));

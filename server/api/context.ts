@@ -1,3 +1,4 @@
+import type { SwrCache } from "../cache/stale-while-revalidate";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Tenant } from "../db/tenant";
@@ -13,6 +14,8 @@ export interface ApiDeps {
   mailer: Mailer;
   config: Config;
   now?: () => Date;
+  /** Costly figures that may be a little old (server/api/dashboard/membership-figures.ts); made by createApi. */
+  figures?: SwrCache;
 }
 
 export type ApiEnv = {

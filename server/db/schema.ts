@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -364,6 +365,11 @@ export const payments = pgTable(
   (t) => [
     index("payments_org_created_idx").on(t.organisation_id, t.created_at),
     index("payments_user_idx").on(t.organisation_id, t.user_id),
+    // Failed payments only (domain/payment.ts): a few percent of rows. The query must spell this same list
+    // as constants (server/api/stats/queries.ts) for the planner to prove it may use the index.
+    index("payments_failed_idx")
+      .on(t.organisation_id, t.created_at)
+      .where(sql`${t.status} not in ('sent', 'upcoming', 'pending', 'pending_request', 'awaiting_payment')`),
   ],
 );
 
@@ -381,6 +387,35 @@ export const visits = pgTable(
     index("visits_org_visited_idx").on(t.organisation_id, t.visited_at),
     index("visits_user_idx").on(t.organisation_id, t.user_id),
   ],
+);
+
+/**
+ * Daily rollups for the dashboard, kept by triggers on payments and visits (drizzle/0003_dashboard_rollups.sql)
+ * in the same transaction as the write, so they are exact. `day` is the Pacific/Auckland calendar day.
+ * Nothing in the app writes them; the dashboard reads them instead of scanning millions of rows.
+ */
+export const daily_revenue = pgTable(
+  "daily_revenue",
+  {
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    day: date("day").notNull(),
+    /** Cents of payments with status 'sent', by the day they were created. */
+    collected: bigint("collected", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
+);
+
+export const daily_visits = pgTable(
+  "daily_visits",
+  {
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    day: date("day").notNull(),
+    /** Successful visits (a refused door entry is not a visit). */
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
 );
 
 export const conversations = pgTable(

@@ -203,6 +203,7 @@ describe("GET /api/user-breakdown", () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/user-breakdown");
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual({
+      as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by_state: { active: 2, paused: 1, cancelled: 1, grace_period: 1, upcoming: 1 },
       by_offering: [
         { offering_id: ids["Anytime"], name: "Anytime", members: 3 },
@@ -215,6 +216,7 @@ describe("GET /api/user-breakdown", () => {
   it("shows only the current gym's members and the offerings open there", async () => {
     const res = await (await signIn("south@example.com")).call("GET", "/api/user-breakdown");
     expect(res.json.data).toEqual({
+      as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by_state: { active: 2, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 },
       by_offering: [
         { offering_id: ids["Anytime"], name: "Anytime", members: 1 },
@@ -226,6 +228,7 @@ describe("GET /api/user-breakdown", () => {
   it("keeps other organisations out", async () => {
     const res = await (await signIn("beta-admin@example.com")).call("GET", "/api/user-breakdown");
     expect(res.json.data).toEqual({
+      as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by_state: { active: 4, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 },
       by_offering: [{ offering_id: ids["Beta Unlimited"], name: "Beta Unlimited", members: 4 }],
     });

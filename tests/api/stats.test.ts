@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/auth/password";
-import { offerings, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
+import { eq } from "drizzle-orm";
+import { createApi } from "../../server/api/app";
+import { gyms, offerings, organisations, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
+import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, setup, signedIn } from "./harness";
+import { browser, setup, signedIn, testConfig } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
 const PASSWORD = "stats test passphrase";
@@ -66,9 +69,28 @@ describe("GET /api/stats", () => {
     expect((await member.call("GET", "/api/stats")).status).toBe(403);
   });
 
+  it("counts members at most DASHBOARD_CACHE_SECONDS ago, and money and visits live", async () => {
+    const alpha = await staffBrowser("alpha@example.com");
+    const first = (await alpha.call("GET", "/api/stats")).json.data;
+    const [org] = await env.db.select().from(organisations).where(eq(organisations.name, "Alpha"));
+    const [gym] = await env.db.select().from(gyms).where(eq(gyms.organisation_id, org.id));
+    await fill(org.id, gym.id, 1, "late");
+
+    const second = (await alpha.call("GET", "/api/stats")).json.data;
+    expect(second.members).toBe(first.members);
+    expect(second.membership_as_of).toBe(first.membership_as_of);
+    expect(second.visits_today).toBe(first.visits_today + 1);
+    expect(second.revenue_this_month).toBe(first.revenue_this_month + 2500);
+
+    // Without the cache (DASHBOARD_CACHE_SECONDS=0) the same database answers the new count at once.
+    const uncached = createApi({ db: env.db, mailer: outboxMailer(env.db), config: testConfig({ DASHBOARD_CACHE_SECONDS: "0" }) });
+    const fresh = (await (await signedIn(uncached, env.db, "alpha@example.com", PASSWORD)).call("GET", "/api/stats")).json.data;
+    expect(fresh.members).toBe(first.members + 1);
+    expect(new Date(fresh.membership_as_of).getTime()).toBeGreaterThanOrEqual(new Date(first.membership_as_of).getTime());
+  });
+
   it("ends with the session when the user is deleted", async () => {
     const alpha = await staffBrowser("alpha@example.com");
-    const { eq } = await import("drizzle-orm");
     await env.db.update(users).set({ deleted_at: new Date() }).where(eq(users.email, "alpha@example.com"));
     expect((await alpha.call("GET", "/api/stats")).status).toBe(401);
   });

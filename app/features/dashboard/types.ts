@@ -1,9 +1,10 @@
-import type { ActiveUsersWeek, CostAndVisitMonth, UserBreakdown } from "../../../server/api/dashboard/queries";
-import type { headlineStats } from "../../../server/api/stats/queries";
+import type { ActiveUsersWeek, CostAndVisitMonth, UserBreakdown as BreakdownFigures } from "../../../server/api/dashboard/queries";
+import type { HeadlineStats } from "../../../server/api/stats/queries";
 
 /** The API's answers the dashboard reads (types only: the API may be remote, this is its contract). */
-export type Stats = Awaited<ReturnType<typeof headlineStats>>;
-export type { ActiveUsersWeek, CostAndVisitMonth, UserBreakdown };
+export type Stats = HeadlineStats;
+export type UserBreakdown = BreakdownFigures & { as_of: string };
+export type { ActiveUsersWeek, CostAndVisitMonth };
 
 export interface DashboardData {
   stats: Stats;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
+import { membershipFigures } from "./membership-figures";
 import { activeUsersByWeek, costAndVisitBreakdown, userBreakdown } from "./queries";
 
 const activeUsersQuery = z.object({
@@ -20,9 +21,14 @@ export const dashboardRoutes = new Hono<ApiEnv>()
   .get("/active-users", requireStaff, async (c) => {
     const parsed = activeUsersQuery.safeParse(c.req.query());
     if (!parsed.success) throw invalid(zodErrors(parsed.error));
-    return c.json({ data: await activeUsersByWeek(c.var.tenant, now(c), parsed.data.weeks) });
+    const { weeks } = parsed.data;
+    const figures = await membershipFigures(c, `active-users:${weeks}`, () => activeUsersByWeek(c.var.tenant, now(c), weeks));
+    return c.json({ data: figures.value });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
-  .get("/user-breakdown", requireStaff, async (c) => c.json({ data: await userBreakdown(c.var.tenant, now(c)) }))
+  .get("/user-breakdown", requireStaff, async (c) => {
+    const figures = await membershipFigures(c, "breakdown", () => userBreakdown(c.var.tenant, now(c)));
+    return c.json({ data: { ...figures.value, as_of: figures.asOf.toISOString() } });
+  })
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
   .get("/cost-and-visit-breakdown", requireStaff, async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

@@ -1,8 +1,9 @@
-import { count, eq, gte, isNull, lt, notInArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../../domain/dates";
+import { count, eq, gte, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "../../../domain/dates";
 import { NON_FAILED_PAYMENT_STATUSES } from "../../../domain/payment";
-import { organisation_users, organisations, payments, subscriptions, visits } from "../../db/schema";
+import { organisation_users, organisations, payments, subscriptions } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
+import { collectedBetween, visitsBetween } from "../dashboard/rollups";
 
 const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
@@ -11,20 +12,13 @@ const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
 const pausedNow = (at: Date): SQL =>
   sql`${subscriptions.pause_start_at} <= ${iso(at)} and (${subscriptions.pause_end_at} is null or ${subscriptions.pause_end_at} > ${iso(at)})`;
 
-/**
- * The dashboard's headline counts for the tenant's organisation (and current gym), in one round trip:
- * each figure is a scalar subquery served by an (organisation_id, …) index.
- */
-export async function headlineStats(t: Tenant, at: Date) {
+/** Failed payments (domain/payment.ts), spelled as constants so the planner can use payments_failed_idx. */
+const FAILED = sql.raw(`${payments.status.name} not in (${["sent", ...NON_FAILED_PAYMENT_STATUSES].map((s) => `'${s}'`).join(", ")})`);
+
+/** Members of the organisation (or whose home gym is the current gym) and subscriptions by state, now. */
+export async function membershipCounts(t: Tenant, at: Date) {
   const db = t.db;
   const subs = (cond: SQL) => db.select({ n: count() }).from(subscriptions).where(t.where(subscriptions, t.inGym(subscriptions), cond));
-  const visitsSince = (from: Date) => db.select({ n: count() }).from(visits).where(t.where(visits, t.inGym(visits), gte(visits.visited_at, from)));
-  const collected = (from: Date, to: Date) =>
-    db
-      .select({ total: sql`coalesce(sum(${payments.amount}), 0)` })
-      .from(payments)
-      .where(t.where(payments, t.inGym(payments), eq(payments.status, "sent"), gte(payments.created_at, from), lt(payments.created_at, to)));
-
   const [row] = await db
     .select({
       members: scalar(
@@ -48,35 +42,41 @@ export async function headlineStats(t: Tenant, at: Date) {
       paused: scalar(subs(pausedNow(at))),
       grace_period: scalar(subs(sql`${subscriptions.cancelled_at} is null and ${subscriptions.grace_period_ends_at} is not null`)),
       upcoming: scalar(subs(sql`${subscriptions.cancelled_at} is null and ${subscriptions.upcoming_state} is not null`)),
-      visits_today: scalar(visitsSince(startOfToday(at))),
-      visits_this_week: scalar(visitsSince(startOfLocalWeek(at))),
+    })
+    .from(organisations)
+    .where(eq(organisations.id, t.organisationId));
+  return { members: row.members, subscriptions: { active: row.active, paused: row.paused, grace_period: row.grace_period, upcoming: row.upcoming } };
+}
+
+/**
+ * Money and visits: from the daily rollups, whole Auckland days (today counts in full); failed payments of
+ * the last 30 days from a partial index of failed ones. One round trip of scalar subqueries.
+ */
+export async function activityStats(t: Tenant, at: Date) {
+  const db = t.db;
+  const today = localDay(at);
+  const tomorrow = addCalendarDays(today, 1);
+  const monthStart = localDay(startOfLocalMonth(at));
+  const [row] = await db
+    .select({
+      visits_today: visitsBetween(t, today, tomorrow),
+      visits_this_week: visitsBetween(t, localDay(startOfLocalWeek(at)), tomorrow),
       failed_payments: scalar(
         db
           .select({ n: count() })
           .from(payments)
-          .where(
-            t.where(
-              payments,
-              t.inGym(payments),
-              notInArray(payments.status, ["sent", ...NON_FAILED_PAYMENT_STATUSES]),
-              gte(payments.created_at, new Date(at.getTime() - 30 * 86_400_000)),
-            ),
-          ),
+          .where(t.where(payments, t.inGym(payments), FAILED, gte(payments.created_at, new Date(at.getTime() - 30 * 86_400_000)))),
       ),
-      revenue_this_month: scalar(collected(startOfLocalMonth(at), at)),
-      revenue_last_month: scalar(collected(startOfLocalMonth(at, -1), startOfLocalMonth(at))),
+      revenue_this_month: collectedBetween(t, monthStart, tomorrow),
+      revenue_last_month: collectedBetween(t, localDay(startOfLocalMonth(at, -1)), monthStart),
     })
     .from(organisations)
     .where(eq(organisations.id, t.organisationId));
-
-  return {
-    members: row.members,
-    subscriptions: { active: row.active, paused: row.paused, grace_period: row.grace_period, upcoming: row.upcoming },
-    visits_today: row.visits_today,
-    visits_this_week: row.visits_this_week,
-    failed_payments: row.failed_payments,
-    revenue_this_month: row.revenue_this_month,
-    revenue_last_month: row.revenue_last_month,
-  };
+  return row;
 }
 
+export type HeadlineStats = Awaited<ReturnType<typeof membershipCounts>> &
+  Awaited<ReturnType<typeof activityStats>> & {
+    /** When the membership counts were computed (they may be up to DASHBOARD_CACHE_SECONDS old). */
+    membership_as_of: string;
+  };

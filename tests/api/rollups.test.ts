@@ -1,0 +1,103 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../server/db/client";
+import { daily_revenue, daily_visits, payments, visits } from "../../server/db/schema";
+import { addMember, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { seedDemo } from "../../server/seed/demo-data";
+import { freshDatabase } from "./harness";
+
+/** The rollups kept by the triggers of drizzle/0003_dashboard_rollups.sql, against the rows they summarise. */
+let database: Database;
+let org: number;
+let gym: number;
+let user: number;
+
+const revenue = async () =>
+  Object.fromEntries(
+    (await database.db.select().from(daily_revenue).where(eq(daily_revenue.organisation_id, org))).filter((r) => r.collected !== 0).map((r) => [r.day, r.collected]),
+  );
+const visitCounts = async () =>
+  Object.fromEntries(
+    (await database.db.select().from(daily_visits).where(eq(daily_visits.organisation_id, org))).filter((r) => r.visits !== 0).map((r) => [r.day, r.visits]),
+  );
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  org = (await makeOrganisation(database.db, { name: "Rollup Gym" })).id;
+  gym = (await makeGym(database.db, org, "Central")).id;
+  user = (await makeUser(database.db, { name: "rolly", email: "rolly@example.com" })).id;
+  await addMember(database.db, user, org, gym);
+});
+afterAll(() => database.close());
+
+describe("daily revenue", () => {
+  it("adds sent payments to their Auckland day, follows status changes and deletes", async () => {
+    const pay = (amount: number, status: string, created_at: string) => ({ organisation_id: org, gym_id: gym, user_id: user, amount, status, created_at: new Date(created_at) });
+    const rows = await database.db
+      .insert(payments)
+      .values([
+        pay(1000, "sent", "2026-03-01T10:59:00Z"), // 1 Mar 23:59 NZDT
+        pay(2000, "sent", "2026-03-01T11:01:00Z"), // 2 Mar 00:01 NZDT
+        pay(4000, "pending", "2026-03-01T11:02:00Z"),
+        pay(8000, "failed", "2026-03-01T11:03:00Z"),
+      ])
+      .returning();
+    expect(await revenue()).toEqual({ "2026-03-01": 1000, "2026-03-02": 2000 });
+
+    await database.db.update(payments).set({ status: "sent" }).where(eq(payments.id, rows[2].id));
+    expect(await revenue()).toEqual({ "2026-03-01": 1000, "2026-03-02": 6000 });
+
+    await database.db.update(payments).set({ status: "refunded" }).where(eq(payments.id, rows[0].id));
+    await database.db.update(payments).set({ amount: 2500 }).where(eq(payments.id, rows[1].id));
+    expect(await revenue()).toEqual({ "2026-03-02": 6500 });
+
+    await database.db.delete(payments).where(eq(payments.id, rows[2].id));
+    expect(await revenue()).toEqual({ "2026-03-02": 2500 });
+  });
+
+  it("rolls nothing back into the total when the write is rolled back", async () => {
+    const before = await revenue();
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.insert(payments).values({ organisation_id: org, gym_id: gym, user_id: user, amount: 999, status: "sent", created_at: new Date("2026-03-02T00:00:00Z") });
+        throw new Error("abandon");
+      }),
+    ).rejects.toThrow("abandon");
+    expect(await revenue()).toEqual(before);
+  });
+});
+
+describe("daily visits", () => {
+  it("counts successful visits per Auckland day and follows corrections", async () => {
+    const v = (visited_at: string, successful = true) => ({ organisation_id: org, gym_id: gym, user_id: user, visited_at: new Date(visited_at), successful });
+    const rows = await database.db
+      .insert(visits)
+      .values([v("2026-04-04T13:30:00Z"), v("2026-04-05T14:30:00Z"), v("2026-04-05T20:00:00Z", false)]) // NZDT ends 5 Apr 03:00
+      .returning();
+    expect(await visitCounts()).toEqual({ "2026-04-05": 1, "2026-04-06": 1 });
+    await database.db.update(visits).set({ successful: true }).where(eq(visits.id, rows[2].id));
+    await database.db.delete(visits).where(eq(visits.id, rows[0].id));
+    expect(await visitCounts()).toEqual({ "2026-04-06": 2 });
+  });
+});
+
+describe("the demo data set", () => {
+  it("matches an aggregate of the payments and visits themselves", async () => {
+    const demo = await freshDatabase();
+    try {
+      await seedDemo(demo.db, { members: 120 });
+      const direct = await demo.db.execute(sql`
+        select (select coalesce(sum(amount), 0) from payments where status = 'sent')::bigint as revenue,
+               (select count(*) from visits where successful)::bigint as visits,
+               (select coalesce(sum(collected), 0) from daily_revenue)::bigint as revenue_rollup,
+               (select coalesce(sum(visits), 0) from daily_visits)::bigint as visits_rollup`);
+      const row = (direct as unknown as { rows: Record<string, string>[] }).rows?.[0] ?? (direct as unknown as Record<string, string>[])[0];
+      expect(Number(row.revenue)).toBeGreaterThan(0);
+      expect(Number(row.revenue_rollup)).toBe(Number(row.revenue));
+      expect(Number(row.visits)).toBeGreaterThan(0);
+      expect(Number(row.visits_rollup)).toBe(Number(row.visits));
+    } finally {
+      await demo.close();
+    }
+  });
+});

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -22,6 +24,10 @@ import {
  * Every tenant-owned table carries organisation_id; server/db/tenant.ts is the only way handlers reach them.
  * Money is integer cents; instants are timestamptz (UTC).
  */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const created = () => ts("created_at").notNull().defaultNow();
 const updated = () => ts("updated_at").notNull().defaultNow();
@@ -134,13 +140,24 @@ export const organisation_users = pgTable(
     pending_invite: boolean("pending_invite").notNull().default(false),
     default_payment_type_id: integer("default_payment_type_id"),
     home_gym_id: integer("home_gym_id").references(() => gyms.id),
+    /**
+     * Kept by triggers (drizzle/0004_members.sql), so the members list can filter and sort by them without
+     * a lookup per member: the member's newest subscription here, and their successful visits.
+     */
+    latest_subscription_id: integer("latest_subscription_id").references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
+    last_visit_at: ts("last_visit_at"),
+    visits_count: integer("visits_count").notNull().default(0),
     deleted_at: ts("deleted_at"),
     created_at: created(),
+    updated_at: updated(),
   },
   (t) => [
     primaryKey({ columns: [t.organisation_id, t.user_id] }),
     index("organisation_users_user_idx").on(t.user_id),
     index("organisation_users_gym_idx").on(t.organisation_id, t.home_gym_id),
+    index("organisation_users_joined_idx").on(t.organisation_id, t.created_at),
+    index("organisation_users_last_visit_idx").on(t.organisation_id, t.last_visit_at),
+    index("organisation_users_tags_idx").using("gin", t.tags),
   ],
 );
 
@@ -364,7 +381,7 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_org_created_idx").on(t.organisation_id, t.created_at),
-    index("payments_user_idx").on(t.organisation_id, t.user_id),
+    index("payments_user_idx").on(t.organisation_id, t.user_id, t.created_at),
     // Failed payments only (domain/payment.ts): a few percent of rows. The query must spell this same list
     // as constants (server/api/stats/queries.ts) for the planner to prove it may use the index.
     index("payments_failed_idx")
@@ -385,9 +402,63 @@ export const visits = pgTable(
   },
   (t) => [
     index("visits_org_visited_idx").on(t.organisation_id, t.visited_at),
-    index("visits_user_idx").on(t.organisation_id, t.user_id),
+    index("visits_user_idx").on(t.organisation_id, t.user_id, t.visited_at),
   ],
 );
+
+/** A member's door credentials (cards, fobs, PINs, phone keys) issued by an access-control integration. */
+export const access_control_credentials = pgTable(
+  "access_control_credentials",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    gym_id: integer("gym_id").references(() => gyms.id),
+    /** The integration that issued it, e.g. kisi. */
+    provider: text("provider").notNull(),
+    kind: text("kind").$type<"card" | "fob" | "pin" | "mobile">().notNull(),
+    /** The last characters of the card or fob number, never the whole number or a PIN. */
+    identifier_hint: text("identifier_hint"),
+    status: text("status").$type<"active" | "suspended" | "revoked">().notNull().default("active"),
+    issued_at: ts("issued_at").notNull().defaultNow(),
+    last_used_at: ts("last_used_at"),
+    created_at: created(),
+  },
+  (t) => [index("access_control_credentials_user_idx").on(t.organisation_id, t.user_id)],
+);
+
+/** Each price change of a subscription: scheduled, applied or called off (the billing engine writes these). */
+export const price_changes = pgTable(
+  "price_changes",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    subscription_id: integer("subscription_id").notNull().references(() => subscriptions.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    from_price_id: integer("from_price_id").references(() => prices.id),
+    to_price_id: integer("to_price_id").notNull().references(() => prices.id),
+    from_amount: integer("from_amount").notNull(),
+    to_amount: integer("to_amount").notNull(),
+    takes_effect_at: ts("takes_effect_at"),
+    applied_at: ts("applied_at"),
+    cancelled_at: ts("cancelled_at"),
+    member_notified_at: ts("member_notified_at"),
+    changed_by: integer("changed_by").references(() => users.id),
+    created_at: created(),
+  },
+  (t) => [index("price_changes_user_idx").on(t.organisation_id, t.user_id)],
+);
+
+/** Profile photos, resized and stripped of metadata on upload; users.profile_picture names the current one. */
+export const profile_pictures = pgTable("profile_pictures", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  user_id: integer("user_id").notNull().references(() => users.id),
+  content_type: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  bytes: bytea("bytes").notNull(),
+  created_at: created(),
+});
 
 /**
  * Daily rollups for the dashboard, kept by triggers on payments and visits (drizzle/0003_dashboard_rollups.sql)

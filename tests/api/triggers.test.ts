@@ -1,12 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
-import { daily_revenue, daily_visits, payments, visits } from "../../server/db/schema";
+import { daily_revenue, daily_visits, offerings, organisation_users, payments, prices, subscriptions, visits } from "../../server/db/schema";
 import { addMember, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { seedDemo } from "../../server/seed/demo-data";
 import { freshDatabase } from "./harness";
 
-/** The rollups kept by the triggers of drizzle/0003_dashboard_rollups.sql, against the rows they summarise. */
+/** What the triggers of drizzle/0003_dashboard_rollups.sql and 0004_members.sql keep, against the rows they summarise. */
 let database: Database;
 let org: number;
 let gym: number;
@@ -81,6 +81,32 @@ describe("daily visits", () => {
   });
 });
 
+describe("a member's latest subscription, visit count and last visit", () => {
+  const member = async (userId: number) =>
+    (await database.db.select().from(organisation_users).where(and(eq(organisation_users.organisation_id, org), eq(organisation_users.user_id, userId))))[0];
+
+  it("follow subscriptions and successful visits, and a membership made afterwards starts from them", async () => {
+    const u = (await makeUser(database.db, { name: "later", email: "later@example.com" })).id;
+    const [offering] = await database.db.insert(offerings).values({ organisation_id: org, name: "Any", type: "24_7" }).returning();
+    const [price] = await database.db.insert(prices).values({ organisation_id: org, offering_id: offering.id, amount: 1000, billing_frequency: "weekly" }).returning();
+    const sub = (created_at: string) => ({ organisation_id: org, user_id: u, gym_id: gym, price_id: price.id, created_at: new Date(created_at) });
+    const [older, newer] = await database.db.insert(subscriptions).values([sub("2026-01-01T00:00:00Z"), sub("2026-02-01T00:00:00Z")]).returning();
+    const v = (visited_at: string, successful = true) => ({ organisation_id: org, gym_id: gym, user_id: u, visited_at: new Date(visited_at), successful });
+    await database.db.insert(visits).values([v("2026-02-02T00:00:00Z"), v("2026-02-03T00:00:00Z", false)]);
+
+    await addMember(database.db, u, org, gym);
+    expect(await member(u)).toMatchObject({ latest_subscription_id: newer.id, visits_count: 1, last_visit_at: new Date("2026-02-02T00:00:00Z") });
+
+    const [newest] = await database.db.insert(subscriptions).values(sub("2026-03-01T00:00:00Z")).returning();
+    const [late] = await database.db.insert(visits).values(v("2026-03-05T00:00:00Z")).returning();
+    expect(await member(u)).toMatchObject({ latest_subscription_id: newest.id, visits_count: 2, last_visit_at: new Date("2026-03-05T00:00:00Z") });
+
+    await database.db.delete(visits).where(eq(visits.id, late.id));
+    await database.db.delete(subscriptions).where(inArray(subscriptions.id, [newest.id, newer.id]));
+    expect(await member(u)).toMatchObject({ latest_subscription_id: older.id, visits_count: 1, last_visit_at: new Date("2026-02-02T00:00:00Z") });
+  });
+});
+
 describe("the demo data set", () => {
   it("matches an aggregate of the payments and visits themselves", async () => {
     const demo = await freshDatabase();
@@ -90,12 +116,18 @@ describe("the demo data set", () => {
         select (select coalesce(sum(amount), 0) from payments where status = 'sent')::bigint as revenue,
                (select count(*) from visits where successful)::bigint as visits,
                (select coalesce(sum(collected), 0) from daily_revenue)::bigint as revenue_rollup,
-               (select coalesce(sum(visits), 0) from daily_visits)::bigint as visits_rollup`);
+               (select coalesce(sum(visits), 0) from daily_visits)::bigint as visits_rollup,
+               (select coalesce(sum(visits_count), 0) from organisation_users)::bigint as visits_members,
+               (select count(*) from organisation_users ou where latest_subscription_id is distinct from
+                  (select id from subscriptions s where s.organisation_id = ou.organisation_id and s.user_id = ou.user_id
+                   order by created_at desc, id desc limit 1))::bigint as wrong_latest`);
       const row = (direct as unknown as { rows: Record<string, string>[] }).rows?.[0] ?? (direct as unknown as Record<string, string>[])[0];
       expect(Number(row.revenue)).toBeGreaterThan(0);
       expect(Number(row.revenue_rollup)).toBe(Number(row.revenue));
       expect(Number(row.visits)).toBeGreaterThan(0);
       expect(Number(row.visits_rollup)).toBe(Number(row.visits));
+      expect(Number(row.visits_members)).toBe(Number(row.visits));
+      expect(Number(row.wrong_latest)).toBe(0);
     } finally {
       await demo.close();
     }

@@ -10,6 +10,7 @@ import { statsRoutes } from "./stats/routes";
 import { switchRoutes } from "./switch/routes";
 import { messagingRoutes } from "./messaging/routes";
 import { searchRoutes } from "./search/routes";
+import { memberRoutes } from "./members/routes";
 
 /** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
 const CROSS_SITE_ALLOWED = ["/api/register"];
@@ -34,6 +35,7 @@ export function createApi(given: ApiDeps) {
   app.route("/", switchRoutes);
   app.route("/", messagingRoutes);
   app.route("/", searchRoutes);
+  app.route("/", memberRoutes);
   return app;
 }
 

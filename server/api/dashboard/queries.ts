@@ -1,7 +1,8 @@
-import { and, asc, count, countDistinct, desc, eq, exists, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, countDistinct, desc, eq, exists, isNull, or, sql, type SQL } from "drizzle-orm";
 import { localDay, startOfLocalMonth, TIME_ZONE } from "../../../domain/dates";
 import type { SubscriptionState } from "../../../domain/subscription";
 import { offering_gyms, offerings, organisation_users, organisations, prices, subscriptions } from "../../db/schema";
+import { iso, pausedAt, subscriptionStateSql } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import { collectedBetween, visitsBetween } from "./rollups";
 
@@ -11,7 +12,6 @@ import { collectedBetween, visitsBetween } from "./rollups";
  * boundary instant by an hour instead of putting a day in the wrong week or month.
  */
 
-const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const tz = sql`${TIME_ZONE}::text`;
 /** "Now" as an Auckland wall-clock timestamp, the base of week and month arithmetic. */
 const localNow = (at: Date) => sql`(${iso(at)} at time zone ${tz})`;
@@ -20,9 +20,6 @@ const localNow = (at: Date) => sql`(${iso(at)} at time zone ${tz})`;
 /** A member's place in the organisation, joined to each of their subscriptions (primary key lookup). */
 const membership = and(eq(organisation_users.organisation_id, subscriptions.organisation_id), eq(organisation_users.user_id, subscriptions.user_id));
 
-/** Paused at `at`: a pause has started and not yet ended, as domain/subscription.ts decides it. */
-const pausedAt = (start: SQLWrapper, end: SQLWrapper, at: SQLWrapper) =>
-  sql`coalesce(${start} <= ${at} and (${end} is null or ${end} > ${at}), false)`;
 
 export type ActiveUsersWeek = { week_start: string; active: number };
 
@@ -100,13 +97,7 @@ export type UserBreakdown = {
   by_offering: { offering_id: number; name: string; members: number }[];
 };
 
-/** domain/subscription.ts subscriptionState in SQL: paused, then cancelled, grace period, upcoming, else active. */
-const stateAt = (at: Date) => sql<SubscriptionState>`case
-  when ${pausedAt(subscriptions.pause_start_at, subscriptions.pause_end_at, iso(at))} then 'paused'
-  when ${subscriptions.cancelled_at} is not null then 'cancelled'
-  when ${subscriptions.grace_period_ends_at} is not null then 'grace_period'
-  when ${subscriptions.upcoming_state} is not null then 'upcoming'
-  else 'active' end`;
+const stateAt = (at: Date) => sql<SubscriptionState>`${subscriptionStateSql(at)}`;
 
 /**
  * Members by the state of their latest subscription (one member, one state), and members by offering

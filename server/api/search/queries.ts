@@ -25,22 +25,22 @@ export interface MemberHit {
  * expression index for the same expression.
  */
 type People = { name: PgColumn; email: PgColumn; mobile_number: PgColumn };
-const lowerName = (u: People) => sql`lower(${u.name})`;
-const lowerEmail = (u: People) => sql`lower(${u.email})`;
+export const lowerName = (u: People) => sql`lower(${u.name})`;
+export const lowerEmail = (u: People) => sql`lower(${u.email})`;
 // The regex is a literal, not a bound parameter: a parameter would not match the index expression.
-const mobileDigits = (u: People) => sql`regexp_replace(${u.mobile_number}, '\\D', '', 'g')`;
+export const mobileDigits = (u: People) => sql`regexp_replace(${u.mobile_number}, '\\D', '', 'g')`;
 /** The btree indexes are in the "C" collation: that is what lets LIKE 'q%' become an index range, in index order. */
-const inC = (e: SQL) => sql`${e} collate "C"`;
+export const inC = (e: SQL) => sql`${e} collate "C"`;
 
 /** LIKE treats % _ and \ specially; a user's query means them literally. */
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, "\\$&");
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, "\\$&");
 
 /**
  * Digits to match against mobile numbers, ignoring spaces and punctuation on both sides ("0215550" finds
  * "021 555 0123"). Only for queries that look like a phone number: the digits of "sam.smith.123" are part
  * of an e-mail address, and matching them against phone numbers would add unrelated members.
  */
-function phoneDigits(query: string): string | null {
+export function phoneDigits(query: string): string | null {
   if (!/^[\d\s()+.-]+$/.test(query)) return null;
   const digits = query.replace(/\D/g, "");
   return digits.length >= MIN_DIGITS ? digits : null;

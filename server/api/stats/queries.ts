@@ -2,15 +2,11 @@ import { count, eq, gte, isNull, sql, type SQL, type SQLWrapper } from "drizzle-
 import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "../../../domain/dates";
 import { NON_FAILED_PAYMENT_STATUSES } from "../../../domain/payment";
 import { organisation_users, organisations, payments, subscriptions } from "../../db/schema";
+import { inState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import { collectedBetween, visitsBetween } from "../dashboard/rollups";
 
-const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
-
-/** "Paused now": a pause that has started and not ended (SPEC §4). */
-const pausedNow = (at: Date): SQL =>
-  sql`${subscriptions.pause_start_at} <= ${iso(at)} and (${subscriptions.pause_end_at} is null or ${subscriptions.pause_end_at} > ${iso(at)})`;
 
 /** Failed payments (domain/payment.ts), spelled as constants so the planner can use payments_failed_idx. */
 const FAILED = sql.raw(`${payments.status.name} not in (${["sent", ...NON_FAILED_PAYMENT_STATUSES].map((s) => `'${s}'`).join(", ")})`);
@@ -34,14 +30,10 @@ export async function membershipCounts(t: Tenant, at: Date) {
             ),
           ),
       ),
-      active: scalar(
-        subs(
-          sql`${subscriptions.cancelled_at} is null and ${subscriptions.grace_period_ends_at} is null and ${subscriptions.upcoming_state} is null and not coalesce(${pausedNow(at)}, false)`,
-        ),
-      ),
-      paused: scalar(subs(pausedNow(at))),
-      grace_period: scalar(subs(sql`${subscriptions.cancelled_at} is null and ${subscriptions.grace_period_ends_at} is not null`)),
-      upcoming: scalar(subs(sql`${subscriptions.cancelled_at} is null and ${subscriptions.upcoming_state} is not null`)),
+      active: scalar(subs(inState("active", at))),
+      paused: scalar(subs(inState("paused", at))),
+      grace_period: scalar(subs(inState("grace_period", at))),
+      upcoming: scalar(subs(inState("upcoming", at))),
     })
     .from(organisations)
     .where(eq(organisations.id, t.organisationId));

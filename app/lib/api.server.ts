@@ -30,6 +30,11 @@ export interface GymApi {
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
   delete<T>(path: string): Promise<T>;
+  /**
+   * The API's answer itself, for bodies to pass on as they stream (CSV exports, images). A failure still
+   * raises ApiRequestError. `body` is JSON unless it is FormData (multipart uploads).
+   */
+  raw(method: string, path: string, body?: unknown): Promise<Response>;
   /** Set-Cookie headers the API sent, to pass on with the page's response. */
   headers: Headers;
 }
@@ -43,6 +48,12 @@ export function gymApi({ request, context }: ApiContext): GymApi {
   }
 
   async function send<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+    const res = await call(method, path, body, query);
+    const payload = (await res.json().catch(() => null)) as { data?: T } | null;
+    return (payload?.data ?? payload) as T;
+  }
+
+  async function call(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<Response> {
     const { config, api } = await getRuntime();
     const base = config.API_BASE ?? new URL(request.url).origin;
     const url = new URL(`/api${path}`, base);
@@ -52,12 +63,12 @@ export function gymApi({ request, context }: ApiContext): GymApi {
       headers: {
         accept: "application/json",
         "x-requested-with": "XMLHttpRequest",
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(body !== undefined && !(body instanceof FormData) ? { "content-type": "application/json" } : {}),
         ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {}),
         ...(request.headers.get("user-agent") ? { "user-agent": request.headers.get("user-agent")! } : {}),
         ...(config.API_BASE && context?.clientIp ? { "x-forwarded-for": context.clientIp } : {}),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       signal: AbortSignal.timeout(API_TIMEOUT_MS),
     };
     let res: Response;
@@ -79,11 +90,11 @@ export function gymApi({ request, context }: ApiContext): GymApi {
       if (value && !/max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) cookies.set(k.trim(), value);
       else cookies.delete(k.trim());
     }
-    const payload = (await res.json().catch(() => null)) as { data?: T; message?: string; error?: string; errors?: Record<string, string[]> } | null;
     if (!res.ok) {
+      const payload = (await res.json().catch(() => null)) as { message?: string; error?: string; errors?: Record<string, string[]> } | null;
       throw new ApiRequestError(res.status, payload?.message || payload?.error || `Request failed (${res.status})`, payload?.error, payload?.errors);
     }
-    return (payload?.data ?? payload) as T;
+    return res;
   }
 
   return {
@@ -91,6 +102,7 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     post: (path, body) => send("POST", path, body ?? {}),
     put: (path, body) => send("PUT", path, body ?? {}),
     delete: (path) => send("DELETE", path),
+    raw: (method, path, body) => call(method, path, body),
     headers,
   };
 }

@@ -11,6 +11,7 @@ import { switchRoutes } from "./switch/routes";
 import { messagingRoutes } from "./messaging/routes";
 import { searchRoutes } from "./search/routes";
 import { memberRoutes } from "./members/routes";
+import { offeringRoutes } from "./offerings/routes";
 
 /** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
 const CROSS_SITE_ALLOWED = ["/api/register"];
@@ -36,6 +37,7 @@ export function createApi(given: ApiDeps) {
   app.route("/", messagingRoutes);
   app.route("/", searchRoutes);
   app.route("/", memberRoutes);
+  app.route("/", offeringRoutes);
   return app;
 }
 

@@ -41,3 +41,40 @@ export function statusColour(s: SubscriptionFacts, now: Date = new Date()): Stat
   if (state === "active") return "green";
   return "amber";
 }
+
+export interface ScheduledChangeFacts {
+  transition_to_price_id?: number | null;
+  transition_takes_effect_at?: Date | string | null;
+  current_period_end?: Date | string | null;
+}
+
+/**
+ * A scheduled price change exists when transition_to_price is set; it takes effect at
+ * transition_takes_effect_at, or else at the end of the current period (SPEC §4). null when none.
+ */
+export function scheduledPriceChange(s: ScheduledChangeFacts): { to_price_id: number; takes_effect_at: Date | null } | null {
+  if (s.transition_to_price_id == null) return null;
+  return { to_price_id: s.transition_to_price_id, takes_effect_at: at(s.transition_takes_effect_at) ?? at(s.current_period_end) };
+}
+
+/**
+ * Cancelled and still undoable: the cancellation can be taken back until undo_cancellation_until.
+ * (The card shows "undo until …" only while this holds.)
+ */
+export function cancellationUndoableUntil(s: { cancelled_at?: Date | string | null; undo_cancellation_until?: Date | string | null }, now: Date = new Date()): Date | null {
+  const until = at(s.undo_cancellation_until);
+  return s.cancelled_at && until && now < until ? until : null;
+}
+
+/** The next date the member is billed: the end of the current period while the membership runs and recurs. */
+export function nextBillingDate(
+  s: SubscriptionFacts & { current_period_end?: Date | string | null },
+  billingFrequency: string,
+  now: Date = new Date(),
+): Date | null {
+  if (billingFrequency === "one_off") return null;
+  const state = subscriptionState(s, now);
+  if (state === "cancelled" || state === "upcoming") return null;
+  if (state === "paused") return at(s.pause_end_at);
+  return at(s.current_period_end);
+}

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { CONFIDENCE_ANSWERS, HEAR_ABOUT_US_ANSWERS } from "../member";
 import type { SubscriptionState } from "../subscription";
+import { MSG } from "./messages";
 
 export const MEMBERS_PER_PAGE = 50;
 export const MEMBER_SORTS = ["name", "joined", "last_visit"] as const;
@@ -38,3 +40,65 @@ export type MemberListQuery = z.infer<typeof memberListQuery>;
 
 /** Name A→Z; joined and last visit newest first, unless the link says otherwise. */
 export const defaultDirection = (sort: MemberSort): "asc" | "desc" => (sort === "name" ? "asc" : "desc");
+
+// ───────────────────────────── editing a member ─────────────────────────────
+
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "") || v === null ? undefined : v;
+const text = (max: number) => z.preprocess(blank, z.string().trim().max(max, MSG.max(max)).optional());
+const phone = z.preprocess(
+  blank,
+  z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s().-]{6,20}$/, "Enter a phone number, such as 021 555 0123")
+    .optional(),
+);
+/** An HTML checkbox sends "on" when ticked and nothing when not; JSON sends a boolean. */
+const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
+
+export const MEMBER_TAGS_MAX = 20;
+
+/**
+ * PUT /api/members/{id}: the member's whole editable profile. A field left out is cleared (PUT replaces),
+ * which is what lets the form drop empty values and still clear a field; an unticked checkbox is false.
+ */
+export const memberUpdateSchema = z
+  .object({
+    name: z.preprocess((v) => blank(v) ?? "", z.string().trim().min(1, MSG.required).max(120, MSG.max(120))),
+    email: z.preprocess((v) => blank(v) ?? "", z.string().trim().min(1, MSG.required).email(MSG.email).max(254, MSG.max(254))),
+    mobile_number: phone,
+    dob: z.preprocess(
+      blank,
+      z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 1990-04-21")
+        .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && d >= "1900-01-01" && d <= new Date().toISOString().slice(0, 10), "Enter a date of birth in the past")
+        .optional(),
+    ),
+    address: text(200),
+    suburb: text(100),
+    city: text(100),
+    post_code: text(10),
+    emergency_contact_name: text(120),
+    emergency_contact_number: phone,
+    emergency_contact_relationship: text(60),
+    notes: text(2000),
+    tags: z.preprocess(
+      (v) => (typeof v === "string" ? v.split(",") : v ?? []),
+      z
+        .array(z.string().trim().max(50, "Tags are at most 50 characters"))
+        .transform((tags) => [...new Set(tags.filter(Boolean))])
+        .refine((tags) => tags.length <= MEMBER_TAGS_MAX, `At most ${MEMBER_TAGS_MAX} tags`),
+    ),
+    email_notifications: checkbox,
+    push_notifications: checkbox,
+    payment_reminders: checkbox,
+    confidence_and_experience: z.preprocess(blank, z.enum(CONFIDENCE_ANSWERS, { errorMap: () => ({ message: "Choose an answer from the list" }) }).optional()),
+    hear_about_us: z.preprocess(blank, z.enum(HEAR_ABOUT_US_ANSWERS, { errorMap: () => ({ message: "Choose an answer from the list" }) }).optional()),
+    hear_about_us_other: text(200),
+    home_gym_id: z.preprocess(blank, z.coerce.number({ invalid_type_error: "Choose a gym from the list" }).int().positive("Choose a gym from the list").optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.hear_about_us === "other" && !v.hear_about_us_other) ctx.addIssue({ code: "custom", path: ["hear_about_us_other"], message: MSG.required });
+  });
+export type MemberUpdate = z.infer<typeof memberUpdateSchema>;

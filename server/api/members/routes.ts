@@ -1,13 +1,19 @@
 import { Hono, type Context } from "hono";
 import { stream } from "hono/streaming";
 import { z } from "zod";
-import { memberListQuery } from "../../../domain/schemas/members";
+import { memberListQuery, memberUpdateSchema } from "../../../domain/schemas/members";
 import { localDay } from "../../../domain/dates";
 import { readBody } from "../body";
 import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
-import { isOrganisationAdmin } from "../users/current";
+import { forbidden } from "../errors";
+import { isGymAdmin, isOrganisationAdmin } from "../users/current";
+import { invalidateMembershipFigures } from "../dashboard/membership-figures";
+import { memberDetail } from "./detail";
+import { deleteMember, updateMember } from "./edit";
+import { findMember } from "./find";
+import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
 import { csvHeader, csvRows } from "./csv";
 import { eachMember, listMembers, type MemberFilters } from "./list";
 
@@ -56,4 +62,50 @@ export const memberRoutes = new Hono<ApiEnv>()
         await out.write(csvRows(batch));
       }
     });
+  })
+  /** GET /api/members/{id}: the profile and the status card. Another organisation's member is 404. */
+  .get("/members/:id{[0-9]+}", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: await memberDetail(c.var.tenant, found, now(c)) });
+  })
+  /** PUT /api/members/{id}: replaces the editable profile (memberUpdateSchema); 422 with field errors. */
+  .put("/members/:id{[0-9]+}", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const values = await readBody(c, memberUpdateSchema);
+    await updateMember(c.var.tenant, found, values);
+    invalidateMembershipFigures(c.var.deps, c.var.tenant.organisationId);
+    return c.json({ data: await memberDetail(c.var.tenant, await findMember(c.var.tenant, c.req.param("id")), now(c)) });
+  })
+  /** DELETE /api/members/{id}: soft delete, for organisation and gym admins. Payments and visits stay. */
+  .delete("/members/:id{[0-9]+}", requireStaff, async (c) => {
+    const user = c.var.user!;
+    if (!isOrganisationAdmin(user) && !isGymAdmin(user)) throw forbidden("Only admins can delete members.");
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    await deleteMember(c.var.tenant, found, now(c));
+    invalidateMembershipFigures(c.var.deps, c.var.tenant.organisationId);
+    return c.json({ data: { id: found.user.id, name: found.user.name, deleted: true } });
+  })
+  .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: await memberPayments(c.var.tenant, found.user.id, pageParam(c)) });
+  })
+  .get("/users/:id{[0-9]+}/visits", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: await memberVisits(c.var.tenant, found.user.id, pageParam(c)) });
+  })
+  .get("/members/:id{[0-9]+}/access-control-credentials", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { data: await memberCredentials(c.var.tenant, found.user.id) } });
+  })
+  .get("/users/:id{[0-9]+}/price-change-history", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { data: await priceChangeHistory(c.var.tenant, found.user.id) } });
   });
+
+const pageSchema = z.object({ page: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: "Page must be a whole number from 1" }).int("Page must be a whole number from 1").min(1, "Page must be a whole number from 1").max(100_000).default(1)) });
+
+function pageParam(c: Context<ApiEnv>): number {
+  const parsed = pageSchema.safeParse(c.req.query());
+  if (!parsed.success) throw invalid(zodErrors(parsed.error));
+  return parsed.data.page;
+}

@@ -1,0 +1,28 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+
+/**
+ * A back-office page's error boundary: shown inside the shell, so the sidebar and search stay usable.
+ * 404 covers records of other organisations too (the API answers them exactly like missing ones).
+ */
+export function PageError() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status >= 500) console.error(error);
+  const [title, text] =
+    status === 404
+      ? ["Not found", "There is nothing here. It may have been deleted, or the link may be wrong."]
+      : status === 403
+        ? ["Not allowed", "Your role does not allow this. Ask an organisation admin if you need it."]
+        : ["Something went wrong", "Please try again in a moment. If it keeps happening, contact us."];
+  return (
+    <div className="mx-auto max-w-lg py-16 text-center">
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="mt-3 text-slate-700">{text}</p>
+      <p className="mt-6">
+        <Link to="/members" className="font-medium text-brand-700 underline">
+          Back to members
+        </Link>
+      </p>
+    </div>
+  );
+}

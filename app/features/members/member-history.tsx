@@ -1,0 +1,163 @@
+import { Link } from "@remix-run/react";
+import { FREQUENCY_LABELS, type BillingFrequency } from "../../../domain/billing";
+import { formatDate, formatDateTime } from "../../../domain/dates";
+import { formatCents } from "../../../domain/money";
+import type { Credential, PaymentsPage, PriceChange, VisitsPage } from "./detail-types";
+
+const OUTCOME = {
+  successful: { label: "Successful", className: "bg-green-100 text-green-800" },
+  not_failed: { label: "Pending", className: "bg-slate-100 text-slate-800" },
+  failed: { label: "Failed", className: "bg-red-100 text-red-800" },
+} as const;
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
+      <h2 id={id} className="border-b border-slate-200 px-4 py-3 font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+const th = "px-3 py-2 text-left font-semibold";
+const td = "px-3 py-2 text-slate-800";
+
+function Pager({ meta, param, params, anchor }: { meta: PaymentsPage["meta"]; param: string; params: URLSearchParams; anchor: string }) {
+  if (meta.pages <= 1) return null;
+  const to = (page: number) => {
+    const next = new URLSearchParams(params);
+    next.set(param, String(page));
+    return `?${next}#${anchor}`;
+  };
+  return (
+    <nav aria-label={`${anchor} pages`} className="flex items-center justify-between px-4 py-2 text-sm">
+      <span className="text-slate-700">
+        Page {meta.page} of {meta.pages}
+      </span>
+      <span className="flex gap-3">
+        {meta.page > 1 ? <Link to={to(meta.page - 1)} className="font-medium text-brand-700 hover:underline">Newer</Link> : null}
+        {meta.page < meta.pages ? <Link to={to(meta.page + 1)} className="font-medium text-brand-700 hover:underline">Older</Link> : null}
+      </span>
+    </nav>
+  );
+}
+
+export function PaymentsTable({ payments, params }: { payments: PaymentsPage; params: URLSearchParams }) {
+  return (
+    <Section id="payments" title={`Payments (${payments.meta.total})`}>
+      {payments.data.length === 0 ? (
+        <p className="p-4 text-sm text-slate-700">No payments yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className={th}>Date</th>
+                <th scope="col" className={th}>Amount</th>
+                <th scope="col" className={th}>Surcharge</th>
+                <th scope="col" className={th}>Period</th>
+                <th scope="col" className={th}>Status</th>
+                <th scope="col" className={th}>Notes</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {payments.data.map((p) => (
+                <tr key={p.id}>
+                  <td className={`${td} whitespace-nowrap`}>{p.created_at ? formatDate(p.created_at) : "—"}</td>
+                  <td className={td}>{formatCents(p.amount)}</td>
+                  <td className={td}>{p.surcharge ? formatCents(p.surcharge) : "—"}</td>
+                  <td className={`${td} whitespace-nowrap`}>{p.period_start_at && p.period_end_at ? `${formatDate(p.period_start_at)} – ${formatDate(p.period_end_at)}` : "—"}</td>
+                  <td className={td}>
+                    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${OUTCOME[p.outcome].className}`}>{OUTCOME[p.outcome].label}</span>
+                    <span className="ml-1 text-xs text-slate-600">{p.status.replace(/_/g, " ")}</span>
+                  </td>
+                  <td className={td}>
+                    {[p.is_retry ? "Retry" : null, p.is_pro_rata ? "Pro rata" : null, p.pif_payment ? `Paid in full (${p.pif_payment.replace("_", " ")})` : null, p.error_description]
+                      .filter(Boolean)
+                      .join(" · ") || "—"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager meta={payments.meta} param="payments_page" params={params} anchor="payments" />
+    </Section>
+  );
+}
+
+export function VisitsTable({ visits, params }: { visits: VisitsPage; params: URLSearchParams }) {
+  return (
+    <Section id="visits" title={`Visits (${visits.meta.total})`}>
+      {visits.data.length === 0 ? (
+        <p className="p-4 text-sm text-slate-700">No visits yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {visits.data.map((v) => (
+            <li key={v.id} className="flex justify-between gap-3 px-4 py-2 text-sm">
+              <span className="text-slate-800">{v.visited_at ? formatDateTime(v.visited_at) : "—"}</span>
+              <span className="text-slate-600">{v.gym.name}</span>
+              <span className={v.successful ? "text-green-800" : "font-medium text-red-800"}>{v.successful ? "Entered" : "Refused at the door"}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager meta={visits.meta} param="visits_page" params={params} anchor="visits" />
+    </Section>
+  );
+}
+
+export function CredentialsList({ credentials }: { credentials: Credential[] }) {
+  return (
+    <Section id="credentials" title="Door access">
+      {credentials.length === 0 ? (
+        <p className="p-4 text-sm text-slate-700">No door credentials.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {credentials.map((c) => (
+            <li key={c.id} className="px-4 py-2 text-sm text-slate-800">
+              <span className="font-medium capitalize">{c.kind}</span>
+              {c.identifier_hint ? ` ending ${c.identifier_hint}` : ""} · {c.provider} · <span className="capitalize">{c.status}</span>
+              {c.gym ? ` · ${c.gym.name}` : ""}
+              <span className="block text-xs text-slate-600">
+                Issued {c.issued_at ? formatDate(c.issued_at) : "—"}
+                {c.last_used_at ? `, last used ${formatDateTime(c.last_used_at)}` : ""}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+const STATUS_TEXT = { scheduled: "Scheduled", applied: "Applied", called_off: "Called off" } as const;
+const priceWords = (p: { amount: number; billing_frequency: string | null }) =>
+  `${formatCents(p.amount)}${p.billing_frequency ? ` ${FREQUENCY_LABELS[p.billing_frequency as BillingFrequency] ?? p.billing_frequency}` : ""}`;
+
+export function PriceChanges({ changes }: { changes: PriceChange[] }) {
+  return (
+    <Section id="price-changes" title="Price changes">
+      {changes.length === 0 ? (
+        <p className="p-4 text-sm text-slate-700">No price changes.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {changes.map((c) => (
+            <li key={c.id} className="px-4 py-2 text-sm text-slate-800">
+              {c.from ? `${priceWords(c.from)} → ` : ""}
+              <span className="font-medium">{priceWords(c.to)}</span> ({c.to.offering}) · {STATUS_TEXT[c.status as keyof typeof STATUS_TEXT]}
+              <span className="block text-xs text-slate-600">
+                {c.takes_effect_at ? `Takes effect ${formatDate(c.takes_effect_at)} · ` : ""}
+                Made {c.created_at ? formatDate(c.created_at) : "—"}
+                {c.changed_by ? ` by ${c.changed_by}` : ""}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

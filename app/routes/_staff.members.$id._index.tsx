@@ -1,0 +1,91 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { capitaliseWords } from "../../domain/dates";
+import type { Credential, MemberDetail, PaymentsPage, PriceChange, VisitsPage } from "../features/members/detail-types";
+import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "../features/members/member-history";
+import { MemberProfile } from "../features/members/member-profile";
+import { StatusCard } from "../features/members/status-card";
+import { gymApi } from "../lib/api.server";
+import { requireApp } from "../lib/host.server";
+import { redirectForApiError } from "../lib/session.server";
+import type { loader as staffLoader } from "./_staff";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.member.name ? capitaliseWords(data.member.name) : "Member"} · Gym Membership` }];
+
+/** /members/{id}: profile, status card, payments, visits, door access and price changes. */
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "backoffice");
+  const api = gymApi(args);
+  const id = args.params.id!;
+  const url = new URL(args.request.url);
+  try {
+    const [member, payments, visits, credentials, changes] = await Promise.all([
+      api.get<MemberDetail>(`/members/${id}`),
+      api.get<PaymentsPage>(`/users/${id}/payments`, { page: url.searchParams.get("payments_page") ?? undefined }),
+      api.get<VisitsPage>(`/users/${id}/visits`, { page: url.searchParams.get("visits_page") ?? undefined }),
+      api.get<{ data: Credential[] }>(`/members/${id}/access-control-credentials`),
+      api.get<{ data: PriceChange[] }>(`/users/${id}/price-change-history`),
+    ]);
+    return { member, payments, visits, credentials: credentials.data, changes: changes.data };
+  } catch (err) {
+    // A member of another organisation is 404 here too (redirectForApiError throws the 404 page).
+    redirectForApiError(args.request, err);
+  }
+}
+
+export default function MemberShow() {
+  const { member, payments, visits, credentials, changes } = useLoaderData<typeof loader>();
+  const staff = useRouteLoaderData<typeof staffLoader>("routes/_staff");
+  const params = new URLSearchParams(useLocation().search);
+  const canDelete = Boolean(staff?.me.is_organisation_admin || staff?.me.is_gym_admin);
+  const button = "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50";
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link to="/members" className="text-brand-700 hover:underline">
+          Members
+        </Link>
+        <span className="text-slate-500"> / </span>
+        <span className="text-slate-700">{capitaliseWords(member.name)}</span>
+      </nav>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-4">
+          {member.profile_picture ? (
+            <img src={member.profile_picture} alt="" width={64} height={64} className="h-16 w-16 rounded-full object-cover" />
+          ) : (
+            <span aria-hidden="true" className="flex h-16 w-16 items-center justify-center rounded-full bg-brand-100 text-xl font-semibold text-brand-700">
+              {member.name.trim().charAt(0).toUpperCase()}
+            </span>
+          )}
+          <div>
+            <h1 className="text-2xl font-semibold">{capitaliseWords(member.name)}</h1>
+            <p className="text-sm text-slate-600">{member.email}</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link to="edit" className={button}>
+            Edit
+          </Link>
+          {canDelete ? (
+            <Link to="delete" className="rounded-md border border-red-300 bg-white px-3 py-2 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50">
+              Delete
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
+        <div className="space-y-6 xl:col-span-1">
+          <StatusCard subscription={member.latest_subscription} />
+          <CredentialsList credentials={credentials} />
+          <PriceChanges changes={changes} />
+        </div>
+        <div className="space-y-6 xl:col-span-2">
+          <MemberProfile member={member} />
+          <PaymentsTable payments={payments} params={params} />
+          <VisitsTable visits={visits} params={params} />
+        </div>
+      </div>
+    </div>
+  );
+}
+export { PageError as ErrorBoundary } from "../components/page-error";

@@ -1,0 +1,55 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { capitaliseWords } from "../../domain/dates";
+import { memberUpdateSchema } from "../../domain/schemas/members";
+import type { MemberDetail } from "../features/members/detail-types";
+import { MemberForm } from "../features/members/member-form";
+import { gymApi } from "../lib/api.server";
+import { replyWithApiError } from "../lib/forms.server";
+import { requireApp } from "../lib/host.server";
+import { redirectForApiError } from "../lib/session.server";
+import { redirectWithToast } from "../lib/toast.server";
+import type { loader as staffLoader } from "./_staff";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.member.name ? capitaliseWords(data.member.name) : "member"} · Gym Membership` }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "backoffice");
+  try {
+    return { member: await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`) };
+  } catch (err) {
+    redirectForApiError(args.request, err);
+  }
+}
+
+export async function action(args: ActionFunctionArgs) {
+  requireApp(args.request, "backoffice");
+  const submission = parseWithZod(await args.request.formData(), { schema: memberUpdateSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const api = gymApi(args);
+  try {
+    // JSON drops the fields the schema left undefined (empty values); numbers are numbers already.
+    const saved = await api.put<MemberDetail>(`/members/${args.params.id}`, submission.value);
+    return redirectWithToast(`/members/${args.params.id}`, { summary: "Member saved", detail: capitaliseWords(saved.name) }, api.headers);
+  } catch (err) {
+    if (err instanceof Error && "status" in err && ((err as { status: number }).status === 404 || (err as { status: number }).status === 401)) redirectForApiError(args.request, err);
+    return replyWithApiError(submission, err);
+  }
+}
+
+export default function MemberEdit() {
+  const { member } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const staff = useRouteLoaderData<typeof staffLoader>("routes/_staff");
+  const navigation = useNavigation();
+  return (
+    <div className="mx-auto max-w-4xl space-y-4">
+      <h1 className="text-2xl font-semibold">Edit {capitaliseWords(member.name)}</h1>
+      <MemberForm member={member} gyms={staff?.me.gyms ?? []} lastResult={lastResult} pending={navigation.state === "submitting"} />
+    </div>
+  );
+}
+
+export { PageError as ErrorBoundary } from "../components/page-error";

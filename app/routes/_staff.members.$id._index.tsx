@@ -42,7 +42,7 @@ export default function MemberShow() {
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link to="/members" className="text-brand-700 hover:underline">
+        <Link to="/members" className="text-brand-700 underline">
           Members
         </Link>
         <span className="text-slate-500"> / </span>

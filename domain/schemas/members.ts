@@ -64,8 +64,8 @@ export const MEMBER_TAGS_MAX = 20;
  */
 export const memberUpdateSchema = z
   .object({
-    name: z.preprocess((v) => blank(v) ?? "", z.string().trim().min(1, MSG.required).max(120, MSG.max(120))),
-    email: z.preprocess((v) => blank(v) ?? "", z.string().trim().min(1, MSG.required).email(MSG.email).max(254, MSG.max(254))),
+    name: z.string({ required_error: MSG.required }).trim().min(1, MSG.required).max(120, MSG.max(120)),
+    email: z.string({ required_error: MSG.required }).trim().min(1, MSG.required).email(MSG.email).max(254, MSG.max(254)),
     mobile_number: phone,
     dob: z.preprocess(
       blank,

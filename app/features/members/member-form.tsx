@@ -64,8 +64,8 @@ export function MemberForm({
       </fieldset>
       <fieldset className="grid grid-cols-1 gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3">
         <legend className="px-1 font-semibold">Emergency contact</legend>
-        <Field field={fields.emergency_contact_name} label="Name" inputProps={focus("emergency_contact_name")} />
-        <Field field={fields.emergency_contact_number} label="Phone" type="tel" inputProps={focus("emergency_contact_number")} />
+        <Field field={fields.emergency_contact_name} label="Contact name" inputProps={focus("emergency_contact_name")} />
+        <Field field={fields.emergency_contact_number} label="Contact phone" type="tel" inputProps={focus("emergency_contact_number")} />
         <Field field={fields.emergency_contact_relationship} label="Relationship" inputProps={focus("emergency_contact_relationship")} />
       </fieldset>
       <fieldset className="grid grid-cols-1 gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">

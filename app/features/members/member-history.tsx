@@ -50,7 +50,8 @@ export function PaymentsTable({ payments, params }: { payments: PaymentsPage; pa
       {payments.data.length === 0 ? (
         <p className="p-4 text-sm text-slate-700">No payments yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        // Focusable, so keyboard users can scroll a table wider than the screen.
+        <div className="overflow-x-auto" tabIndex={0} role="group" aria-label="Payments table">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-slate-700">
               <tr>

@@ -22,8 +22,8 @@ export function MemberProfile({ member: m }: { member: MemberDetail }) {
         Profile
       </h2>
       <dl className="mt-2 divide-y divide-slate-100">
-        <Item label="E-mail" value={<a href={`mailto:${m.email}`} className="text-brand-700 hover:underline">{m.email}</a>} />
-        <Item label="Mobile" value={m.mobile_number ? <a href={`tel:${m.mobile_number.replace(/\s/g, "")}`} className="text-brand-700 hover:underline">{m.mobile_number}</a> : null} />
+        <Item label="E-mail" value={<a href={`mailto:${m.email}`} className="text-brand-700 underline">{m.email}</a>} />
+        <Item label="Mobile" value={m.mobile_number ? <a href={`tel:${m.mobile_number.replace(/\s/g, "")}`} className="text-brand-700 underline">{m.mobile_number}</a> : null} />
         <Item label="Date of birth" value={m.dob ? formatDate(`${m.dob}T12:00:00Z`) : null} />
         <Item label="Address" value={address} />
         <Item label="Emergency contact" value={emergency} />

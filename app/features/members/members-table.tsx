@@ -34,7 +34,7 @@ function SortHeader({ label, sort, params, meta }: { label: string; sort: Member
 
 export function MembersTable({ page, params }: { page: MemberListPage; params: URLSearchParams }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="group" aria-label="Members table">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Members, {page.meta.total} in all, page {page.meta.page} of {page.meta.pages}</caption>
         <thead className="bg-slate-50 text-slate-700">

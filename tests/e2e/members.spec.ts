@@ -1,0 +1,138 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+
+const table = (page: Page) => page.getByRole("table");
+const rows = (page: Page) => table(page).locator("tbody tr");
+
+/** Opens the first member the list shows for these filters. */
+async function openFirst(page: Page, query: string, index = 0) {
+  await page.goto(`${BACKOFFICE}/members?${query}`);
+  const link = rows(page).nth(index).getByRole("link").first();
+  const name = (await link.textContent())!.trim();
+  await link.click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return { name, id: Number(new URL(page.url()).pathname.split("/")[2]) };
+}
+
+test("the list pages, filters and sorts through the URL", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: /^Members/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Members", exact: true })).toBeVisible();
+  await expect(rows(page)).toHaveCount(50);
+  const summary = page.getByText(/^Showing 1–50 of \d+/);
+  await expect(summary).toBeVisible();
+
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByText(/^Showing 51–/)).toBeVisible();
+
+  await page.getByLabel("Status").selectOption("paused");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/status=paused/);
+  await expect(page).not.toHaveURL(/page=2/);
+  const badges = rows(page).locator("td:nth-child(5)");
+  expect(await badges.count()).toBeGreaterThan(0);
+  for (const text of await badges.allTextContents()) expect(text).toBe("Paused");
+
+  await table(page).getByRole("link", { name: /^Joined/ }).click();
+  await expect(page).toHaveURL(/sort=joined&dir=desc/);
+  await expect(table(page).getByRole("columnheader", { name: /^Joined/ })).toHaveAttribute("aria-sort", "descending");
+  await expect(page.getByLabel("Status")).toHaveValue("paused");
+
+  await page.goto(`${BACKOFFICE}/members?status=sleeping`);
+  await expect(page.getByText("Choose a status from the list")).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("Some filters could not be used");
+});
+
+test("export downloads the filtered list as CSV", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/members?status=grace_period&gym=all`);
+  const total = Number((await page.getByRole("button", { name: /Export CSV/ }).textContent())!.match(/\((\d+)\)/)![1]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Export CSV/ }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile((await download.path())!, "utf8")).trim().split("\n");
+  expect(lines[0]).toMatch(/^ID,Name,E-mail,Mobile,Gym,Offering/);
+  expect(lines).toHaveLength(total + 1);
+  for (const line of lines.slice(1)) expect(line).toContain(",Grace period,");
+});
+
+test("the status card shows each state in its colour", async ({ page }) => {
+  await signIn(page);
+  const expected = { active: ["Active", ["green"]], paused: ["Paused", ["amber"]], grace_period: ["Grace period", ["amber"]], upcoming: ["Upcoming", ["amber"]], cancelled: ["Cancelled", ["green", "red"]] } as const;
+  for (const [state, [label, colours]] of Object.entries(expected)) {
+    await openFirst(page, `status=${state}&gym=all`);
+    const card = page.getByRole("region", { name: "Membership" });
+    await expect(card).toContainText(label);
+    expect(colours).toContain(await card.getAttribute("data-status-colour"));
+    await expect(page.getByRole("region", { name: /^Payments/ })).toBeVisible();
+    await expect(page.getByRole("region", { name: /^Visits/ })).toBeVisible();
+  }
+});
+
+test("editing: bad input keeps the values and says what is wrong; good input saves", async ({ page }) => {
+  await signIn(page);
+  const { id } = await openFirst(page, "status=active&sort=joined&dir=asc", jsEnabled(test.info()) ? 1 : 2);
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("group", { name: "Contact", exact: true }).getByLabel("Name").fill("");
+  await page.getByLabel("E-mail", { exact: true }).fill("not-an-address");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Value is required")).toBeVisible();
+  await expect(page.getByText("Value is not a valid email address")).toBeVisible();
+  await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue("not-an-address");
+  await expect(page.getByRole("group", { name: "Contact", exact: true }).getByLabel("Name")).toBeFocused();
+
+  const name = `Edited ${test.info().project.name} Member`;
+  await page.getByRole("group", { name: "Contact", exact: true }).getByLabel("Name").fill(name);
+  await page.getByLabel("E-mail", { exact: true }).fill(`edited.${test.info().project.name}.${Date.now()}@example.org`);
+  await page.getByLabel("Tags").fill("vip, morning");
+  await page.getByLabel("Notes").fill("Prefers the 6 am class");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(`${BACKOFFICE}/members/${id}`);
+  await expect(page.getByText("Member saved")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByText("vip, morning")).toBeVisible();
+  await expect(page.getByText("Prefers the 6 am class")).toBeVisible();
+});
+
+test("deleting asks first, then the member leaves the list", async ({ page }) => {
+  await signIn(page);
+  const { id, name } = await openFirst(page, `status=none&sort=joined&dir=${jsEnabled(test.info()) ? "asc" : "desc"}`);
+  await page.getByRole("link", { name: "Delete" }).click();
+  await expect(page.getByRole("heading", { name: `Delete ${name}?` })).toBeVisible();
+  await page.getByRole("button", { name: "Delete member" }).click();
+  await expect(page).toHaveURL(`${BACKOFFICE}/members`);
+  await expect(page.getByText("Member deleted")).toBeVisible();
+  const res = await page.goto(`${BACKOFFICE}/members/${id}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+});
+
+test("another organisation's member is not found", async ({ page }) => {
+  await signIn(page);
+  // Find a Harbour Strength member through the API, then come back to Demo Fitness.
+  const headers = { "x-requested-with": "XMLHttpRequest" };
+  const me = await (await page.request.get(`${BACKOFFICE}/api/me`)).json();
+  const home = me.data.current_organisation.id;
+  const harbour = me.data.organisations.find((o: { name: string }) => o.name === "Harbour Strength").id;
+  await page.request.post(`${BACKOFFICE}/api/organisations/${harbour}/switch`, { headers });
+  const theirs = (await (await page.request.get(`${BACKOFFICE}/api/members`)).json()).data.data[0].id;
+  await page.request.post(`${BACKOFFICE}/api/organisations/${home}/switch`, { headers });
+
+  const res = await page.goto(`${BACKOFFICE}/members/${theirs}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  expect((await page.request.get(`${BACKOFFICE}/api/members/${theirs}`)).status()).toBe(404);
+});
+
+test("no accessibility violations on the members list and a member's page", async ({ page }) => {
+  test.skip(!jsEnabled(test.info()), "axe runs as a script in the page; the markup it checks is the same server-rendered HTML");
+  await signIn(page);
+  const { id } = await openFirst(page, "status=paused");
+  for (const path of ["/members", `/members/${id}`, `/members/${id}/edit`]) {
+    await page.goto(`${BACKOFFICE}${path}`);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => `${path}: ${v.id} (${v.nodes.length})`)).toEqual([]);
+  }
+});

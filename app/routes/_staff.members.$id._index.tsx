@@ -63,6 +63,9 @@ export default function MemberShow() {
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Link to="activity" className={button}>
+            Activity
+          </Link>
           <Link to="edit" className={button}>
             Edit
           </Link>

@@ -225,6 +225,41 @@ describe("PUT /api/members/{id}", () => {
   });
 });
 
+describe("activity", () => {
+  it("counts successful visits per Auckland week and spreads payments over the days they paid for", async () => {
+    const admin = await signIn("admin@example.com");
+    const [membership] = await env.db.select().from(organisation_users).where(eq(organisation_users.user_id, id.mere));
+    const [sub] = await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id.mere));
+    // Paid for Monday 13 April to Monday 20 April, Auckland time.
+    await env.db.insert(payments).values({
+      subscription_id: sub.id,
+      organisation_id: membership.organisation_id,
+      gym_id: id.north,
+      user_id: id.mere,
+      amount: 2800,
+      status: "sent",
+      period_start_at: at("2026-04-12T12:00:00Z"),
+      period_end_at: at("2026-04-19T12:00:00Z"),
+      created_at: at("2026-04-12T12:00:00Z"),
+    });
+    const visitsRes = await admin.call("GET", `/api/members/${id.mere}/weekly-visits?weeks=2`);
+    expect(visitsRes.json.data.data).toEqual([
+      { week_start: "2026-04-06", visits: 0 },
+      { week_start: "2026-04-13", visits: 1 },
+    ]);
+    const cost = await admin.call("GET", `/api/members/${id.mere}/weekly-cost-per-visit?weeks=2`);
+    expect(cost.json.data.data).toEqual([
+      { week_start: "2026-04-06", cost: 0, visits: 0, cost_per_visit: null },
+      { week_start: "2026-04-13", cost: 2800, visits: 1, cost_per_visit: 2800 },
+    ]);
+    const periods = await admin.call("GET", `/api/members/${id.mere}/subscription-periods`);
+    expect(periods.json.data.data).toEqual([
+      expect.objectContaining({ offering: "Anytime", state: "active", ended_at: null, periods: [{ from: "2026-04-12T12:00:00.000Z", to: "2026-04-19T12:00:00.000Z", amount: 2800 }] }),
+    ]);
+    expect((await admin.call("GET", `/api/members/${id.mere}/weekly-visits?weeks=500`)).status).toBe(422);
+  });
+});
+
 describe("DELETE /api/members/{id}", () => {
   it("is for admins; it removes the member from lists and search but keeps payments and visits", async () => {
     const trainer = await signIn("trainer@example.com");
@@ -238,7 +273,7 @@ describe("DELETE /api/members/{id}", () => {
     expect((await admin.call("POST", "/api/search", { query: "Mere" })).json.data.data).toEqual([]);
     const [membership] = await env.db.select().from(organisation_users).where(eq(organisation_users.user_id, id.mere));
     expect(membership.deleted_at).toEqual(NOW);
-    expect(await env.db.select().from(payments).where(eq(payments.user_id, id.mere))).toHaveLength(3);
+    expect(await env.db.select().from(payments).where(eq(payments.user_id, id.mere))).toHaveLength(4);
     expect(await env.db.select().from(visits).where(eq(visits.user_id, id.mere))).toHaveLength(2);
   });
 });

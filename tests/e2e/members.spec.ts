@@ -71,6 +71,24 @@ test("the status card shows each state in its colour", async ({ page }) => {
   }
 });
 
+test("activity: weekly visits, memberships over time and cost per visit, each with its figures", async ({ page }) => {
+  await signIn(page);
+  await openFirst(page, "status=active&sort=last_visit");
+  await page.getByRole("link", { name: "Activity" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^Activity of / })).toBeVisible();
+  for (const [heading, chart] of [
+    ["Visits per week, last 26 weeks", "Visits per week"],
+    ["Cost per visit, by week", "Cost per visit by week"],
+    ["Memberships over time", /^Timeline of \d+ membership/],
+  ] as const) {
+    const panel = page.getByRole("region", { name: heading });
+    await expect(panel.getByRole("img", { name: chart })).toBeVisible();
+    await panel.getByText("Show the figures").click();
+    await expect(panel.getByRole("group").getByRole("table")).toBeVisible();
+  }
+  await expect(page.getByRole("region", { name: "Visits per week, last 26 weeks" }).getByRole("group").getByRole("row")).toHaveCount(27);
+});
+
 test("editing: bad input keeps the values and says what is wrong; good input saves", async ({ page }) => {
   await signIn(page);
   const { id } = await openFirst(page, "status=active&sort=joined&dir=asc", jsEnabled(test.info()) ? 1 : 2);

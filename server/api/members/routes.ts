@@ -13,6 +13,7 @@ import { invalidateMembershipFigures } from "../dashboard/membership-figures";
 import { memberDetail } from "./detail";
 import { deleteMember, updateMember } from "./edit";
 import { findMember } from "./find";
+import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activity";
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
 import { csvHeader, csvRows } from "./csv";
 import { eachMember, listMembers, type MemberFilters } from "./list";
@@ -100,7 +101,31 @@ export const memberRoutes = new Hono<ApiEnv>()
   .get("/users/:id{[0-9]+}/price-change-history", requireStaff, async (c) => {
     const found = await findMember(c.var.tenant, c.req.param("id"));
     return c.json({ data: { data: await priceChangeHistory(c.var.tenant, found.user.id) } });
+  })
+  /** GET /api/members/{id}/weekly-visits?weeks=26 (1 to 104): successful visits per Auckland week. */
+  .get("/members/:id{[0-9]+}/weekly-visits", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { data: await weeklyVisits(c.var.tenant, found.user.id, now(c), weeksParam(c)) } });
+  })
+  .get("/members/:id{[0-9]+}/weekly-cost-per-visit", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { data: await weeklyCostPerVisit(c.var.tenant, found.user.id, now(c), weeksParam(c)) } });
+  })
+  .get("/members/:id{[0-9]+}/subscription-periods", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { data: await subscriptionPeriods(c.var.tenant, found.user.id, now(c)) } });
   });
+
+const weeksMessage = "Weeks must be a whole number from 1 to 104";
+const weeksSchema = z.object({
+  weeks: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: weeksMessage }).int(weeksMessage).min(1, weeksMessage).max(104, weeksMessage).default(26)),
+});
+
+function weeksParam(c: Context<ApiEnv>): number {
+  const parsed = weeksSchema.safeParse(c.req.query());
+  if (!parsed.success) throw invalid(zodErrors(parsed.error));
+  return parsed.data.weeks;
+}
 
 const pageSchema = z.object({ page: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: "Page must be a whole number from 1" }).int("Page must be a whole number from 1").min(1, "Page must be a whole number from 1").max(100_000).default(1)) });
 

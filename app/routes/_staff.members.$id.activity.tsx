@@ -1,0 +1,57 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { capitaliseWords } from "../../domain/dates";
+import { CostPerVisitPanel, SubscriptionPeriodsPanel, WeeklyVisitsPanel } from "../features/members/activity-panels";
+import type { CostWeek, SubscriptionPeriod, VisitWeek } from "../features/members/activity-types";
+import type { MemberDetail } from "../features/members/detail-types";
+import { gymApi } from "../lib/api.server";
+import { requireApp } from "../lib/host.server";
+import { redirectForApiError } from "../lib/session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Activity of ${data?.member.name ? capitaliseWords(data.member.name) : "member"} · Gym Membership` }];
+
+/** /members/{id}/activity: weekly visits, memberships over time and weekly cost per visit, drawn on the server. */
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "backoffice");
+  const api = gymApi(args);
+  const id = args.params.id!;
+  try {
+    const [member, visits, periods, costs] = await Promise.all([
+      api.get<MemberDetail>(`/members/${id}`),
+      api.get<{ data: VisitWeek[] }>(`/members/${id}/weekly-visits`, { weeks: 26 }),
+      api.get<{ data: SubscriptionPeriod[] }>(`/members/${id}/subscription-periods`),
+      api.get<{ data: CostWeek[] }>(`/members/${id}/weekly-cost-per-visit`, { weeks: 26 }),
+    ]);
+    return { member, visits: visits.data, periods: periods.data, costs: costs.data, now: new Date().toISOString() };
+  } catch (err) {
+    redirectForApiError(args.request, err);
+  }
+}
+
+export default function MemberActivity() {
+  const { member, visits, periods, costs, now } = useLoaderData<typeof loader>();
+  const name = capitaliseWords(member.name);
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link to="/members" className="text-brand-700 underline">
+          Members
+        </Link>
+        <span className="text-slate-500"> / </span>
+        <Link to={`/members/${member.id}`} className="text-brand-700 underline">
+          {name}
+        </Link>
+        <span className="text-slate-500"> / </span>
+        <span className="text-slate-700">Activity</span>
+      </nav>
+      <h1 className="text-2xl font-semibold">Activity of {name}</h1>
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
+        <WeeklyVisitsPanel weeks={visits} />
+        <CostPerVisitPanel weeks={costs} />
+        <SubscriptionPeriodsPanel subscriptions={periods} now={now} />
+      </div>
+    </div>
+  );
+}
+
+export { PageError as ErrorBoundary } from "../components/page-error";

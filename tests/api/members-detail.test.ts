@@ -225,6 +225,55 @@ describe("PUT /api/members/{id}", () => {
   });
 });
 
+describe("profile photo", () => {
+  const upload = async (admin: Awaited<ReturnType<typeof signIn>>, file: Blob, name: string) => {
+    const form = new FormData();
+    form.set("file", file, name);
+    const res = await api.fetch(
+      new Request(`http://localhost:3000/api/members/${id.mere}/profile-picture`, {
+        method: "POST",
+        headers: { "x-requested-with": "XMLHttpRequest", cookie: [...admin.jar].map(([k, v]) => `${k}=${v}`).join("; ") },
+        body: form,
+      }),
+    );
+    return { status: res.status, json: await res.json().catch(() => null), headers: res.headers };
+  };
+
+  it("takes a JPEG judged by its content, squares it to 512 px as WebP and drops its metadata", async () => {
+    const sharp = (await import("sharp")).default;
+    const admin = await signIn("admin@example.com");
+    const jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3366cc" } })
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Copyright: "secret camera owner" } } })
+      .toBuffer();
+    const res = await upload(admin, new Blob([new Uint8Array(jpeg)], { type: "application/octet-stream" }), "holiday.bin");
+    expect(res.status).toBe(200);
+    expect(res.json.data.profile_picture).toMatch(new RegExp(`^/api/members/${id.mere}/profile-picture\\?v=`));
+
+    const photo = await admin.call("GET", `/api/members/${id.mere}/profile-picture`);
+    expect(photo.status).toBe(200);
+    expect(photo.headers.get("content-type")).toBe("image/webp");
+    const raw = await api.fetch(
+      new Request(`http://localhost:3000/api/members/${id.mere}/profile-picture`, { headers: { cookie: [...admin.jar].map(([k, v]) => `${k}=${v}`).join("; ") } }),
+    );
+    const meta = await sharp(Buffer.from(await raw.arrayBuffer())).metadata();
+    expect(meta).toMatchObject({ format: "webp", width: 512, height: 512 });
+    expect(meta.exif).toBeUndefined();
+  });
+
+  it("refuses a file that is not an image whatever its name, and one over 10 MB", async () => {
+    const admin = await signIn("admin@example.com");
+    const fake = await upload(admin, new Blob(["<?php echo 'hi'; ?>"], { type: "image/jpeg" }), "photo.jpg");
+    expect(fake.status).toBe(422);
+    expect(fake.json.errors.file).toEqual(["Choose a JPEG, PNG or WebP image"]);
+    const gif = await upload(admin, new Blob([Buffer.from("R0lGODlhAQABAAAAACw=", "base64")], { type: "image/gif" }), "a.gif");
+    expect(gif.status).toBe(422);
+    const big = await upload(admin, new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "big.jpg");
+    expect(big.status).toBe(413);
+    expect(big.json.message).toBe("The photo is larger than 10 MB.");
+  });
+});
+
 describe("activity", () => {
   it("counts successful visits per Auckland week and spreads payments over the days they paid for", async () => {
     const admin = await signIn("admin@example.com");

@@ -114,6 +114,24 @@ test("editing: bad input keeps the values and says what is wrong; good input sav
   await expect(page.getByText("Prefers the 6 am class")).toBeVisible();
 });
 
+test("photo upload: a good image shows; anything else gets a clear message", async ({ page }) => {
+  const sharp = (await import("sharp")).default;
+  await signIn(page);
+  await openFirst(page, "status=upcoming&gym=all", jsEnabled(test.info()) ? 0 : 1);
+  await page.getByLabel(/Add a photo|Change photo/).setInputFiles({ name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not really a picture") });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Photo not changed")).toBeVisible();
+  await expect(page.getByText("Choose a JPEG, PNG or WebP image.")).toBeVisible();
+
+  const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#22aa66" } }).png().toBuffer();
+  await page.getByLabel(/Add a photo|Change photo/).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Photo updated")).toBeVisible();
+  const img = page.locator("img[src*='/profile-picture']");
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(512);
+});
+
 test("deleting asks first, then the member leaves the list", async ({ page }) => {
   await signIn(page);
   const { id, name } = await openFirst(page, `status=none&sort=joined&dir=${jsEnabled(test.info()) ? "asc" : "desc"}`);

@@ -7,12 +7,13 @@ import { readBody } from "../body";
 import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
-import { forbidden } from "../errors";
+import { ApiError, forbidden, notFound } from "../errors";
 import { isGymAdmin, isOrganisationAdmin } from "../users/current";
 import { invalidateMembershipFigures } from "../dashboard/membership-figures";
 import { memberDetail } from "./detail";
 import { deleteMember, updateMember } from "./edit";
 import { findMember } from "./find";
+import { PHOTO_MAX_BYTES, readPhoto, storePhoto } from "./photo";
 import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activity";
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
 import { csvHeader, csvRows } from "./csv";
@@ -101,6 +102,28 @@ export const memberRoutes = new Hono<ApiEnv>()
   .get("/users/:id{[0-9]+}/price-change-history", requireStaff, async (c) => {
     const found = await findMember(c.var.tenant, c.req.param("id"));
     return c.json({ data: { data: await priceChangeHistory(c.var.tenant, found.user.id) } });
+  })
+  /** POST /api/members/{id}/profile-picture (multipart, field `file`): JPEG, PNG or WebP up to 10 MB. */
+  .post("/members/:id{[0-9]+}/profile-picture", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    if (!(c.req.header("content-type") ?? "").includes("multipart/form-data")) {
+      throw new ApiError(415, "Send the photo as multipart/form-data, in a field named file.", "unsupported_media_type");
+    }
+    if (Number(c.req.header("content-length") ?? 0) > PHOTO_MAX_BYTES + 64 * 1024) {
+      throw new ApiError(413, "The photo is larger than 10 MB.", "payload_too_large", { file: ["The photo is larger than 10 MB"] });
+    }
+    const body = await c.req.parseBody();
+    await storePhoto(c.var.tenant, found.user.id, body.file);
+    return c.json({ data: await memberDetail(c.var.tenant, await findMember(c.var.tenant, c.req.param("id")), now(c)) });
+  })
+  /** GET /api/members/{id}/profile-picture: the photo (its URL carries a version, so it may be cached). */
+  .get("/members/:id{[0-9]+}/profile-picture", requireStaff, async (c) => {
+    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const photo = await readPhoto(c.var.tenant, found.user.id);
+    if (!photo) throw notFound("This member has no photo.");
+    return new Response(new Uint8Array(photo.bytes), {
+      headers: { "Content-Type": photo.content_type, "Cache-Control": "private, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" },
+    });
   })
   /** GET /api/members/{id}/weekly-visits?weeks=26 (1 to 104): successful visits per Auckland week. */
   .get("/members/:id{[0-9]+}/weekly-visits", requireStaff, async (c) => {

@@ -1,0 +1,53 @@
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { profile_pictures, users } from "../../db/schema";
+import type { Tenant } from "../../db/tenant";
+import { ApiError, invalid } from "../errors";
+
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+const SIDE = 512;
+const ACCEPTED = new Set(["jpeg", "png", "webp"]);
+const WRONG_TYPE = "Choose a JPEG, PNG or WebP image";
+
+/**
+ * A new profile photo. The type is judged from the file's content (sharp reads its header), never from
+ * its name or the browser's type; at most 10 MB and 40 megapixels (a small file can decode to a huge
+ * image). It is turned upright, cut to a 512 px square around the middle and saved as WebP: sharp keeps
+ * no metadata unless asked, so EXIF (location, camera) is dropped.
+ */
+export async function storePhoto(t: Tenant, userId: number, file: unknown) {
+  if (!(file instanceof File) || file.size === 0) throw invalid({ file: ["Choose a photo to upload"] });
+  if (file.size > PHOTO_MAX_BYTES) throw new ApiError(413, "The photo is larger than 10 MB.", "payload_too_large", { file: ["The photo is larger than 10 MB"] });
+  const input = Buffer.from(await file.arrayBuffer());
+  let format: string | undefined;
+  try {
+    format = (await sharp(input, { limitInputPixels: 40_000_000 }).metadata()).format;
+  } catch {
+    throw invalid({ file: [WRONG_TYPE] });
+  }
+  if (!format || !ACCEPTED.has(format)) throw invalid({ file: [WRONG_TYPE] });
+  let output: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    output = await sharp(input, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize(SIDE, SIDE, { fit: "cover", position: "attention" })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw invalid({ file: ["This image could not be read. Try another file."] });
+  }
+  return t.db.transaction(async (tx) => {
+    await tx.delete(profile_pictures).where(eq(profile_pictures.user_id, userId));
+    const [row] = await tx
+      .insert(profile_pictures)
+      .values({ user_id: userId, content_type: "image/webp", width: output.info.width, height: output.info.height, bytes: output.data })
+      .returning({ id: profile_pictures.id });
+    await tx.update(users).set({ profile_picture: row.id, updated_at: new Date() }).where(eq(users.id, userId));
+    return row.id;
+  });
+}
+
+export async function readPhoto(t: Tenant, userId: number) {
+  const [row] = await t.db.select().from(profile_pictures).where(eq(profile_pictures.user_id, userId)).limit(1);
+  return row ?? null;
+}

@@ -1,67 +1,105 @@
 // The HTTP server: Express with Remix's request handler, as remix-serve does, plus what remix-serve cannot:
 // settings checked and the database opened before listening, the client IP from the socket for throttling,
 // and cross-site form posts refused before any action runs.
+import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 
-const root = path.dirname(fileURLToPath(import.meta.url));
-const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
-const { boot, ConfigError, crossSitePolicy } = build.entry.module;
-
-let runtime;
-try {
-  runtime = await boot();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
+// WEB_CONCURRENCY worker processes share the port (node:cluster), one per core, with PostgreSQL only:
+// the embedded PGlite database belongs to the one process that opened it.
+const workers = process.env.WEB_CONCURRENCY ? Number(process.env.WEB_CONCURRENCY) : 1;
+if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+  console.error(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got ${JSON.stringify(process.env.WEB_CONCURRENCY)}).`);
+  process.exit(1);
 }
-const { config } = runtime;
+if (workers > 1 && !process.env.DATABASE_URL) {
+  console.error("WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded database can only be opened by one process.");
+  process.exit(1);
+}
 
-const app = express();
-app.disable("x-powered-by");
-app.set("trust proxy", config.TRUST_PROXY);
-app.use(compression());
-app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
-
-app.use((req, res, next) => {
-  if (req.method === "GET" || req.method === "HEAD") return next();
-  const url = `${req.protocol}://${req.get("host")}${req.originalUrl}`;
-  const headers = new Headers();
-  for (const name of ["origin", "sec-fetch-site", "host"]) if (req.get(name)) headers.set(name, req.get(name));
-  const policy = crossSitePolicy(new Request(url, { method: req.method, headers }));
-  if (policy === "refuse") {
-    res.status(403).type("text/plain").send("Cross-site form posts are not accepted.");
-    return;
-  }
-  if (policy === "open-form") delete req.headers.origin;
-  next();
-});
-
-app.all(
-  "*",
-  createRequestHandler({
-    build,
-    mode: config.NODE_ENV === "production" ? "production" : "development",
-    // sessionMemo: the loaders of one page share one session lookup (see server/api/middleware.ts).
-    getLoadContext: (req) => ({ clientIp: req.ip, sessionMemo: new Map() }),
-  }),
-);
-
-const server = app.listen(config.PORT, config.HOST, () => {
-  const apps = `back-office on ${config.BACKOFFICE_HOSTS.join(", ")}; sign-up on ${config.SIGNUP_HOSTS.join(", ")}`;
-  console.log(`Gym Membership on http://localhost:${config.PORT} (${apps}; database: ${runtime.database.kind})`);
-});
-
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    server.close();
-    runtime.database.close().finally(() => process.exit(0));
+if (cluster.isPrimary && workers > 1) {
+  // The first worker runs the migrations (and the demo seed); the others start once it listens.
+  let stopping = false;
+  const first = cluster.fork();
+  first.once("listening", () => {
+    for (let i = 1; i < workers; i++) cluster.fork();
   });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    console.error(`worker ${worker.process.pid} stopped (${signal ?? code}); starting another`);
+    if (code === 1 && worker === first) process.exit(1); // settings refused at boot: another try would fail the same way
+    cluster.fork();
+  });
+  for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.once(sig, () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill(sig);
+    });
+  }
+} else {
+  await serve();
+}
+
+async function serve() {
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
+  const { boot, ConfigError, crossSitePolicy } = build.entry.module;
+
+  let runtime;
+  try {
+    runtime = await boot();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { config } = runtime;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.use(compression());
+  app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const url = `${req.protocol}://${req.get("host")}${req.originalUrl}`;
+    const headers = new Headers();
+    for (const name of ["origin", "sec-fetch-site", "host"]) if (req.get(name)) headers.set(name, req.get(name));
+    const policy = crossSitePolicy(new Request(url, { method: req.method, headers }));
+    if (policy === "refuse") {
+      res.status(403).type("text/plain").send("Cross-site form posts are not accepted.");
+      return;
+    }
+    if (policy === "open-form") delete req.headers.origin;
+    next();
+  });
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: config.NODE_ENV === "production" ? "production" : "development",
+      // sessionMemo: the loaders of one page share one session lookup (see server/api/middleware.ts).
+      getLoadContext: (req) => ({ clientIp: req.ip, sessionMemo: new Map() }),
+    }),
+  );
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const apps = `back-office on ${config.BACKOFFICE_HOSTS.join(", ")}; sign-up on ${config.SIGNUP_HOSTS.join(", ")}`;
+    console.log(`Gym Membership on http://localhost:${config.PORT} (${apps}; database: ${runtime.database.kind})`);
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.once(signal, () => {
+      server.close();
+      runtime.database.close().finally(() => process.exit(0));
+    });
+  }
 }

@@ -155,9 +155,24 @@ export const organisation_users = pgTable(
     primaryKey({ columns: [t.organisation_id, t.user_id] }),
     index("organisation_users_user_idx").on(t.user_id),
     index("organisation_users_gym_idx").on(t.organisation_id, t.home_gym_id),
-    index("organisation_users_joined_idx").on(t.organisation_id, t.created_at),
-    index("organisation_users_last_visit_idx").on(t.organisation_id, t.last_visit_at),
+    // The members list's sorts, in its order (server/api/members/list.ts sortKeys), per gym and for every gym.
+    index("organisation_users_joined_idx")
+      .on(t.organisation_id, t.home_gym_id, t.created_at, t.user_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
+    index("organisation_users_joined_all_idx")
+      .on(t.organisation_id, t.created_at, t.user_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
+    index("organisation_users_last_visit_idx")
+      .on(t.organisation_id, t.home_gym_id, sql`coalesce(${t.last_visit_at}, '-infinity'::timestamptz)`, t.user_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
+    index("organisation_users_last_visit_all_idx")
+      .on(t.organisation_id, sql`coalesce(${t.last_visit_at}, '-infinity'::timestamptz)`, t.user_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_tags_idx").using("gin", t.tags),
+    // The members list's counts: index-only over current members, joined to their latest subscription.
+    index("organisation_users_members_idx")
+      .on(t.organisation_id, t.home_gym_id, t.latest_subscription_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
   ],
 );
 
@@ -382,11 +397,6 @@ export const payments = pgTable(
   (t) => [
     index("payments_org_created_idx").on(t.organisation_id, t.created_at),
     index("payments_user_idx").on(t.organisation_id, t.user_id, t.created_at),
-    // Failed payments only (domain/payment.ts): a few percent of rows. The query must spell this same list
-    // as constants (server/api/stats/queries.ts) for the planner to prove it may use the index.
-    index("payments_failed_idx")
-      .on(t.organisation_id, t.created_at)
-      .where(sql`${t.status} not in ('sent', 'upcoming', 'pending', 'pending_request', 'awaiting_payment')`),
   ],
 );
 
@@ -473,6 +483,8 @@ export const daily_revenue = pgTable(
     day: date("day").notNull(),
     /** Cents of payments with status 'sent', by the day they were created. */
     collected: bigint("collected", { mode: "number" }).notNull().default(0),
+    /** Payments created that day that failed (domain/payment.ts: neither sent nor one of the non-failed statuses). */
+    failed_payments: integer("failed_payments").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
 );

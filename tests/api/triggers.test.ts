@@ -4,6 +4,7 @@ import type { Database } from "../../server/db/client";
 import { daily_revenue, daily_visits, offerings, organisation_users, payments, prices, subscriptions, visits } from "../../server/db/schema";
 import { addMember, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { seedDemo } from "../../server/seed/demo-data";
+import { paymentOutcome } from "../../domain/payment";
 import { freshDatabase } from "./harness";
 
 /** What the triggers of drizzle/0003_dashboard_rollups.sql and 0004_members.sql keep, against the rows they summarise. */
@@ -128,6 +129,12 @@ describe("the demo data set", () => {
       expect(Number(row.visits_rollup)).toBe(Number(row.visits));
       expect(Number(row.visits_members)).toBe(Number(row.visits));
       expect(Number(row.wrong_latest)).toBe(0);
+      // The trigger spells domain/payment.ts's "failed" rule in SQL: they must agree on every status there is.
+      const statuses = await demo.db.select({ status: payments.status, n: sql<number>`count(*)`.mapWith(Number) }).from(payments).groupBy(payments.status);
+      const failed = statuses.filter((s) => paymentOutcome(s.status) === "failed").reduce((n, s) => n + s.n, 0);
+      expect(failed).toBeGreaterThan(0);
+      const [{ total }] = await demo.db.select({ total: sql<number>`sum(${daily_revenue.failed_payments})`.mapWith(Number) }).from(daily_revenue);
+      expect(total).toBe(failed);
     } finally {
       await demo.close();
     }

@@ -1,3 +1,6 @@
+import { confidenceText, hearAboutUsText } from "../../domain/member";
+import { memberListQuery } from "../../domain/schemas/members";
+import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange } from "../../domain/subscription";
 import { describe, expect, it } from "vitest";
 import { BILLING_FREQUENCIES, compareFrequencies, termShorthand } from "../../domain/billing";
 import { capitaliseWords, formatDateTime, formatTime, startOfLocalWeek, startOfToday } from "../../domain/dates";
@@ -70,4 +73,52 @@ describe("payment status", () => {
     ["failed", "failed"],
     ["charged_back", "failed"],
   ])("%s is %s", (status, outcome) => expect(paymentOutcome(status)).toBe(outcome));
+});
+
+describe("scheduled price change, undo window and next billing date (SPEC §4)", () => {
+  const now = new Date("2026-04-15T00:00:00Z");
+  it("finds a scheduled change and when it takes effect", () => {
+    expect(scheduledPriceChange({ transition_to_price_id: null, current_period_end: "2026-04-20T00:00:00Z" })).toBeNull();
+    expect(scheduledPriceChange({ transition_to_price_id: 7, transition_takes_effect_at: "2026-05-01T00:00:00Z", current_period_end: "2026-04-20T00:00:00Z" })).toEqual({
+      to_price_id: 7,
+      takes_effect_at: new Date("2026-05-01T00:00:00Z"),
+    });
+    // Without its own date, at the end of the current period.
+    expect(scheduledPriceChange({ transition_to_price_id: 7, current_period_end: "2026-04-20T00:00:00Z" })?.takes_effect_at).toEqual(new Date("2026-04-20T00:00:00Z"));
+  });
+
+  it("offers undo only while the window is open", () => {
+    expect(cancellationUndoableUntil({ cancelled_at: "2026-04-10T00:00:00Z", undo_cancellation_until: "2026-04-17T00:00:00Z" }, now)).toEqual(new Date("2026-04-17T00:00:00Z"));
+    expect(cancellationUndoableUntil({ cancelled_at: "2026-04-01T00:00:00Z", undo_cancellation_until: "2026-04-08T00:00:00Z" }, now)).toBeNull();
+    expect(cancellationUndoableUntil({ cancelled_at: null, undo_cancellation_until: "2026-04-17T00:00:00Z" }, now)).toBeNull();
+  });
+
+  it("bills next at the period end, after a pause, and never for PIF, cancelled or upcoming", () => {
+    const end = "2026-04-20T00:00:00Z";
+    expect(nextBillingDate({ current_period_end: end }, "weekly", now)).toEqual(new Date(end));
+    expect(nextBillingDate({ current_period_end: end }, "one_off", now)).toBeNull();
+    expect(nextBillingDate({ current_period_end: end, cancelled_at: "2026-04-10T00:00:00Z" }, "weekly", now)).toBeNull();
+    expect(nextBillingDate({ current_period_end: end, upcoming_state: "upcoming" }, "weekly", now)).toBeNull();
+    expect(nextBillingDate({ current_period_end: end, pause_start_at: "2026-04-01T00:00:00Z", pause_end_at: "2026-05-01T00:00:00Z" }, "weekly", now)).toEqual(
+      new Date("2026-05-01T00:00:00Z"),
+    );
+  });
+});
+
+describe("member answers", () => {
+  it("reads confidence and hear-about-us answers as labels", () => {
+    expect(confidenceText("been_but_stopped_going")).toBe("Been before, but stopped going");
+    expect(confidenceText("unknown")).toBeNull();
+    expect(hearAboutUsText("friend")).toBe("A friend");
+    expect(hearAboutUsText("other", "bus stop")).toBe("Other: bus stop");
+    expect(hearAboutUsText(null)).toBeNull();
+  });
+});
+
+describe("members list query", () => {
+  it("treats empty GET fields as no filter and refuses values it cannot use", () => {
+    expect(memberListQuery.parse({ status: "", offering: "", page: "", sort: "" })).toEqual({ page: 1, sort: "name" });
+    expect(memberListQuery.parse({ gym: "all", offering: "3", page: "2", sort: "last_visit", dir: "asc" })).toMatchObject({ gym: "all", offering: 3, page: 2 });
+    expect(memberListQuery.safeParse({ status: "sleeping" }).success).toBe(false);
+  });
 });

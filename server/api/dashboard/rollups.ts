@@ -15,4 +15,5 @@ const sumOver = (t: Tenant, table: typeof daily_revenue | typeof daily_visits, c
     .where(t.where(table, t.inGym(table), sql`${table.day} >= ${from}::date and ${table.day} < ${to}::date`))})`.mapWith(Number);
 
 export const collectedBetween = (t: Tenant, from: string, to: string) => sumOver(t, daily_revenue, daily_revenue.collected, from, to);
+export const failedPaymentsBetween = (t: Tenant, from: string, to: string) => sumOver(t, daily_revenue, daily_revenue.failed_payments, from, to);
 export const visitsBetween = (t: Tenant, from: string, to: string) => sumOver(t, daily_visits, daily_visits.visits, from, to);

@@ -1,15 +1,11 @@
-import { count, eq, gte, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { count, eq, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "../../../domain/dates";
-import { NON_FAILED_PAYMENT_STATUSES } from "../../../domain/payment";
-import { organisation_users, organisations, payments, subscriptions } from "../../db/schema";
+import { organisation_users, organisations, subscriptions } from "../../db/schema";
 import { inState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
-import { collectedBetween, visitsBetween } from "../dashboard/rollups";
+import { collectedBetween, failedPaymentsBetween, visitsBetween } from "../dashboard/rollups";
 
 const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
-
-/** Failed payments (domain/payment.ts), spelled as constants so the planner can use payments_failed_idx. */
-const FAILED = sql.raw(`${payments.status.name} not in (${["sent", ...NON_FAILED_PAYMENT_STATUSES].map((s) => `'${s}'`).join(", ")})`);
 
 /** Members of the organisation (or whose home gym is the current gym) and subscriptions by state, now. */
 export async function membershipCounts(t: Tenant, at: Date) {
@@ -41,8 +37,8 @@ export async function membershipCounts(t: Tenant, at: Date) {
 }
 
 /**
- * Money and visits: from the daily rollups, whole Auckland days (today counts in full); failed payments of
- * the last 30 days from a partial index of failed ones. One round trip of scalar subqueries.
+ * Money, failed payments and visits, from the daily rollups: whole Auckland days (today counts in full;
+ * failed payments are those of the last 30 days, today included). One round trip of scalar subqueries.
  */
 export async function activityStats(t: Tenant, at: Date) {
   const db = t.db;
@@ -53,12 +49,7 @@ export async function activityStats(t: Tenant, at: Date) {
     .select({
       visits_today: visitsBetween(t, today, tomorrow),
       visits_this_week: visitsBetween(t, localDay(startOfLocalWeek(at)), tomorrow),
-      failed_payments: scalar(
-        db
-          .select({ n: count() })
-          .from(payments)
-          .where(t.where(payments, t.inGym(payments), FAILED, gte(payments.created_at, new Date(at.getTime() - 30 * 86_400_000)))),
-      ),
+      failed_payments: failedPaymentsBetween(t, addCalendarDays(today, -29), tomorrow),
       revenue_this_month: collectedBetween(t, monthStart, tomorrow),
       revenue_last_month: collectedBetween(t, localDay(startOfLocalMonth(at, -1)), monthStart),
     })

@@ -57,12 +57,16 @@ async function main() {
     const makeRequest = () => {
       const q = new URLSearchParams();
       const kinds: string[] = [];
-      if (r() < 0.5) (q.set("status", pick(["active", "paused", "cancelled", "grace_period", "upcoming", "none"])), kinds.push("status"));
-      if (r() < 0.15) (q.set("offering", String(pick(priceRows).offering_id)), kinds.push("offering"));
-      else if (r() < 0.1) (q.set("price", String(pick(priceRows).id)), kinds.push("price"));
-      if (r() < 0.15 && tags.length) (q.set("tag", pick(tags)), kinds.push("tag"));
-      if (r() < 0.2) (q.set("q", pick(names).slice(0, 3 + Math.floor(r() * 4)).toLowerCase()), kinds.push("text"));
-      if (r() < 0.3) (q.set("gym", "all"), kinds.push("all gyms"));
+      const use = (kind: string, key: string, value: string) => {
+        q.set(key, value);
+        kinds.push(kind);
+      };
+      if (r() < 0.5) use("status", "status", pick(["active", "paused", "cancelled", "grace_period", "upcoming", "none"]));
+      if (r() < 0.15) use("offering", "offering", String(pick(priceRows).offering_id));
+      else if (r() < 0.1) use("price", "price", String(pick(priceRows).id));
+      if (r() < 0.15 && tags.length) use("tag", "tag", pick(tags));
+      if (r() < 0.2) use("text", "q", pick(names).slice(0, 3 + Math.floor(r() * 4)).toLowerCase());
+      if (r() < 0.3) use("all gyms", "gym", "all");
       q.set("sort", pick(["name", "joined", "last_visit"] as const));
       if (r() < 0.4) q.set("dir", pick(["asc", "desc"] as const));
       q.set("page", String(r() < 0.9 ? 1 + Math.floor(r() * 40) : 100 + Math.floor(r() * 300)));

@@ -57,16 +57,16 @@ async function main() {
     const makeRequest = () => {
       const q = new URLSearchParams();
       const kinds: string[] = [];
-      const use = (kind: string, key: string, value: string) => {
+      const filter = (kind: string, key: string, value: string) => {
         q.set(key, value);
         kinds.push(kind);
       };
-      if (r() < 0.5) use("status", "status", pick(["active", "paused", "cancelled", "grace_period", "upcoming", "none"]));
-      if (r() < 0.15) use("offering", "offering", String(pick(priceRows).offering_id));
-      else if (r() < 0.1) use("price", "price", String(pick(priceRows).id));
-      if (r() < 0.15 && tags.length) use("tag", "tag", pick(tags));
-      if (r() < 0.2) use("text", "q", pick(names).slice(0, 3 + Math.floor(r() * 4)).toLowerCase());
-      if (r() < 0.3) use("all gyms", "gym", "all");
+      if (r() < 0.5) filter("status", "status", pick(["active", "paused", "cancelled", "grace_period", "upcoming", "none"]));
+      if (r() < 0.15) filter("offering", "offering", String(pick(priceRows).offering_id));
+      else if (r() < 0.1) filter("price", "price", String(pick(priceRows).id));
+      if (r() < 0.15 && tags.length) filter("tag", "tag", pick(tags));
+      if (r() < 0.2) filter("text", "q", pick(names).slice(0, 3 + Math.floor(r() * 4)).toLowerCase());
+      if (r() < 0.3) filter("all gyms", "gym", "all");
       q.set("sort", pick(["name", "joined", "last_visit"] as const));
       if (r() < 0.4) q.set("dir", pick(["asc", "desc"] as const));
       q.set("page", String(r() < 0.9 ? 1 + Math.floor(r() * 40) : 100 + Math.floor(r() * 300)));

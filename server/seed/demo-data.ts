@@ -7,6 +7,7 @@ import { subscriptionState, type SubscriptionState } from "../../domain/subscrip
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import {
+  access_control_credentials,
   conversations,
   destination_accounts,
   gyms,
@@ -18,6 +19,7 @@ import {
   organisations,
   payment_types,
   payments,
+  price_changes,
   prices,
   subscriptions,
   users,
@@ -107,6 +109,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
 
     await seedVisitsToday(tx, ctx);
     await seedConversations(tx, ctx, people);
+    await seedDoorAccessAndPriceChanges(tx, people.admin.id);
     return summarise(tx, ctx);
   });
 }
@@ -1315,6 +1318,34 @@ async function seedConversations(db: Db, ctx: MemberContext, people: People) {
 // ───────────────────────────── summary ─────────────────────────────
 
 const emptyStates = (): Record<SubscriptionState, number> => ({ active: 0, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 });
+
+/**
+ * Door credentials for most members (a Kisi card or phone key; revoked once the membership is cancelled),
+ * and a price-change record for every subscription with a scheduled change. Set-based SQL, deterministic
+ * from the member ids, so it costs seconds at 100,000 members and leaves every other stream untouched.
+ */
+async function seedDoorAccessAndPriceChanges(db: Db, adminId: number) {
+  await db.execute(sql`
+    insert into ${access_control_credentials} (organisation_id, user_id, gym_id, provider, kind, identifier_hint, status, issued_at, last_used_at)
+    select ou.organisation_id, ou.user_id, ou.home_gym_id, 'kisi',
+           case when abs(hashtext(ou.user_id::text)) % 3 = 0 then 'mobile' else 'card' end,
+           case when abs(hashtext(ou.user_id::text)) % 3 = 0 then null else lpad((abs(hashtext(ou.user_id::text || 'card')) % 10000)::text, 4, '0') end,
+           case when s.cancelled_at is not null then 'revoked' else 'active' end,
+           ou.created_at, ou.last_visit_at
+    from ${organisation_users} ou
+    join ${subscriptions} s on s.id = ou.latest_subscription_id
+    where ou.role = 'member' and abs(hashtext(ou.user_id::text)) % 10 < 7
+    order by ou.user_id`);
+  await db.execute(sql`
+    insert into ${price_changes} (organisation_id, subscription_id, user_id, from_price_id, to_price_id, from_amount, to_amount, takes_effect_at, member_notified_at, changed_by, created_at)
+    select s.organisation_id, s.id, s.user_id, s.price_id, s.transition_to_price_id, coalesce(s.force_price_amount, p.amount), t.amount,
+           s.transition_takes_effect_at, s.updated_at, ${adminId}, s.updated_at
+    from ${subscriptions} s
+    join ${prices} p on p.id = s.price_id
+    join ${prices} t on t.id = s.transition_to_price_id
+    where s.transition_to_price_id is not null
+    order by s.id`);
+}
 
 async function summarise(db: Db, ctx: MemberContext): Promise<DemoSummary> {
   const n = async (table: PgTable, where?: SQL) => {

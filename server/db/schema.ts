@@ -147,6 +147,8 @@ export const organisation_users = pgTable(
     latest_subscription_id: integer("latest_subscription_id").references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
     last_visit_at: ts("last_visit_at"),
     visits_count: integer("visits_count").notNull().default(0),
+    /** lower(users.name), kept by triggers (drizzle/0008), so the list pages in name order from an index. */
+    sort_name: text("sort_name").notNull().default(""),
     deleted_at: ts("deleted_at"),
     created_at: created(),
     updated_at: updated(),
@@ -156,6 +158,12 @@ export const organisation_users = pgTable(
     index("organisation_users_user_idx").on(t.user_id),
     index("organisation_users_gym_idx").on(t.organisation_id, t.home_gym_id),
     // The members list's sorts, in its order (server/api/members/list.ts sortKeys), per gym and for every gym.
+    index("organisation_users_name_idx")
+      .on(t.organisation_id, t.home_gym_id, sql`${t.sort_name} collate "C"`, t.user_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
+    index("organisation_users_name_all_idx")
+      .on(t.organisation_id, sql`${t.sort_name} collate "C"`, t.user_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_joined_idx")
       .on(t.organisation_id, t.home_gym_id, t.created_at, t.user_id)
       .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),

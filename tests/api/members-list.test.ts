@@ -134,6 +134,9 @@ describe("GET /api/members", () => {
     expect(await list("q=cam.cancelled@")).toEqual(["Cam Cancelled"]);
     expect(await list("q=5550101")).toEqual(["Aroha Active"]);
     expect(await list("q=100%25")).toEqual([]);
+    // One or two characters match the start of the name or e-mail only.
+    expect(await list("q=pa")).toEqual(["Paula Paused"]);
+    expect(await list("q=ul")).toEqual([]);
     // A GET form sends empty fields: they mean no filter.
     expect(await list("status=&offering=&price=&tag=&q=&gym=&sort=&dir=&page=")).toHaveLength(7);
   });

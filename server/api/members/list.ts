@@ -3,6 +3,7 @@ import { termShorthand, type BillingFrequency, type TermUnit } from "../../../do
 import type { MemberListQuery, MemberSort } from "../../../domain/schemas/members";
 import { defaultDirection, MEMBERS_PER_PAGE } from "../../../domain/schemas/members";
 import { STATE_LABELS, statusColour, subscriptionState, type StatusColour, type SubscriptionState } from "../../../domain/subscription";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../../db/schema";
 import { inState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
@@ -53,21 +54,29 @@ function base(t: Tenant, f: MemberFilters, at: Date) {
   return t.where(organisation_users, ...conditions);
 }
 
-/** Name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive (trigram indexes). */
+/** Name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive. */
 function textMatch(q: string): SQL {
   const like = `%${escapeLike(q.toLowerCase())}%`;
   const digits = phoneDigits(q);
   const people = { name: users.name, email: users.email, mobile_number: users.mobile_number };
-  return sql`(${lowerName(people)} like ${like} or ${lowerEmail(people)} like ${like}${
-    digits ? sql` or ${mobileDigits(people)} like ${`%${digits}%`}` : sql``
-  })`;
+  // One or two characters cannot use a trigram: they match the start of the name or e-mail, from the
+  // "C"-collation prefix indexes (as the global search does for short text).
+  const prefix = `${escapeLike(q.toLowerCase())}%`;
+  const matches =
+    q.length < 3
+      ? sql`(${inC(lowerName(people))} like ${prefix} or ${inC(lowerEmail(people))} like ${prefix})`
+      : sql`(${lowerName(people)} like ${like} or ${lowerEmail(people)} like ${like}${digits ? sql` or ${mobileDigits(people)} like ${`%${digits}%`}` : sql``})`;
+  // The people who match come first, from those indexes; `offset 0` stops the planner folding this back
+  // into a walk of every member in list order that tests each one.
+  return sql`${organisation_users.user_id} in (select ${users.id} from ${users} where ${matches} offset 0)`;
 }
 
 /** The columns each sort orders by, the member id last so the order is total (pages and export batches never overlap). */
 export function sortKeys(sort: MemberSort): SQL[] {
   switch (sort) {
     case "name":
-      return [inC(lowerName({ name: users.name, email: users.email, mobile_number: users.mobile_number })), sql`${organisation_users.user_id}`];
+      // lower(users.name), kept on the membership row so the order comes from an index (drizzle/0008).
+      return [sql`${organisation_users.sort_name} collate "C"`, sql`${organisation_users.user_id}`];
     case "joined":
       return [sql`${organisation_users.created_at}`, sql`${organisation_users.user_id}`];
     case "last_visit":
@@ -148,21 +157,41 @@ function toRow(r: MemberRowRaw, at: Date): MemberListRow {
 const ordered = (keys: SQL[], dir: "asc" | "desc") => keys.map((k) => (dir === "asc" ? sql`${k} asc` : sql`${k} desc`));
 
 /** One page of the list and the number of members the filters match. */
+const needsSubscription = (f: MemberFilters) => Boolean(f.status && f.status !== "none") || Boolean(f.price) || Boolean(f.offering);
+
+/**
+ * The joins the filters need, and no more: without filters on text or subscription the count is an
+ * index-only scan of current members. (Drizzle types a join as a new query shape; the selection is unchanged.)
+ */
+function withFilterJoins<Q extends PgSelect>(q: Q, f: MemberFilters): Q {
+  let out = q;
+  if (needsSubscription(f)) {
+    out = out
+      .leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
+      .leftJoin(prices, eq(prices.id, subscriptions.price_id)) as unknown as Q;
+  }
+  return out;
+}
+
+/**
+ * One page of the list and the number of members the filters match. The page's ids are found first, from
+ * the membership rows alone, and only those 50 are joined to their person, subscription, price, offering
+ * and gym: an offset deep into the list then skips index entries, not joined rows.
+ */
 export async function listMembers(t: Tenant, f: MemberFilters, page: number, at: Date) {
   const dir = f.dir ?? defaultDirection(f.sort);
-  const needsSubscription = Boolean(f.status && f.status !== "none") || Boolean(f.price) || Boolean(f.offering);
-  // Only the joins the filters need: without them the count is an index-only scan of current members.
-  let counter = t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).$dynamic();
-  if (f.q) counter = counter.innerJoin(users, eq(users.id, organisation_users.user_id));
-  if (needsSubscription) {
-    counter = counter.leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id)).leftJoin(prices, eq(prices.id, subscriptions.price_id));
-  }
+  const keys = ordered(sortKeys(f.sort), dir);
+  const ids = withFilterJoins(t.db.select({ page_user_id: organisation_users.user_id }).from(organisation_users).$dynamic(), f)
+    .where(base(t, f, at))
+    .orderBy(...keys)
+    .limit(MEMBERS_PER_PAGE)
+    .offset((page - 1) * MEMBERS_PER_PAGE)
+    .as("page_ids");
   const [rows, [{ n: total }]] = await Promise.all([
-    rowsQuery(t, f, at)
-      .orderBy(...ordered(sortKeys(f.sort), dir))
-      .limit(MEMBERS_PER_PAGE)
-      .offset((page - 1) * MEMBERS_PER_PAGE),
-    counter.where(base(t, f, at)),
+    rowsQuery(t, { ...f, q: undefined, status: undefined, price: undefined, offering: undefined, tag: undefined, gymId: null }, at)
+      .innerJoin(ids, eq(ids.page_user_id, organisation_users.user_id))
+      .orderBy(...keys),
+    withFilterJoins(t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).$dynamic(), f).where(base(t, f, at)),
   ]);
   return {
     data: rows.map((r) => toRow(r, at)),

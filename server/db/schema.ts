@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { SubscriptionState } from "../../domain/subscription";
 
 /**
  * One schema for PGlite and PostgreSQL. Field names follow SPEC §3.
@@ -149,6 +150,17 @@ export const organisation_users = pgTable(
     visits_count: integer("visits_count").notNull().default(0),
     /** lower(users.name), kept by triggers (drizzle/0008), so the list pages in name order from an index. */
     sort_name: text("sort_name").notNull().default(""),
+    /**
+     * The latest subscription's facts that the list filters by, copied here by triggers (drizzle/0009) so a
+     * status, price or offering filter reads this row alone: its state leaving pauses aside (cancelled,
+     * grace_period, upcoming or active; null without a subscription), its pause, its price and offering.
+     * Paused is decided at query time from the pause dates (server/db/subscription-state.ts).
+     */
+    latest_state: text("latest_state").$type<Exclude<SubscriptionState, "paused">>(),
+    latest_pause_start_at: ts("latest_pause_start_at"),
+    latest_pause_end_at: ts("latest_pause_end_at"),
+    latest_price_id: integer("latest_price_id"),
+    latest_offering_id: integer("latest_offering_id"),
     deleted_at: ts("deleted_at"),
     created_at: created(),
     updated_at: updated(),
@@ -177,6 +189,19 @@ export const organisation_users = pgTable(
       .on(t.organisation_id, sql`coalesce(${t.last_visit_at}, '-infinity'::timestamptz)`, t.user_id)
       .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_tags_idx").using("gin", t.tags),
+    // The members list's filters on the latest subscription (drizzle/0009).
+    index("organisation_users_state_idx")
+      .on(t.organisation_id, t.latest_state, t.home_gym_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
+    index("organisation_users_paused_idx")
+      .on(t.organisation_id, t.latest_pause_start_at)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null and ${t.latest_pause_start_at} is not null`),
+    index("organisation_users_price_idx")
+      .on(t.organisation_id, t.latest_price_id, t.home_gym_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
+    index("organisation_users_offering_idx")
+      .on(t.organisation_id, t.latest_offering_id, t.home_gym_id)
+      .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     // The members list's counts: index-only over current members, joined to their latest subscription.
     index("organisation_users_members_idx")
       .on(t.organisation_id, t.home_gym_id, t.latest_subscription_id)

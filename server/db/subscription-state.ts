@@ -1,6 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { SubscriptionState } from "../../domain/subscription";
-import { subscriptions } from "./schema";
+import { organisation_users, subscriptions } from "./schema";
 
 /**
  * domain/subscription.ts's subscriptionState, in SQL, for queries that count or filter by state.
@@ -38,4 +38,15 @@ export function inState(state: SubscriptionState, at: Date): SQL {
     case "active":
       return sql`${notPaused} and ${subscriptions.cancelled_at} is null and ${subscriptions.grace_period_ends_at} is null and ${subscriptions.upcoming_state} is null`;
   }
+}
+
+/**
+ * A member (organisation_users row) whose latest subscription is in `state` at `at`, from the copies of its
+ * facts on the membership row (drizzle/0009: latest_state is the state leaving pauses aside, by the same rule).
+ * Paused is a range over latest_pause_start_at, so its partial index finds the few paused members.
+ */
+export function memberInState(state: SubscriptionState, at: Date): SQL {
+  const paused = pausedAt(organisation_users.latest_pause_start_at, organisation_users.latest_pause_end_at, iso(at));
+  if (state === "paused") return sql`${organisation_users.latest_pause_start_at} <= ${iso(at)} and ${paused}`;
+  return sql`${organisation_users.latest_state} = ${state} and not ${paused}`;
 }

@@ -53,7 +53,11 @@ beforeAll(async () => {
   id.weekly = weekly.id;
   id.term = term.id;
 
-  await subscribe(alpha.id, north.id, await member(alpha.id, north.id, "Aroha Active", { tags: ["student"], created_at: at("2026-01-02T00:00:00Z") }, "021 555 0101"), weekly.id);
+  await subscribe(alpha.id, north.id, await member(alpha.id, north.id, "Aroha Active", { tags: ["student"], created_at: at("2026-01-02T00:00:00Z") }, "021 555 0101"), weekly.id, {
+    // A pause booked for later: active until it starts.
+    pause_start_at: at("2026-06-01T00:00:00Z"),
+    pause_end_at: at("2026-06-15T00:00:00Z"),
+  });
   await subscribe(alpha.id, north.id, await member(alpha.id, north.id, "Paula Paused", { created_at: at("2026-01-03T00:00:00Z") }), weekly.id, {
     pause_start_at: at("2026-04-08T00:00:00Z"),
     pause_end_at: at("2026-05-01T00:00:00Z"),
@@ -70,7 +74,7 @@ beforeAll(async () => {
   // Returning: an old cancelled subscription, then a new one; the list shows the new one.
   const returning = await member(alpha.id, north.id, "Rewi Returning", { created_at: at("2026-01-08T00:00:00Z") });
   await subscribe(alpha.id, north.id, returning, weekly.id, { created_at: at("2025-06-01T00:00:00Z"), cancelled_at: at("2025-12-01T00:00:00Z") });
-  await subscribe(alpha.id, north.id, returning, term.id, { created_at: at("2026-03-01T00:00:00Z") });
+  await subscribe(alpha.id, north.id, returning, term.id, { created_at: at("2026-03-01T00:00:00Z"), pause_start_at: at("2026-03-10T00:00:00Z"), pause_end_at: at("2026-03-20T00:00:00Z") }); // a pause over
   await member(alpha.id, north.id, "Dee Deleted", { deleted_at: at("2026-03-01T00:00:00Z") });
   await subscribe(alpha.id, south.id, await member(alpha.id, south.id, "Sam South"), weekly.id);
 

@@ -108,6 +108,46 @@ describe("a member's latest subscription, visit count and last visit", () => {
   });
 });
 
+describe("a member's latest subscription's facts on the membership row", () => {
+  const facts = async (userId: number) => {
+    const [m] = await database.db.select().from(organisation_users).where(and(eq(organisation_users.organisation_id, org), eq(organisation_users.user_id, userId)));
+    return { state: m.latest_state, pause: [m.latest_pause_start_at, m.latest_pause_end_at], price: m.latest_price_id, offering: m.latest_offering_id };
+  };
+
+  it("follow the newest subscription's state, pause, price and offering through inserts, updates and deletes", async () => {
+    const u = (await makeUser(database.db, { name: "facts", email: "facts@example.com" })).id;
+    await addMember(database.db, u, org, gym);
+    expect(await facts(u)).toEqual({ state: null, pause: [null, null], price: null, offering: null });
+
+    const [offA, offB] = await database.db.insert(offerings).values([{ organisation_id: org, name: "A", type: "24_7" }, { organisation_id: org, name: "B", type: "24_7" }]).returning();
+    const [priceA, priceB] = await database.db
+      .insert(prices)
+      .values([{ organisation_id: org, offering_id: offA.id, amount: 1000, billing_frequency: "weekly" }, { organisation_id: org, offering_id: offB.id, amount: 2000, billing_frequency: "monthly" }])
+      .returning();
+    const sub = (created_at: string, price_id: number) => ({ organisation_id: org, user_id: u, gym_id: gym, price_id, created_at: new Date(created_at) });
+    const [older] = await database.db.insert(subscriptions).values(sub("2026-01-01T00:00:00Z", priceA.id)).returning();
+    expect(await facts(u)).toEqual({ state: "active", pause: [null, null], price: priceA.id, offering: offA.id });
+
+    const [newer] = await database.db.insert(subscriptions).values(sub("2026-02-01T00:00:00Z", priceB.id)).returning();
+    expect(await facts(u)).toMatchObject({ state: "active", price: priceB.id, offering: offB.id });
+
+    const start = new Date("2026-03-01T00:00:00Z");
+    await database.db.update(subscriptions).set({ pause_start_at: start, upcoming_state: "starting" }).where(eq(subscriptions.id, newer.id));
+    expect(await facts(u)).toEqual({ state: "upcoming", pause: [start, null], price: priceB.id, offering: offB.id });
+    await database.db.update(subscriptions).set({ grace_period_ends_at: start }).where(eq(subscriptions.id, newer.id));
+    expect((await facts(u)).state).toBe("grace_period");
+    await database.db.update(subscriptions).set({ cancelled_at: start, price_id: priceA.id }).where(eq(subscriptions.id, newer.id));
+    expect(await facts(u)).toMatchObject({ state: "cancelled", price: priceA.id, offering: offA.id });
+
+    // An older subscription's change is not the member's; deleting the newest falls back to the older one's facts.
+    await database.db.update(subscriptions).set({ cancelled_at: start }).where(eq(subscriptions.id, older.id));
+    await database.db.update(subscriptions).set({ cancelled_at: null }).where(eq(subscriptions.id, older.id));
+    expect((await facts(u)).state).toBe("cancelled");
+    await database.db.delete(subscriptions).where(eq(subscriptions.id, newer.id));
+    expect(await facts(u)).toEqual({ state: "active", pause: [null, null], price: priceA.id, offering: offA.id });
+  });
+});
+
 describe("the demo data set", () => {
   it("matches an aggregate of the payments and visits themselves", async () => {
     const demo = await freshDatabase();
@@ -121,7 +161,11 @@ describe("the demo data set", () => {
                (select coalesce(sum(visits_count), 0) from organisation_users)::bigint as visits_members,
                (select count(*) from organisation_users ou where latest_subscription_id is distinct from
                   (select id from subscriptions s where s.organisation_id = ou.organisation_id and s.user_id = ou.user_id
-                   order by created_at desc, id desc limit 1))::bigint as wrong_latest`);
+                   order by created_at desc, id desc limit 1))::bigint as wrong_latest,
+               (select count(*) from organisation_users ou join subscriptions s on s.id = ou.latest_subscription_id join prices p on p.id = s.price_id
+                where (ou.latest_state, ou.latest_pause_start_at, ou.latest_pause_end_at, ou.latest_price_id, ou.latest_offering_id)
+                  is distinct from (subscription_state_unpaused(s.cancelled_at, s.grace_period_ends_at, s.upcoming_state), s.pause_start_at, s.pause_end_at, s.price_id, p.offering_id)
+               )::bigint as wrong_facts`);
       const row = (direct as unknown as { rows: Record<string, string>[] }).rows?.[0] ?? (direct as unknown as Record<string, string>[])[0];
       expect(Number(row.revenue)).toBeGreaterThan(0);
       expect(Number(row.revenue_rollup)).toBe(Number(row.revenue));
@@ -129,6 +173,7 @@ describe("the demo data set", () => {
       expect(Number(row.visits_rollup)).toBe(Number(row.visits));
       expect(Number(row.visits_members)).toBe(Number(row.visits));
       expect(Number(row.wrong_latest)).toBe(0);
+      expect(Number(row.wrong_facts)).toBe(0);
       // The trigger spells domain/payment.ts's "failed" rule in SQL: they must agree on every status there is.
       const statuses = await demo.db.select({ status: payments.status, n: sql<number>`count(*)`.mapWith(Number) }).from(payments).groupBy(payments.status);
       const failed = statuses.filter((s) => paymentOutcome(s.status) === "failed").reduce((n, s) => n + s.n, 0);

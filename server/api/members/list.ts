@@ -3,9 +3,8 @@ import { termShorthand, type BillingFrequency, type TermUnit } from "../../../do
 import type { MemberListQuery, MemberSort } from "../../../domain/schemas/members";
 import { defaultDirection, MEMBERS_PER_PAGE } from "../../../domain/schemas/members";
 import { STATE_LABELS, statusColour, subscriptionState, type StatusColour, type SubscriptionState } from "../../../domain/subscription";
-import type { PgSelect } from "drizzle-orm/pg-core";
 import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../../db/schema";
-import { inState } from "../../db/subscription-state";
+import { memberInState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import { escapeLike, inC, lowerEmail, lowerName, mobileDigits, phoneDigits } from "../search/queries";
 
@@ -46,9 +45,9 @@ function base(t: Tenant, f: MemberFilters, at: Date) {
     isNull(organisation_users.deleted_at),
     f.gymId ? eq(organisation_users.home_gym_id, f.gymId) : undefined,
     f.tag ? sql`${organisation_users.tags} @> array[${f.tag}]::text[]` : undefined,
-    f.status === "none" ? isNull(organisation_users.latest_subscription_id) : f.status ? sql`${subscriptions.id} is not null and ${inState(f.status, at)}` : undefined,
-    f.price ? eq(subscriptions.price_id, f.price) : undefined,
-    f.offering ? eq(prices.offering_id, f.offering) : undefined,
+    f.status === "none" ? isNull(organisation_users.latest_subscription_id) : f.status ? memberInState(f.status, at) : undefined,
+    f.price ? eq(organisation_users.latest_price_id, f.price) : undefined,
+    f.offering ? eq(organisation_users.latest_offering_id, f.offering) : undefined,
     f.q ? textMatch(f.q) : undefined,
   ];
   return t.where(organisation_users, ...conditions);
@@ -156,23 +155,6 @@ function toRow(r: MemberRowRaw, at: Date): MemberListRow {
 
 const ordered = (keys: SQL[], dir: "asc" | "desc") => keys.map((k) => (dir === "asc" ? sql`${k} asc` : sql`${k} desc`));
 
-/** One page of the list and the number of members the filters match. */
-const needsSubscription = (f: MemberFilters) => Boolean(f.status && f.status !== "none") || Boolean(f.price) || Boolean(f.offering);
-
-/**
- * The joins the filters need, and no more: without filters on text or subscription the count is an
- * index-only scan of current members. (Drizzle types a join as a new query shape; the selection is unchanged.)
- */
-function withFilterJoins<Q extends PgSelect>(q: Q, f: MemberFilters): Q {
-  let out = q;
-  if (needsSubscription(f)) {
-    out = out
-      .leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
-      .leftJoin(prices, eq(prices.id, subscriptions.price_id)) as unknown as Q;
-  }
-  return out;
-}
-
 /**
  * One page of the list and the number of members the filters match. The page's ids are found first, from
  * the membership rows alone, and only those 50 are joined to their person, subscription, price, offering
@@ -181,7 +163,9 @@ function withFilterJoins<Q extends PgSelect>(q: Q, f: MemberFilters): Q {
 export async function listMembers(t: Tenant, f: MemberFilters, page: number, at: Date) {
   const dir = f.dir ?? defaultDirection(f.sort);
   const keys = ordered(sortKeys(f.sort), dir);
-  const ids = withFilterJoins(t.db.select({ page_user_id: organisation_users.user_id }).from(organisation_users).$dynamic(), f)
+  const ids = t.db
+    .select({ page_user_id: organisation_users.user_id })
+    .from(organisation_users)
     .where(base(t, f, at))
     .orderBy(...keys)
     .limit(MEMBERS_PER_PAGE)
@@ -191,7 +175,7 @@ export async function listMembers(t: Tenant, f: MemberFilters, page: number, at:
     rowsQuery(t, { ...f, q: undefined, status: undefined, price: undefined, offering: undefined, tag: undefined, gymId: null }, at)
       .innerJoin(ids, eq(ids.page_user_id, organisation_users.user_id))
       .orderBy(...keys),
-    withFilterJoins(t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).$dynamic(), f).where(base(t, f, at)),
+    t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(base(t, f, at)),
   ]);
   return {
     data: rows.map((r) => toRow(r, at)),

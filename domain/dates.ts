@@ -6,17 +6,44 @@ export const TIME_ZONE = "Pacific/Auckland";
 type DateInput = Date | string | number;
 const toDate = (d: DateInput) => (d instanceof Date ? d : new Date(d));
 
-/** 9:00 AM */
-export const formatTime = (d: DateInput) => formatInTimeZone(toDate(d), TIME_ZONE, "h:mm a");
-/** 22 Nov 2026 */
-export const formatDate = (d: DateInput) => formatInTimeZone(toDate(d), TIME_ZONE, "d MMM yyyy");
-/** 22 Nov 2026, 9:00 AM */
-export const formatDateTime = (d: DateInput) => formatInTimeZone(toDate(d), TIME_ZONE, "d MMM yyyy, h:mm a");
-/** 2026-11-22: the calendar day in Auckland. */
-export const localDay = (d: DateInput) => formatInTimeZone(toDate(d), TIME_ZONE, "yyyy-MM-dd");
+/**
+ * Remembers a pure function's answers: time-zone conversion costs tens of microseconds a call and a page
+ * asks for the same days and labels again and again (a dashboard renders ~80). Bounded: it starts afresh
+ * past `max` entries.
+ */
+function remembered<K, V>(fn: (key: K) => V, max = 5000): (key: K) => V {
+  const seen = new Map<K, V>();
+  return (key) => {
+    let value = seen.get(key);
+    if (value === undefined) {
+      if (seen.size >= max) seen.clear();
+      value = fn(key);
+      seen.set(key, value);
+    }
+    return value;
+  };
+}
 
-/** The instant Auckland's day `yyyy-MM-dd` begins (DST-safe). */
-export const startOfLocalDay = (day: string) => fromZonedTime(`${day}T00:00:00`, TIME_ZONE);
+const formatters = new Map<string, (ms: number) => string>();
+/** `d` in Auckland time in a date-fns pattern, remembered per pattern and instant. */
+export function formatLocal(d: DateInput, pattern: string): string {
+  let format = formatters.get(pattern);
+  if (!format) formatters.set(pattern, (format = remembered((ms: number) => formatInTimeZone(ms, TIME_ZONE, pattern))));
+  return format(toDate(d).getTime());
+}
+
+/** 9:00 AM */
+export const formatTime = (d: DateInput) => formatLocal(d, "h:mm a");
+/** 22 Nov 2026 */
+export const formatDate = (d: DateInput) => formatLocal(d, "d MMM yyyy");
+/** 22 Nov 2026, 9:00 AM */
+export const formatDateTime = (d: DateInput) => formatLocal(d, "d MMM yyyy, h:mm a");
+/** 2026-11-22: the calendar day in Auckland. */
+export const localDay = (d: DateInput) => formatLocal(d, "yyyy-MM-dd");
+
+const dayStarts = remembered((day: string) => fromZonedTime(`${day}T00:00:00`, TIME_ZONE).getTime());
+/** The instant Auckland's day `yyyy-MM-dd` begins (DST-safe). A new Date each call: callers may mutate it. */
+export const startOfLocalDay = (day: string) => new Date(dayStarts(day));
 
 /** Start of today in Auckland, as an instant. */
 export const startOfToday = (now: Date = new Date()) => startOfLocalDay(localDay(now));

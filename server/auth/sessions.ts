@@ -1,5 +1,6 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedFor } from "../db/prepared";
 import { sessions, users } from "../db/schema";
 import { randomToken, sha256 } from "./crypto";
 
@@ -32,6 +33,23 @@ export async function createSession(
   return token;
 }
 
+// Every signed-in request reads this: prepared once (server/db/prepared.ts).
+const liveSession = preparedFor((db) =>
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder("id")),
+        gt(sessions.expires_at, sql.placeholder("now")),
+        gt(sessions.last_seen_at, sql.placeholder("idleSince")),
+        isNull(users.deleted_at),
+      ),
+    )
+    .prepare("live_session"),
+);
+
 /** The live session for a cookie token, with its (not deleted) user, in one query. */
 export async function readSession(
   db: Db,
@@ -40,13 +58,7 @@ export async function readSession(
 ): Promise<{ session: SessionRow; user: typeof users.$inferSelect } | null> {
   if (!token || token.length > 100) return null;
   const id = sha256(token);
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.user_id))
-    .where(
-      and(eq(sessions.id, id), gt(sessions.expires_at, now), gt(sessions.last_seen_at, new Date(now.getTime() - IDLE_MS)), isNull(users.deleted_at)),
-    );
+  const [row] = await liveSession(db).execute({ id, now, idleSince: new Date(now.getTime() - IDLE_MS) });
   if (!row) return null;
   if (now.getTime() - row.session.last_seen_at.getTime() > TOUCH_MS) {
     await db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.id, id));

@@ -10,7 +10,9 @@ export type Format = (value: number) => string;
 export const TEXT_SIZE = "text-[16px] sm:text-[13px]";
 export const LAYOUT_FONT = 16;
 
-export const formatNumber: Format = (n) => n.toLocaleString("en-NZ");
+// One formatter for every call: toLocaleString builds a new one each time (a chart formats dozens).
+const numbers = new Intl.NumberFormat("en-NZ");
+export const formatNumber: Format = (n) => numbers.format(n);
 
 /** Ticks from 0 to at least `max` in round steps (1, 2, 2.5 or 5 × 10ⁿ), about `count` of them. */
 export function niceTicks(max: number, { count = 4, integer = false } = {}): number[] {

@@ -1,10 +1,10 @@
-import { and, asc, count, countDistinct, desc, eq, exists, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, countDistinct, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import { localDay, startOfLocalMonth, TIME_ZONE } from "../../../domain/dates";
 import type { SubscriptionState } from "../../../domain/subscription";
-import { offering_gyms, offerings, organisation_users, organisations, prices, subscriptions } from "../../db/schema";
+import { offering_gyms, offerings, organisation_users, prices, subscriptions } from "../../db/schema";
 import { iso, pausedAt, subscriptionStateSql } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
-import { collectedBetween, visitsBetween } from "./rollups";
+import { dailyTotals, sumDays } from "./rollups";
 
 /**
  * The dashboard's charts. Calendar logic (week and month boundaries) runs in SQL with `at time zone`
@@ -165,21 +165,10 @@ export async function costAndVisitBreakdown(t: Tenant, at: Date): Promise<CostAn
     const start = localDay(startOfLocalMonth(at, i - 5));
     return { month: start.slice(0, 7), start, end: localDay(startOfLocalMonth(at, i - 4)) };
   });
-  const [row] = await t.db
-    .select(
-      Object.fromEntries(
-        months.flatMap((m, i) => [
-          [`revenue${i}`, collectedBetween(t, m.start, m.end)],
-          [`visits${i}`, visitsBetween(t, m.start, m.end)],
-        ]),
-      ) as Record<string, SQL.Aliased<number> | SQL<number>>,
-    )
-    .from(organisations)
-    .where(eq(organisations.id, t.organisationId));
-
-  return months.map((m, i) => {
-    const revenue = row[`revenue${i}`] as number;
-    const visits = row[`visits${i}`] as number;
+  const days = await dailyTotals(t, months[0].start, months[5].end);
+  return months.map((m) => {
+    const revenue = sumDays(days, "collected", m.start, m.end);
+    const visits = sumDays(days, "visits", m.start, m.end);
     return { month: m.month, revenue, visits, cost_per_visit: visits > 0 ? Math.round(revenue / visits) : null };
   });
 }

@@ -3,7 +3,7 @@ import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "
 import { organisation_users, organisations, subscriptions } from "../../db/schema";
 import { inState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
-import { collectedBetween, failedPaymentsBetween, visitsBetween } from "../dashboard/rollups";
+import { dailyTotals, sumDays } from "../dashboard/rollups";
 
 const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
 
@@ -38,24 +38,24 @@ export async function membershipCounts(t: Tenant, at: Date) {
 
 /**
  * Money, failed payments and visits, from the daily rollups: whole Auckland days (today counts in full;
- * failed payments are those of the last 30 days, today included). One round trip of scalar subqueries.
+ * failed payments are those of the last 30 days, today included). One read of the days since the earliest
+ * of those periods began.
  */
 export async function activityStats(t: Tenant, at: Date) {
-  const db = t.db;
   const today = localDay(at);
   const tomorrow = addCalendarDays(today, 1);
   const monthStart = localDay(startOfLocalMonth(at));
-  const [row] = await db
-    .select({
-      visits_today: visitsBetween(t, today, tomorrow),
-      visits_this_week: visitsBetween(t, localDay(startOfLocalWeek(at)), tomorrow),
-      failed_payments: failedPaymentsBetween(t, addCalendarDays(today, -29), tomorrow),
-      revenue_this_month: collectedBetween(t, monthStart, tomorrow),
-      revenue_last_month: collectedBetween(t, localDay(startOfLocalMonth(at, -1)), monthStart),
-    })
-    .from(organisations)
-    .where(eq(organisations.id, t.organisationId));
-  return row;
+  const lastMonthStart = localDay(startOfLocalMonth(at, -1));
+  const failedFrom = addCalendarDays(today, -29);
+  const weekStart = localDay(startOfLocalWeek(at));
+  const days = await dailyTotals(t, failedFrom < lastMonthStart ? failedFrom : lastMonthStart, tomorrow);
+  return {
+    visits_today: sumDays(days, "visits", today, tomorrow),
+    visits_this_week: sumDays(days, "visits", weekStart, tomorrow),
+    failed_payments: sumDays(days, "failed_payments", failedFrom, tomorrow),
+    revenue_this_month: sumDays(days, "collected", monthStart, tomorrow),
+    revenue_last_month: sumDays(days, "collected", lastMonthStart, monthStart),
+  };
 }
 
 export type HeadlineStats = Awaited<ReturnType<typeof membershipCounts>> &

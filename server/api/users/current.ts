@@ -1,5 +1,6 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { preparedFor } from "../../db/prepared";
 import { gym_users, gyms, organisation_users, organisations, payment_types, type users } from "../../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
@@ -17,10 +18,9 @@ export interface CurrentUser {
   defaultPaymentTypeId: number | null;
 }
 
-export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser> {
-  const userId = row.id;
-
-  const orgs = await db
+// Every signed-in request reads these: prepared once (server/db/prepared.ts).
+const memberships = preparedFor((db) =>
+  db
     .select({
       id: organisations.id,
       name: organisations.name,
@@ -32,20 +32,33 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
     })
     .from(organisation_users)
     .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
-    .where(and(eq(organisation_users.user_id, userId), isNull(organisation_users.deleted_at)))
-    .orderBy(asc(organisations.name));
+    .where(and(eq(organisation_users.user_id, sql.placeholder("userId")), isNull(organisation_users.deleted_at)))
+    .orderBy(asc(organisations.name))
+    .prepare("current_user_memberships"),
+);
+
+// An organisation admin works in every gym: as admin unless a gym gives them another role.
+const adminGyms = preparedFor((db) =>
+  db
+    .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
+    .from(gyms)
+    .leftJoin(gym_users, and(eq(gym_users.gym_id, gyms.id), eq(gym_users.user_id, sql.placeholder("userId"))))
+    .where(eq(gyms.organisation_id, sql.placeholder("organisationId")))
+    .orderBy(asc(gyms.name))
+    .prepare("current_user_admin_gyms"),
+);
+
+export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser> {
+  const userId = row.id;
+
+  const orgs = await memberships(db).execute({ userId });
 
   const current = orgs.find((o) => o.id === row.current_organisation_id) ?? orgs[0] ?? null;
   let gymList: CurrentUser["gyms"] = [];
   if (current) {
     if (current.role === "admin") {
       // An organisation admin works in every gym: as admin unless a gym gives them another role.
-      const all = await db
-        .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
-        .from(gyms)
-        .leftJoin(gym_users, and(eq(gym_users.gym_id, gyms.id), eq(gym_users.user_id, userId)))
-        .where(eq(gyms.organisation_id, current.id))
-        .orderBy(asc(gyms.name));
+      const all = await adminGyms(db).execute({ userId, organisationId: current.id });
       gymList = all.map((g) => ({ ...g, role: g.role ?? "admin" }));
     } else if (current.role === "personal_trainer") {
       gymList = await db
@@ -73,18 +86,22 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
   };
 }
 
-
 export const isOrganisationAdmin = (u: CurrentUser) => u.organisation?.role === "admin";
 export const isGymAdmin = (u: CurrentUser) => u.gyms.some((g) => g.role === "admin");
+
+const paymentTypes = preparedFor((db) =>
+  db
+    .select({ id: payment_types.id, type: payment_types.type, details: payment_types.details })
+    .from(payment_types)
+    .where(and(eq(payment_types.user_id, sql.placeholder("userId")), eq(payment_types.organisation_id, sql.placeholder("organisationId"))))
+    .prepare("current_user_payment_types"),
+);
 
 /** GET /api/me: the fields SPEC §3 lists for the signed-in user. */
 export async function mePayload(db: Db, u: CurrentUser) {
   const r = u.row;
   const types = u.organisation
-    ? await db
-        .select({ id: payment_types.id, type: payment_types.type, details: payment_types.details })
-        .from(payment_types)
-        .where(and(eq(payment_types.user_id, r.id), eq(payment_types.organisation_id, u.organisation.id)))
+    ? await paymentTypes(db).execute({ userId: r.id, organisationId: u.organisation.id })
     : [];
   return {
     id: r.id,

@@ -189,9 +189,10 @@ export const organisation_users = pgTable(
       .on(t.organisation_id, sql`coalesce(${t.last_visit_at}, '-infinity'::timestamptz)`, t.user_id)
       .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_tags_idx").using("gin", t.tags),
-    // The members list's filters on the latest subscription (drizzle/0009).
+    // The members list's filters on the latest subscription (drizzle/0009). The state index carries the
+    // pause dates too, so a status count ("not paused now") is answered from the index alone.
     index("organisation_users_state_idx")
-      .on(t.organisation_id, t.latest_state, t.home_gym_id)
+      .on(t.organisation_id, t.latest_state, t.home_gym_id, t.latest_pause_start_at, t.latest_pause_end_at)
       .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_paused_idx")
       .on(t.organisation_id, t.latest_pause_start_at)

@@ -130,6 +130,7 @@ describe("GET /api/members", () => {
     expect(await list("status=grace_period")).toEqual(["Grace Overdue"]);
     expect(await list("status=upcoming")).toEqual(["Uma Upcoming"]);
     expect(await list("status=none")).toEqual(["Nora Nothing"]);
+    expect(await list(`status=none&offering=${id.anytime}`)).toEqual([]); // no subscription, so no offering
     expect(await list(`offering=${id.tenWeeks}`)).toEqual(["Uma Upcoming"]);
     expect(await list(`price=${id.term}`)).toEqual(["Cam Cancelled", "Rewi Returning"]);
     expect(await list("tag=vip")).toEqual(["Grace Overdue"]);

@@ -162,6 +162,11 @@ const ordered = (keys: SQL[], dir: "asc" | "desc") => keys.map((k) => (dir === "
  */
 export async function listMembers(t: Tenant, f: MemberFilters, page: number, at: Date) {
   const dir = f.dir ?? defaultDirection(f.sort);
+  // A member without a subscription has no price or offering: nobody matches, and the planner, which cannot
+  // know that, would walk every member looking.
+  if (f.status === "none" && (f.price || f.offering)) {
+    return { data: [], meta: { page, per_page: MEMBERS_PER_PAGE, total: 0, pages: 1, sort: f.sort, dir } };
+  }
   const keys = ordered(sortKeys(f.sort), dir);
   const ids = t.db
     .select({ page_user_id: organisation_users.user_id })

@@ -23,7 +23,8 @@ interface Entry {
 }
 
 export interface SwrCache {
-  get<T>(key: string, compute: () => Promise<T>): Promise<Cached<T>>;
+  /** `opts.ttlMs` overrides the cache's age limit for this key (0 still computes every time). */
+  get<T>(key: string, compute: () => Promise<T>, opts?: { ttlMs?: number }): Promise<Cached<T>>;
   invalidate(prefix: string): void;
   readonly size: number;
 }
@@ -54,8 +55,9 @@ export function createSwrCache(opts: { ttlMs: number; maxEntries?: number; clock
   }
 
   return {
-    async get<T>(key: string, compute: () => Promise<T>): Promise<Cached<T>> {
-      if (ttlMs <= 0) return { value: await compute(), asOf: new Date(clock()) };
+    async get<T>(key: string, compute: () => Promise<T>, opts?: { ttlMs?: number }): Promise<Cached<T>> {
+      const maxAge = ttlMs <= 0 ? 0 : (opts?.ttlMs ?? ttlMs);
+      if (maxAge <= 0) return { value: await compute(), asOf: new Date(clock()) };
       let entry = entries.get(key);
       if (entry) {
         entries.delete(key); // re-insert: Map order is our recency order
@@ -67,7 +69,7 @@ export function createSwrCache(opts: { ttlMs: number; maxEntries?: number; clock
       }
       const current = entry.value as Cached<T> | undefined;
       if (!current) return (entry.pending as Promise<Cached<T>> | undefined) ?? run(key, entry, compute);
-      if (clock() - current.asOf.getTime() >= ttlMs && !entry.pending) run(key, entry, compute).catch(onError);
+      if (clock() - current.asOf.getTime() >= maxAge && !entry.pending) run(key, entry, compute).catch(onError);
       return current;
     },
     invalidate(prefix: string) {

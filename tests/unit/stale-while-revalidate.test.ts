@@ -21,6 +21,25 @@ describe("stale-while-revalidate cache", () => {
     expect(compute).toHaveBeenCalledTimes(1);
   });
 
+  it("keeps an entry for its own age limit when the reader gives one, and never when the cache is off", async () => {
+    let now = 0;
+    const cache = createSwrCache({ ttlMs: 1000, clock: () => now });
+    const settled = vi.fn(async () => now);
+    await cache.get("past", settled, { ttlMs: 60_000 });
+    now = 59_999;
+    expect((await cache.get("past", settled, { ttlMs: 60_000 })).value).toBe(0);
+    expect(settled).toHaveBeenCalledTimes(1);
+    now = 60_000;
+    await cache.get("past", settled, { ttlMs: 60_000 });
+    expect(settled).toHaveBeenCalledTimes(2); // a background refresh
+
+    const off = createSwrCache({ ttlMs: 0, clock: () => now });
+    const compute = vi.fn(async () => 1);
+    await off.get("k", compute, { ttlMs: 60_000 });
+    await off.get("k", compute, { ttlMs: 60_000 });
+    expect(compute).toHaveBeenCalledTimes(2);
+  });
+
   it("serves a fresh entry, then the stale one while a single refresh runs", async () => {
     let now = 0;
     const cache = createSwrCache({ ttlMs: 1000, clock: () => now });

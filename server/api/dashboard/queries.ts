@@ -1,10 +1,11 @@
-import { and, asc, count, countDistinct, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import { localDay, startOfLocalMonth, TIME_ZONE } from "../../../domain/dates";
 import type { SubscriptionState } from "../../../domain/subscription";
-import { offering_gyms, offerings, organisation_users, prices, subscriptions } from "../../db/schema";
-import { iso, pausedAt, subscriptionStateSql } from "../../db/subscription-state";
+import { offering_gyms, offerings, organisation_users, subscriptions } from "../../db/schema";
+import { iso, pausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import { dailyTotals, sumDays } from "./rollups";
+import { memberStates } from "../stats/queries";
 
 /**
  * The dashboard's charts. Calendar logic (week and month boundaries) runs in SQL with `at time zone`
@@ -24,8 +25,10 @@ const membership = and(eq(organisation_users.organisation_id, subscriptions.orga
 export type ActiveUsersWeek = { week_start: string; active: number };
 
 /**
- * Members with a running subscription at the end of each of the last `weeks` Auckland weeks (Monday
- * start), oldest first; the current week is measured now rather than at its (future) end.
+ * Members with a running subscription at the end of each Auckland week (Monday start) from `oldest` weeks
+ * back to `newest` (0 is the current week, 1 the one before…), oldest first; the current week is measured
+ * now rather than at its (future) end. The route asks for finished and current weeks apart, to cache the
+ * finished ones longer.
  *
  * A member counts at instant E when one of their subscriptions, at E:
  *  - had started: created_at <= E (there is no separate start date; the first period starts within days);
@@ -39,9 +42,9 @@ export type ActiveUsersWeek = { week_start: string; active: number };
  * the grace period began is not stored, so it could not be subtracted from past weeks anyway.
  * One query: generate_series gives the weeks, each joined to the subscriptions that were running then.
  */
-export async function activeUsersByWeek(t: Tenant, at: Date, weeks: number): Promise<ActiveUsersWeek[]> {
+export async function activeUsersInWeeks(t: Tenant, at: Date, newest: number, oldest: number): Promise<ActiveUsersWeek[]> {
   const db = t.db;
-  const firstWeekStart = sql`((date_trunc('week', ${localNow(at)}) - ${weeks - 1}::int * interval '1 week') at time zone ${tz})`;
+  const firstWeekStart = sql`((date_trunc('week', ${localNow(at)}) - ${oldest}::int * interval '1 week') at time zone ${tz})`;
   // Rows that could be running in some week of the range; the join below decides which weeks.
   const live = db
     .select({
@@ -70,7 +73,7 @@ export async function activeUsersByWeek(t: Tenant, at: Date, weeks: number): Pro
   const weekRows = sql`(
     select ws as week_start,
            case when i = 0 then ${iso(at)} else ((ws + interval '1 week') at time zone ${tz}) end as ends_at
-    from generate_series(0, ${weeks - 1}::int) as i,
+    from generate_series(${newest}::int, ${oldest}::int) as i,
          lateral (select date_trunc('week', ${localNow(at)}) - i * interval '1 week' as ws) as w
   ) as weeks`;
   const end = sql`weeks.ends_at`;
@@ -97,31 +100,23 @@ export type UserBreakdown = {
   by_offering: { offering_id: number; name: string; members: number }[];
 };
 
-const stateAt = (at: Date) => sql<SubscriptionState>`${subscriptionStateSql(at)}`;
-
 /**
- * Members by the state of their latest subscription (one member, one state), and members by offering
- * (members with a non-cancelled subscription to one of its prices). Offerings with no such members are
- * listed too while they are live and open at the current gym, so a plan nobody is on shows as 0.
+ * Members by the state of their latest subscription (one member, one state), and members by offering (members
+ * whose latest subscription, not cancelled, is to one of its prices): as the members list's status and offering
+ * filters count them, from the copies on the membership row (drizzle/0009), by home gym. Offerings with no such
+ * members are listed too while they are live and open at the current gym, so a plan nobody is on shows as 0.
  * Members removed from the organisation are left out. Two queries, sent together.
  */
 export async function userBreakdown(t: Tenant, at: Date): Promise<UserBreakdown> {
   const db = t.db;
-  const latest = db
-    .selectDistinctOn([subscriptions.user_id], { state: stateAt(at).as("state") })
-    .from(subscriptions)
-    .innerJoin(organisation_users, membership)
-    .where(t.where(subscriptions, t.inGym(subscriptions), isNull(organisation_users.deleted_at)))
-    .orderBy(subscriptions.user_id, desc(subscriptions.created_at), desc(subscriptions.id))
-    .as("latest");
-
+  const ou = organisation_users;
   const current = db
-    .select({ offering_id: prices.offering_id, members: countDistinct(subscriptions.user_id).as("members") })
-    .from(subscriptions)
-    .innerJoin(prices, eq(prices.id, subscriptions.price_id))
-    .innerJoin(organisation_users, membership)
-    .where(t.where(subscriptions, t.inGym(subscriptions), isNull(subscriptions.cancelled_at), isNull(organisation_users.deleted_at)))
-    .groupBy(prices.offering_id)
+    .select({ offering_id: ou.latest_offering_id, members: count().as("members") })
+    .from(ou)
+    .where(
+      t.where(ou, eq(ou.role, "member"), isNull(ou.deleted_at), t.gymId ? eq(ou.home_gym_id, t.gymId) : undefined, sql`${ou.latest_state} <> 'cancelled'`),
+    )
+    .groupBy(ou.latest_offering_id)
     .as("current");
 
   const openHere = t.gymId
@@ -137,8 +132,8 @@ export async function userBreakdown(t: Tenant, at: Date): Promise<UserBreakdown>
     : undefined;
   const members = sql<number>`coalesce(${current.members}, 0)`.mapWith(Number);
 
-  const [states, byOffering] = await Promise.all([
-    db.select({ state: latest.state, n: count() }).from(latest).groupBy(latest.state),
+  const [{ by_state }, byOffering] = await Promise.all([
+    memberStates(t, at),
     db
       .select({ offering_id: offerings.id, name: offerings.name, members })
       .from(offerings)
@@ -146,9 +141,6 @@ export async function userBreakdown(t: Tenant, at: Date): Promise<UserBreakdown>
       .where(t.where(offerings, or(sql`${current.members} > 0`, and(isNull(offerings.archived_at), openHere))))
       .orderBy(desc(members), asc(offerings.name), asc(offerings.id)),
   ]);
-
-  const by_state: Record<SubscriptionState, number> = { active: 0, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 };
-  for (const s of states) by_state[s.state] = Number(s.n);
   return { by_state, by_offering: byOffering };
 }
 

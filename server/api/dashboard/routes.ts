@@ -4,7 +4,8 @@ import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { membershipFigures } from "./membership-figures";
-import { activeUsersByWeek, costAndVisitBreakdown, userBreakdown } from "./queries";
+import { activeUsersInWeeks, costAndVisitBreakdown, userBreakdown } from "./queries";
+import { localDay, startOfLocalWeek } from "../../../domain/dates";
 
 const activeUsersQuery = z.object({
   weeks: z.coerce
@@ -22,8 +23,16 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const parsed = activeUsersQuery.safeParse(c.req.query());
     if (!parsed.success) throw invalid(zodErrors(parsed.error));
     const { weeks } = parsed.data;
-    const figures = await membershipFigures(c, `active-users:${weeks}`, () => activeUsersByWeek(c.var.tenant, now(c), weeks));
-    return c.json({ data: figures.value });
+    const t = c.var.tenant;
+    const at = now(c);
+    // Finished weeks are settled and cached long (keyed by the current week, so they roll over on Monday);
+    // only the current week is counted again every DASHBOARD_CACHE_SECONDS.
+    const week = localDay(startOfLocalWeek(at));
+    const [past, current] = await Promise.all([
+      weeks > 1 ? membershipFigures(c, `active-users-past:${weeks}:${week}`, () => activeUsersInWeeks(t, at, 1, weeks - 1), { settled: true }) : { value: [] },
+      membershipFigures(c, `active-users-current:${week}`, () => activeUsersInWeeks(t, at, 0, 0)),
+    ]);
+    return c.json({ data: [...past.value, ...current.value] });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, async (c) => {

@@ -1,39 +1,37 @@
-import { count, eq, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { count, eq, isNull, sql } from "drizzle-orm";
 import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "../../../domain/dates";
-import { organisation_users, organisations, subscriptions } from "../../db/schema";
-import { inState } from "../../db/subscription-state";
+import type { SubscriptionState } from "../../../domain/subscription";
+import { organisation_users } from "../../db/schema";
+import { memberInState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import { dailyTotals, sumDays } from "../dashboard/rollups";
 
-const scalar = (q: SQLWrapper) => sql<number>`(${q})`.mapWith(Number);
-
-/** Members of the organisation (or whose home gym is the current gym) and subscriptions by state, now. */
-export async function membershipCounts(t: Tenant, at: Date) {
-  const db = t.db;
-  const subs = (cond: SQL) => db.select({ n: count() }).from(subscriptions).where(t.where(subscriptions, t.inGym(subscriptions), cond));
-  const [row] = await db
-    .select({
-      members: scalar(
-        db
-          .select({ n: count() })
-          .from(organisation_users)
-          .where(
-            t.where(
-              organisation_users,
-              eq(organisation_users.role, "member"),
-              isNull(organisation_users.deleted_at),
-              t.gymId ? eq(organisation_users.home_gym_id, t.gymId) : undefined,
-            ),
-          ),
+/**
+ * Current members of the organisation (or whose home gym is the current gym), and how many of them are in each
+ * state by their latest subscription (one member, one state), now: as the members list counts them
+ * (server/api/members/list.ts), from the copies on the membership row and its state index (drizzle/0009).
+ */
+export async function memberStates(t: Tenant, at: Date) {
+  const n = (state: SubscriptionState) => sql<number>`count(*) filter (where ${memberInState(state, at)})`.mapWith(Number);
+  const [row] = await t.db
+    .select({ members: count(), active: n("active"), paused: n("paused"), cancelled: n("cancelled"), grace_period: n("grace_period"), upcoming: n("upcoming") })
+    .from(organisation_users)
+    .where(
+      t.where(
+        organisation_users,
+        eq(organisation_users.role, "member"),
+        isNull(organisation_users.deleted_at),
+        t.gymId ? eq(organisation_users.home_gym_id, t.gymId) : undefined,
       ),
-      active: scalar(subs(inState("active", at))),
-      paused: scalar(subs(inState("paused", at))),
-      grace_period: scalar(subs(inState("grace_period", at))),
-      upcoming: scalar(subs(inState("upcoming", at))),
-    })
-    .from(organisations)
-    .where(eq(organisations.id, t.organisationId));
-  return { members: row.members, subscriptions: { active: row.active, paused: row.paused, grace_period: row.grace_period, upcoming: row.upcoming } };
+    );
+  const { members, ...by_state } = row;
+  return { members, by_state: by_state as Record<SubscriptionState, number> };
+}
+
+/** The headline counts: members, and memberships by state (cancelled ones are not a headline). */
+export async function membershipCounts(t: Tenant, at: Date) {
+  const { members, by_state } = await memberStates(t, at);
+  return { members, subscriptions: { active: by_state.active, paused: by_state.paused, grace_period: by_state.grace_period, upcoming: by_state.upcoming } };
 }
 
 /**

@@ -53,7 +53,7 @@ UPDATE organisation_users ou SET
 FROM subscriptions s JOIN prices p ON p.id = s.price_id
 WHERE s.id = ou.latest_subscription_id;
 --> statement-breakpoint
-CREATE INDEX "organisation_users_state_idx" ON "organisation_users" USING btree ("organisation_id","latest_state","home_gym_id","latest_pause_start_at","latest_pause_end_at") WHERE "organisation_users"."role" = 'member' and "organisation_users"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "organisation_users_state_idx" ON "organisation_users" USING btree ("organisation_id","latest_state","home_gym_id","latest_pause_start_at","latest_pause_end_at","latest_offering_id") WHERE "organisation_users"."role" = 'member' and "organisation_users"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "organisation_users_paused_idx" ON "organisation_users" USING btree ("organisation_id","latest_pause_start_at") WHERE "organisation_users"."role" = 'member' and "organisation_users"."deleted_at" is null and "organisation_users"."latest_pause_start_at" is not null;--> statement-breakpoint
 CREATE INDEX "organisation_users_price_idx" ON "organisation_users" USING btree ("organisation_id","latest_price_id","home_gym_id") WHERE "organisation_users"."role" = 'member' and "organisation_users"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "organisation_users_offering_idx" ON "organisation_users" USING btree ("organisation_id","latest_offering_id","home_gym_id") WHERE "organisation_users"."role" = 'member' and "organisation_users"."deleted_at" is null;--> statement-breakpoint

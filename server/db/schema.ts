@@ -190,9 +190,10 @@ export const organisation_users = pgTable(
       .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_tags_idx").using("gin", t.tags),
     // The members list's filters on the latest subscription (drizzle/0009). The state index carries the
-    // pause dates too, so a status count ("not paused now") is answered from the index alone.
+    // pause dates and offering too, so status counts ("not paused now") and the dashboard's member summary
+    // (server/api/dashboard/member-summary.ts) are answered from the index alone.
     index("organisation_users_state_idx")
-      .on(t.organisation_id, t.latest_state, t.home_gym_id, t.latest_pause_start_at, t.latest_pause_end_at)
+      .on(t.organisation_id, t.latest_state, t.home_gym_id, t.latest_pause_start_at, t.latest_pause_end_at, t.latest_offering_id)
       .where(sql`${t.role} = 'member' and ${t.deleted_at} is null`),
     index("organisation_users_paused_idx")
       .on(t.organisation_id, t.latest_pause_start_at)

@@ -211,6 +211,9 @@ describe("GET /api/user-breakdown", () => {
         { offering_id: ids["Weekend"], name: "Weekend", members: 0 },
       ],
     });
+    // The current week's active members are the same reading: running now, active or in a grace period.
+    const [thisWeek] = (await (await signIn("north@example.com")).call("GET", "/api/active-users?weeks=1")).json.data;
+    expect(thisWeek.active).toBe(res.json.data.by_state.active + res.json.data.by_state.grace_period);
   });
 
   it("shows only the current gym's members and the offerings open there", async () => {

@@ -1,4 +1,5 @@
-import type { ActiveUsersWeek, CostAndVisitMonth, UserBreakdown as BreakdownFigures } from "../../../server/api/dashboard/queries";
+import type { UserBreakdown as BreakdownFigures } from "../../../server/api/dashboard/member-summary";
+import type { ActiveUsersWeek, CostAndVisitMonth } from "../../../server/api/dashboard/queries";
 import type { HeadlineStats } from "../../../server/api/stats/queries";
 
 /** The API's answers the dashboard reads (types only: the API may be remote, this is its contract). */

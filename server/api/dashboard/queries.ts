@@ -1,11 +1,9 @@
-import { and, asc, count, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { localDay, startOfLocalMonth, TIME_ZONE } from "../../../domain/dates";
-import type { SubscriptionState } from "../../../domain/subscription";
-import { offering_gyms, offerings, organisation_users, subscriptions } from "../../db/schema";
+import { organisation_users, subscriptions } from "../../db/schema";
 import { iso, pausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import { dailyTotals, sumDays } from "./rollups";
-import { memberStates } from "../stats/queries";
 
 /**
  * The dashboard's charts. Calendar logic (week and month boundaries) runs in SQL with `at time zone`
@@ -95,54 +93,6 @@ export async function activeUsersInWeeks(t: Tenant, at: Date, newest: number, ol
     .orderBy(sql`weeks.week_start`);
 }
 
-export type UserBreakdown = {
-  by_state: Record<SubscriptionState, number>;
-  by_offering: { offering_id: number; name: string; members: number }[];
-};
-
-/**
- * Members by the state of their latest subscription (one member, one state), and members by offering (members
- * whose latest subscription, not cancelled, is to one of its prices): as the members list's status and offering
- * filters count them, from the copies on the membership row (drizzle/0009), by home gym. Offerings with no such
- * members are listed too while they are live and open at the current gym, so a plan nobody is on shows as 0.
- * Members removed from the organisation are left out. Two queries, sent together.
- */
-export async function userBreakdown(t: Tenant, at: Date): Promise<UserBreakdown> {
-  const db = t.db;
-  const ou = organisation_users;
-  const current = db
-    .select({ offering_id: ou.latest_offering_id, members: count().as("members") })
-    .from(ou)
-    .where(
-      t.where(ou, eq(ou.role, "member"), isNull(ou.deleted_at), t.gymId ? eq(ou.home_gym_id, t.gymId) : undefined, sql`${ou.latest_state} <> 'cancelled'`),
-    )
-    .groupBy(ou.latest_offering_id)
-    .as("current");
-
-  const openHere = t.gymId
-    ? or(
-        eq(offerings.all_gyms_access, true),
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(offering_gyms)
-            .where(t.where(offering_gyms, t.inGym(offering_gyms), eq(offering_gyms.offering_id, offerings.id)))
-        )
-      )
-    : undefined;
-  const members = sql<number>`coalesce(${current.members}, 0)`.mapWith(Number);
-
-  const [{ by_state }, byOffering] = await Promise.all([
-    memberStates(t, at),
-    db
-      .select({ offering_id: offerings.id, name: offerings.name, members })
-      .from(offerings)
-      .leftJoin(current, eq(current.offering_id, offerings.id))
-      .where(t.where(offerings, or(sql`${current.members} > 0`, and(isNull(offerings.archived_at), openHere))))
-      .orderBy(desc(members), asc(offerings.name), asc(offerings.id)),
-  ]);
-  return { by_state, by_offering: byOffering };
-}
 
 export type CostAndVisitMonth = { month: string; revenue: number; visits: number; cost_per_visit: number | null };
 

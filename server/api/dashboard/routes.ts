@@ -4,7 +4,8 @@ import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { membershipFigures } from "./membership-figures";
-import { activeUsersInWeeks, costAndVisitBreakdown, userBreakdown } from "./queries";
+import { memberSummary, runningMembers } from "./member-summary";
+import { activeUsersInWeeks, costAndVisitBreakdown } from "./queries";
 import { localDay, startOfLocalWeek } from "../../../domain/dates";
 
 const activeUsersQuery = z.object({
@@ -26,18 +27,19 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const t = c.var.tenant;
     const at = now(c);
     // Finished weeks are settled and cached long (keyed by the current week, so they roll over on Monday);
-    // only the current week is counted again every DASHBOARD_CACHE_SECONDS.
+    // the current week is the members running now, from the same summary as the headline counts.
     const week = localDay(startOfLocalWeek(at));
     const [past, current] = await Promise.all([
       weeks > 1 ? membershipFigures(c, `active-users-past:${weeks}:${week}`, () => activeUsersInWeeks(t, at, 1, weeks - 1), { settled: true }) : { value: [] },
-      membershipFigures(c, `active-users-current:${week}`, () => activeUsersInWeeks(t, at, 0, 0)),
+      membershipFigures(c, "members", () => memberSummary(t, at)),
     ]);
-    return c.json({ data: [...past.value, ...current.value] });
+    return c.json({ data: [...past.value, { week_start: week, active: runningMembers(current.value) }] });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, async (c) => {
-    const figures = await membershipFigures(c, "breakdown", () => userBreakdown(c.var.tenant, now(c)));
-    return c.json({ data: { ...figures.value, as_of: figures.asOf.toISOString() } });
+    const figures = await membershipFigures(c, "members", () => memberSummary(c.var.tenant, now(c)));
+    const { by_state, by_offering } = figures.value;
+    return c.json({ data: { by_state, by_offering, as_of: figures.asOf.toISOString() } });
   })
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
   .get("/cost-and-visit-breakdown", requireStaff, async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

@@ -2,13 +2,15 @@
  * npm run bench: for the login page and the dashboard on the demo data, requests per second and p50/p99
  * latency at 10 concurrent connections, and the gzipped JavaScript each page loads.
  * It starts the production build (run `npm run build` first) on a fresh embedded database with the demo,
- * or on DATABASE_URL when set (seed that one first with `npm run seed`).
+ * or on DATABASE_URL when set (seed that one first with `npm run seed`), there with one server process per
+ * core as deployed (WEB_CONCURRENCY; set it to compare).
  *
  * Budgets (issue #2): every page usable with 0 KB of JavaScript (the e2e suite runs each flow with JS off);
  * at most 120 KB gzipped JavaScript on any page; dashboard p99 at most 100 ms at 10 connections.
  */
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 
@@ -63,6 +65,9 @@ function load(path: string, cookie?: string): Promise<autocannon.Result> {
   });
 }
 
+// As deployed: one worker per core on PostgreSQL (README, WEB_CONCURRENCY); PGlite belongs to one process.
+const WORKERS = process.env.WEB_CONCURRENCY ?? String(process.env.DATABASE_URL ? availableParallelism() : 1);
+
 async function main() {
   const dir = `tmp/bench-pglite-${process.pid}`;
   const server = spawn("node", ["server.js"], {
@@ -73,6 +78,7 @@ async function main() {
       SEED_DEMO: "1",
       PORT: String(PORT),
       PGLITE_DIR: dir,
+      WEB_CONCURRENCY: WORKERS,
       SESSION_SECRET: "bench-session-secret-0123456789abcdef",
       TOAST_SECRET: "bench-toast-secret-0123456789abcdefgh",
     },
@@ -84,7 +90,7 @@ async function main() {
     const dash = await fetch(`${BASE}/dashboard`, { headers: { cookie }, redirect: "manual" });
     if (dash.status !== 200) throw new Error(`dashboard answered ${dash.status}`);
 
-    console.log(`\ndatabase: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite, demo data"}; ${CONNECTIONS} connections, ${DURATION}s each\n`);
+    console.log(`\ndatabase: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite, demo data"}; ${WORKERS} server process(es); ${CONNECTIONS} connections, ${DURATION}s each\n`);
     const rows: string[][] = [["page", "req/s", "p50 ms", "p99 ms", "JS files", "JS gzip KB", "verdict"]];
     for (const [name, path, auth] of [
       ["login", "/login", undefined],

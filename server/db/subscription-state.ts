@@ -14,13 +14,16 @@ export const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 export const pausedAt = (start: SQLWrapper, end: SQLWrapper, at: SQLWrapper) =>
   sql`coalesce(${start} <= ${at} and (${end} is null or ${end} > ${at}), false)`;
 
+/** A member (organisation_users row) whose latest subscription's pause is running at `at`. */
+export const memberPausedAt = (at: Date) => pausedAt(organisation_users.latest_pause_start_at, organisation_users.latest_pause_end_at, iso(at));
+
 /**
  * A member (organisation_users row) whose latest subscription is in `state` at `at`, from the copies of its
  * facts on the membership row (drizzle/0009: latest_state is the state leaving pauses aside, by the same rule).
  * Paused is a range over latest_pause_start_at, so its partial index finds the few paused members.
  */
 export function memberInState(state: SubscriptionState, at: Date): SQL {
-  const paused = pausedAt(organisation_users.latest_pause_start_at, organisation_users.latest_pause_end_at, iso(at));
+  const paused = memberPausedAt(at);
   if (state === "paused") return sql`${organisation_users.latest_pause_start_at} <= ${iso(at)} and ${paused}`;
   return sql`${organisation_users.latest_state} = ${state} and not ${paused}`;
 }

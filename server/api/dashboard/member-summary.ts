@@ -1,8 +1,13 @@
 import { and, asc, count, eq, exists, isNull, or, sql } from "drizzle-orm";
+import type { Context } from "hono";
 import type { SubscriptionState } from "../../../domain/subscription";
+import type { Cached } from "../../cache/stale-while-revalidate";
 import { offering_gyms, offerings, organisation_users } from "../../db/schema";
-import { iso, pausedAt } from "../../db/subscription-state";
+import { memberPausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
+import type { ApiEnv } from "../context";
+import { now } from "../middleware";
+import { membershipFigures } from "./membership-figures";
 
 export type OfferingMembers = { offering_id: number; name: string; members: number };
 
@@ -28,7 +33,7 @@ export interface MemberSummary {
  */
 export async function memberSummary(t: Tenant, at: Date): Promise<MemberSummary> {
   const ou = organisation_users;
-  const paused = pausedAt(ou.latest_pause_start_at, ou.latest_pause_end_at, iso(at));
+  const paused = memberPausedAt(at);
   const openHere = t.gymId
     ? or(
         eq(offerings.all_gyms_access, true),
@@ -70,6 +75,10 @@ export async function memberSummary(t: Tenant, at: Date): Promise<MemberSummary>
     .sort((a, b) => b.members - a.members); // stable: ties keep name order
   return { members, by_state, by_offering };
 }
+
+/** The summary for the request's organisation and gym, from the membership-figures cache (one entry serves all three calls). */
+export const cachedMemberSummary = (c: Context<ApiEnv>): Promise<Cached<MemberSummary>> =>
+  membershipFigures(c, "members", () => memberSummary(c.var.tenant, now(c)));
 
 /** GET /api/user-breakdown's figures. */
 export type UserBreakdown = Pick<MemberSummary, "by_state" | "by_offering">;

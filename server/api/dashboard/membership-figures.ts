@@ -20,7 +20,7 @@ export function membershipFigures<T>(c: Context<ApiEnv>, name: string, compute: 
 }
 
 /** How many times longer than DASHBOARD_CACHE_SECONDS settled figures are kept (30 min by default). */
-export const SETTLED_FACTOR = 60;
+const SETTLED_FACTOR = 60;
 
 /** After a write to an organisation's members or subscriptions: its next dashboard counts afresh. */
 export function invalidateMembershipFigures(deps: ApiDeps, organisationId: number) {

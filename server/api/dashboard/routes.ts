@@ -4,7 +4,7 @@ import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { membershipFigures } from "./membership-figures";
-import { memberSummary, runningMembers } from "./member-summary";
+import { cachedMemberSummary, runningMembers } from "./member-summary";
 import { activeUsersInWeeks, costAndVisitBreakdown } from "./queries";
 import { localDay, startOfLocalWeek } from "../../../domain/dates";
 
@@ -31,13 +31,13 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const week = localDay(startOfLocalWeek(at));
     const [past, current] = await Promise.all([
       weeks > 1 ? membershipFigures(c, `active-users-past:${weeks}:${week}`, () => activeUsersInWeeks(t, at, 1, weeks - 1), { settled: true }) : { value: [] },
-      membershipFigures(c, "members", () => memberSummary(t, at)),
+      cachedMemberSummary(c),
     ]);
     return c.json({ data: [...past.value, { week_start: week, active: runningMembers(current.value) }] });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, async (c) => {
-    const figures = await membershipFigures(c, "members", () => memberSummary(c.var.tenant, now(c)));
+    const figures = await cachedMemberSummary(c);
     const { by_state, by_offering } = figures.value;
     return c.json({ data: { by_state, by_offering, as_of: figures.asOf.toISOString() } });
   })

@@ -1,15 +1,14 @@
 import { Hono } from "hono";
 import type { ApiEnv } from "../context";
-import { membershipFigures } from "../dashboard/membership-figures";
 import { now, requireStaff } from "../middleware";
-import { memberSummary } from "../dashboard/member-summary";
+import { cachedMemberSummary } from "../dashboard/member-summary";
 import { activityStats, type HeadlineStats } from "./queries";
 
 /** GET /api/stats: the dashboard's headline counts for the current organisation and gym. */
 export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, async (c) => {
   const t = c.var.tenant;
   const at = now(c);
-  const [membership, activity] = await Promise.all([membershipFigures(c, "members", () => memberSummary(t, at)), activityStats(t, at)]);
+  const [membership, activity] = await Promise.all([cachedMemberSummary(c), activityStats(t, at)]);
   const { members, by_state } = membership.value;
   const subscriptions = { active: by_state.active, paused: by_state.paused, grace_period: by_state.grace_period, upcoming: by_state.upcoming };
   const data: HeadlineStats = { members, subscriptions, ...activity, membership_as_of: membership.asOf.toISOString() };

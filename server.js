@@ -65,7 +65,9 @@ async function serve() {
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  // Only a path that names a file (favicon.ico) is looked for on disk: a page request costs no failed stat.
+  const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h" });
+  app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
 
   app.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next();

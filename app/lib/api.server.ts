@@ -3,7 +3,7 @@ import { getRuntime } from "../../server/runtime";
 
 /**
  * The one client every loader and action uses to reach the gym API. It forwards the browser's cookie,
- * hands Set-Cookie back, sends X-Requested-With, times out after 26 s, unwraps `data`, and turns an
+ * hands Set-Cookie back, sends X-Requested-With, times out after 26 s (a remote API), unwraps `data`, and turns an
  * error answer into an ApiRequestError whose text is the answer's `message`, else its `error`.
  * By default it calls the mounted API in-process; with API_BASE it sends the same request over HTTP.
  */
@@ -69,7 +69,8 @@ export function gymApi({ request, context }: ApiContext): GymApi {
         ...(config.API_BASE && context?.clientIp ? { "x-forwarded-for": context.clientIp } : {}),
       },
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+      // The time-out guards a remote API; the in-process one never reads the signal, and making one costs a timer per call.
+      signal: config.API_BASE ? AbortSignal.timeout(API_TIMEOUT_MS) : undefined,
     };
     let res: Response;
     try {

@@ -47,6 +47,8 @@ export async function redirectWithToast(url: string, toast: ToastInput, headers?
 }
 
 export async function readToast(request: Request): Promise<{ toast: ToastData | null; headers: Headers }> {
+  // remix-toast signs and sets its cookie on every read; without one there is nothing to read or clear.
+  if (!/(?:^|;\s*)gym_toast=/.test(request.headers.get("cookie") ?? "")) return { toast: null, headers: new Headers() };
   const { toast, headers } = await toastUtils().getToast(request);
   if (!toast) return { toast: null, headers };
   return {

@@ -1,19 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { hashPassword } from "../../server/auth/password";
-import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { organisation_users, payment_types } from "../../server/db/schema";
+import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, lastMail, setup } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
 const PASSWORD = "correct horse battery";
+let ids: { org: number; other: number; central: number; north: number; elsewhere: number };
 
 beforeAll(async () => {
   env = await setup();
   const org = await makeOrganisation(env.db, { name: "Test Gyms", multi_gym: true });
   const gym = await makeGym(env.db, org.id, "Central");
+  const north = await makeGym(env.db, org.id, "North");
   const other = await makeOrganisation(env.db, { name: "Other Org" });
-  await makeGym(env.db, other.id, "Elsewhere");
+  const elsewhere = await makeGym(env.db, other.id, "Elsewhere");
+  ids = { org: org.id, other: other.id, central: gym.id, north: north.id, elsewhere: elsewhere.id };
   const staff = await makeUser(env.db, { name: "sam staff", email: "sam@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id });
-  await addStaff(env.db, staff.id, org.id, "admin", [{ gymId: gym.id, role: "admin" }]);
+  await addStaff(env.db, staff.id, org.id, "admin", [{ gymId: north.id, role: "personal_trainer" }]);
   await addStaff(env.db, staff.id, other.id, "personal_trainer");
 });
 afterAll(() => env.close());
@@ -52,6 +57,38 @@ describe("sign-in with the e-mailed code", () => {
       current_gym: { name: "Central", role: "admin" },
     });
     expect(me.json.data.organisations).toHaveLength(2);
+    // An organisation admin works in every gym, as admin unless a gym gives them another role.
+    expect(me.json.data.gyms).toEqual([
+      { id: ids.central, name: "Central", role: "admin" },
+      { id: ids.north, name: "North", role: "personal_trainer" },
+    ]);
+  });
+
+  it("lists the member's payment types of the current organisation only, and the default one", async () => {
+    const user = await makeUser(env.db, { name: "pat payer", email: "pat@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: ids.org });
+    await addMember(env.db, user.id, ids.org, ids.central);
+    await addMember(env.db, user.id, ids.other, ids.elsewhere);
+    const [card, bank] = await env.db
+      .insert(payment_types)
+      .values([
+        { organisation_id: ids.org, user_id: user.id, type: "stripe_card", details: { type: "visa", last_four: "4242", exp_month: 12, exp_year: 2030 } },
+        { organisation_id: ids.org, user_id: user.id, type: "bank_account", details: { name: "P Payer", account_number: "12-3456-7890123-00" } },
+        { organisation_id: ids.other, user_id: user.id, type: "bank_account", details: { name: "P Payer", account_number: "02-0000-0000000-00" } },
+      ])
+      .returning();
+    await env.db.update(organisation_users).set({ default_payment_type_id: bank.id }).where(eq(organisation_users.user_id, user.id));
+
+    const b = browser(env.api);
+    await signIn(b, "pat@example.com");
+    await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, "pat@example.com") });
+    const me = (await b.call("GET", "/api/me")).json.data;
+    expect(me.current_organisation).toMatchObject({ id: ids.org, role: "member" });
+    expect(me.gyms).toEqual([{ id: ids.central, name: "Central", role: "member" }]);
+    expect(me.payment_types).toEqual([
+      { id: card.id, type: "stripe_card", details: card.details },
+      { id: bank.id, type: "bank_account", details: bank.details },
+    ]);
+    expect(me.default_payment_type).toEqual({ id: bank.id, type: "bank_account", details: bank.details });
   });
 
   it("lets a trusted browser skip the code on its next sign-in", async () => {

@@ -27,7 +27,8 @@ const under = (path: string) => (pathname: string) => pathname === path || pathn
 const always = () => true;
 /** Calendar, recurring schedules and messaging are switched on per organisation, not by role. */
 export const hasCalendarAndMessaging = (me: Me) => Boolean(me.current_organisation?.calendar_and_messaging);
-export const isOrganisationAdmin = (me: Me) => me.current_organisation?.role === "admin";
+/** As the API decides it (server/api/users/current.ts): the UI never derives roles itself. */
+export const isOrganisationAdmin = (me: Me) => me.is_organisation_admin;
 
 export const NAV: NavEntry[] = [
   { name: "Dashboard", icon: "dashboard", to: "/dashboard", isActive: under("/dashboard"), shouldRender: always },

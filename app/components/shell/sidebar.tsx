@@ -3,7 +3,7 @@ import { capitaliseWords } from "../../../domain/dates";
 import type { Me } from "../../lib/session.server";
 import { Logo } from "../auth-card";
 import { Icon } from "./icons";
-import { isGroup, NAV, type NavLinkEntry } from "./nav";
+import { isGroup, isOrganisationAdmin, NAV, type NavLinkEntry } from "./nav";
 
 const itemClass = (active: boolean) =>
   `group flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
@@ -32,7 +32,7 @@ const yesNo = (v: boolean) => (v ? "Yes" : "No");
 
 export function Sidebar({ me, unread }: { me: Me; unread: number }) {
   const { pathname } = useLocation();
-  const gymAdmin = me.gyms.some((g) => g.role === "admin");
+  const adminGyms = me.gyms.filter((g) => g.role === "admin").length;
   return (
     <div className="flex h-full flex-col gap-4 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4">
       <Link to="/dashboard" className="whitespace-nowrap px-3 pr-8 text-lg font-bold text-brand-700 lg:pr-3">
@@ -68,9 +68,9 @@ export function Sidebar({ me, unread }: { me: Me; unread: number }) {
       <dl className="mx-3 space-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700" aria-label="Your access">
         <div className="flex justify-between gap-2">
           <dt>Organisation Admin</dt>
-          <dd className="font-semibold">{yesNo(me.current_organisation?.role === "admin")}</dd>
+          <dd className="font-semibold">{yesNo(isOrganisationAdmin(me))}</dd>
         </div>
-        {gymAdmin ? (
+        {me.is_gym_admin ? (
           <>
             <div className="flex justify-between gap-2">
               <dt>Gym Admin</dt>
@@ -78,7 +78,7 @@ export function Sidebar({ me, unread }: { me: Me; unread: number }) {
             </div>
             <div className="flex justify-between gap-2">
               <dt>Gym Admin of more than 1 gym</dt>
-              <dd className="font-semibold">{yesNo(me.gyms.length > 1)}</dd>
+              <dd className="font-semibold">{yesNo(adminGyms > 1)}</dd>
             </div>
           </>
         ) : null}

@@ -43,7 +43,7 @@ const forgotPerEmail = (email: string): Limit => ({ key: `forgot:email:${email}`
 const passwordStamp = (hash: string | null) => sha256(hash ?? "").slice(0, 16);
 
 export const sessionRoutes = new Hono<ApiEnv>()
-  .get("/me", requireVerified, async (c) => c.json({ data: await mePayload(c.var.deps.db, c.var.user!) }))
+  .get("/me", requireVerified, async (c) => c.json({ data: mePayload(c.var.user!) }))
 
   .post("/login", async (c) => {
     const { db } = c.var.deps;

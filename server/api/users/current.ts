@@ -12,41 +12,50 @@ export interface CurrentUser {
   organisations: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole }[];
   organisation: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole } | null;
   /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
-  gyms: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null }[];
-  gym: { id: number; name: string; role: "admin" | "personal_trainer" | "member" | null } | null;
+  gyms: { id: number; name: string; role: GymRole | null }[];
+  gym: { id: number; name: string; role: GymRole | null } | null;
   /** The member's default payment type in the current organisation. */
   defaultPaymentTypeId: number | null;
+  /** The user's payment types in the current organisation. */
+  paymentTypes: PaymentType[];
 }
 
-// Every signed-in request reads these: prepared once (server/db/prepared.ts).
-const memberships = preparedFor((db) =>
-  db
+type GymRole = "admin" | "personal_trainer" | "member";
+type PaymentType = { id: number; type: (typeof payment_types.$inferSelect)["type"]; details: Record<string, string | number> };
+
+/**
+ * Every signed-in request reads this, once per page: the user's organisations, each with what the session
+ * needs when it is the current one (an admin's gyms, the user's payment types there), in one prepared
+ * statement (server/db/prepared.ts) rather than a round trip each. An organisation admin works in every gym:
+ * as admin unless a gym gives them another role.
+ */
+const memberships = preparedFor((db) => {
+  const ou = organisation_users;
+  return db
     .select({
       id: organisations.id,
       name: organisations.name,
       multi_gym: organisations.multi_gym,
       calendar_and_messaging: organisations.calendar_and_messaging,
-      role: organisation_users.role,
-      home_gym_id: organisation_users.home_gym_id,
-      default_payment_type_id: organisation_users.default_payment_type_id,
+      role: ou.role,
+      home_gym_id: ou.home_gym_id,
+      default_payment_type_id: ou.default_payment_type_id,
+      admin_gyms: sql<{ id: number; name: string; role: GymRole }[] | null>`case when ${ou.role} = 'admin' then (
+        select coalesce(json_agg(json_build_object('id', ${gyms.id}, 'name', ${gyms.name}, 'role', coalesce(${gym_users.role}, 'admin'))
+                        order by ${gyms.name}, ${gyms.id}), '[]')
+        from ${gyms} left join ${gym_users} on ${gym_users.gym_id} = ${gyms.id} and ${gym_users.user_id} = ${ou.user_id}
+        where ${gyms.organisation_id} = ${organisations.id}) end`,
+      payment_types: sql<PaymentType[]>`(
+        select coalesce(json_agg(json_build_object('id', ${payment_types.id}, 'type', ${payment_types.type}, 'details', ${payment_types.details})
+                        order by ${payment_types.id}), '[]')
+        from ${payment_types} where ${payment_types.user_id} = ${ou.user_id} and ${payment_types.organisation_id} = ${organisations.id})`,
     })
-    .from(organisation_users)
-    .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
-    .where(and(eq(organisation_users.user_id, sql.placeholder("userId")), isNull(organisation_users.deleted_at)))
+    .from(ou)
+    .innerJoin(organisations, eq(organisations.id, ou.organisation_id))
+    .where(and(eq(ou.user_id, sql.placeholder("userId")), isNull(ou.deleted_at)))
     .orderBy(asc(organisations.name))
-    .prepare("current_user_memberships"),
-);
-
-// An organisation admin works in every gym: as admin unless a gym gives them another role.
-const adminGyms = preparedFor((db) =>
-  db
-    .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
-    .from(gyms)
-    .leftJoin(gym_users, and(eq(gym_users.gym_id, gyms.id), eq(gym_users.user_id, sql.placeholder("userId"))))
-    .where(eq(gyms.organisation_id, sql.placeholder("organisationId")))
-    .orderBy(asc(gyms.name))
-    .prepare("current_user_admin_gyms"),
-);
+    .prepare("current_user_memberships");
+});
 
 export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser> {
   const userId = row.id;
@@ -57,9 +66,7 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
   let gymList: CurrentUser["gyms"] = [];
   if (current) {
     if (current.role === "admin") {
-      // An organisation admin works in every gym: as admin unless a gym gives them another role.
-      const all = await adminGyms(db).execute({ userId, organisationId: current.id });
-      gymList = all.map((g) => ({ ...g, role: g.role ?? "admin" }));
+      gymList = current.admin_gyms ?? [];
     } else if (current.role === "personal_trainer") {
       gymList = await db
         .select({ id: gyms.id, name: gyms.name, role: gym_users.role })
@@ -75,7 +82,7 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
     }
   }
   const gym = gymList.find((g) => g.id === row.current_gym_id) ?? gymList[0] ?? null;
-  const strip = ({ home_gym_id: _h, default_payment_type_id: _d, ...o }: (typeof orgs)[number]) => o;
+  const strip = ({ home_gym_id: _h, default_payment_type_id: _d, admin_gyms: _g, payment_types: _p, ...o }: (typeof orgs)[number]) => o;
   return {
     row,
     organisations: orgs.map(strip),
@@ -83,26 +90,17 @@ export async function loadCurrentUser(db: Db, row: UserRow): Promise<CurrentUser
     gyms: gymList,
     gym,
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
+    paymentTypes: current?.payment_types ?? [],
   };
 }
 
 export const isOrganisationAdmin = (u: CurrentUser) => u.organisation?.role === "admin";
 export const isGymAdmin = (u: CurrentUser) => u.gyms.some((g) => g.role === "admin");
 
-const paymentTypes = preparedFor((db) =>
-  db
-    .select({ id: payment_types.id, type: payment_types.type, details: payment_types.details })
-    .from(payment_types)
-    .where(and(eq(payment_types.user_id, sql.placeholder("userId")), eq(payment_types.organisation_id, sql.placeholder("organisationId"))))
-    .prepare("current_user_payment_types"),
-);
-
 /** GET /api/me: the fields SPEC §3 lists for the signed-in user. */
-export async function mePayload(db: Db, u: CurrentUser) {
+export function mePayload(u: CurrentUser) {
   const r = u.row;
-  const types = u.organisation
-    ? await paymentTypes(db).execute({ userId: r.id, organisationId: u.organisation.id })
-    : [];
+  const types = u.paymentTypes;
   return {
     id: r.id,
     name: r.name,

@@ -1,9 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Icon } from "../components/shell/icons";
 import { MemberSearch } from "../components/shell/member-search";
-import { hasCalendarAndMessaging } from "../components/shell/nav";
+import { guardSection, hasCalendarAndMessaging } from "../components/shell/nav";
 import { Sidebar } from "../components/shell/sidebar";
 import { Switcher } from "../components/shell/switcher";
 import { useUnreadCount } from "../components/shell/use-unread-count";
@@ -14,6 +14,8 @@ import { requireStaff } from "../lib/session.server";
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
   const { me, api } = await requireStaff(args);
+  const to = guardSection(new URL(args.request.url).pathname, me);
+  if (to) throw redirect(to);
   const unread = hasCalendarAndMessaging(me) ? (await api.get<{ unread_messages: number }>("/messaging/unread-messages")).unread_messages : 0;
   return { me, unread };
 }

@@ -44,6 +44,19 @@ test("a trainer sees no Organisation group and no switchers", async ({ page }) =
   await expect(nav.getByLabel("Your access")).not.toContainText("Gym Admin");
   await expect(page.getByRole("button", { name: /^(Organisation|Gym):/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Switch" })).toHaveCount(0);
+  // Organisation settings are for organisation admins: anyone else goes to the dashboard.
+  await page.goto(`${BACKOFFICE}/organisation/settings`);
+  await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+});
+
+test("guarded sections let in those they are for", async ({ page }) => {
+  await signIn(page);
+  // Demo Fitness has calendar and messaging, and this is its admin: no redirect (the pages come in later issues).
+  for (const path of ["/organisation/settings", "/calendar", "/messages"]) {
+    const res = await page.goto(`${BACKOFFICE}${path}`);
+    expect(res?.status()).toBe(404);
+    await expect(page).toHaveURL(`${BACKOFFICE}${path}`);
+  }
 });
 
 test("switching organisation and gym", async ({ page }) => {
@@ -61,6 +74,11 @@ test("switching organisation and gym", async ({ page }) => {
     await expect(nav.getByRole("link", { name: /^Calendar/ })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: /^Messages/ })).toHaveCount(0);
     await expect(nav.getByLabel("Your access")).toContainText("Org is multi-gymNo");
+    // …and its calendar, schedules and messages send its staff to the dashboard.
+    for (const path of ["/calendar", "/recurring-schedules/new", "/messages"]) {
+      await page.goto(`${BACKOFFICE}${path}`);
+      await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
+    }
   } finally {
     // The choice is kept on the user: put it back for the other tests.
     await page.goto(`${BACKOFFICE}/dashboard`);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { guardSection } from "../../app/components/shell/nav";
 import { safeRedirect } from "../../app/lib/redirect";
 import { guardGuestPage, guardSignupPage, guardStaffPage, type Me } from "../../app/lib/session.server";
 import { setConfigForTests } from "../../server/config";
@@ -30,6 +31,25 @@ describe("navigation guards (SPEC §2)", () => {
     expect(guardSignupPage(signup, { state: "unverified" })).toBe("/verification-code?twoFactorAuth=1");
     expect(guardSignupPage(signup, { state: "ok", me: staff })).toBe("http://localhost:3000/dashboard");
     expect(guardSignupPage(signup, { state: "ok", me: member })).toBeNull();
+  });
+});
+
+describe("guarded sections (SPEC §2)", () => {
+  const me = (is_organisation_admin: boolean, calendar_and_messaging: boolean) =>
+    ({ is_staff: true, is_organisation_admin, current_organisation: { calendar_and_messaging } }) as Me;
+  it("organisation settings are for organisation admins", () => {
+    expect(guardSection("/organisation/settings", me(false, true))).toBe("/dashboard");
+    expect(guardSection("/organisation/settings/billing", me(false, true))).toBe("/dashboard");
+    expect(guardSection("/organisation/settings", me(true, false))).toBeNull();
+  });
+  it("calendar, schedules and messages are for organisations that have them", () => {
+    for (const path of ["/calendar", "/recurring-schedules/3", "/messages", "/messages/12"]) {
+      expect(guardSection(path, me(true, false))).toBe("/dashboard");
+      expect(guardSection(path, me(false, true))).toBeNull();
+    }
+  });
+  it("leaves every other page alone", () => {
+    for (const path of ["/dashboard", "/members", "/organisation", "/calendars", "/messages-archive"]) expect(guardSection(path, me(false, false))).toBeNull();
   });
 });
 

@@ -58,3 +58,23 @@ export const NAV: NavEntry[] = [
 ];
 
 export const isGroup = (e: NavEntry): e is NavGroupEntry => "children" in e;
+
+/**
+ * Sections only some staff may enter (SPEC §2 navigation guards), by the same checks that hide their sidebar
+ * entries. Anyone else is sent to the dashboard.
+ */
+const GUARDED_SECTIONS: { paths: string[]; may: (me: Me) => boolean }[] = [
+  { paths: ["/organisation/settings"], may: isOrganisationAdmin },
+  { paths: ["/calendar", "/recurring-schedules", "/messages"], may: hasCalendarAndMessaging },
+];
+
+const guardedSection = (pathname: string) => GUARDED_SECTIONS.find((s) => s.paths.some((p) => under(p)(pathname)));
+
+/** Whether the path lies in a section that some staff may not enter. */
+export const isGuardedSection = (pathname: string) => Boolean(guardedSection(pathname));
+
+/** Where a member of staff who may not enter the path's section goes (the dashboard), or null. */
+export function guardSection(pathname: string, me: Me): string | null {
+  const section = guardedSection(pathname);
+  return section && !section.may(me) ? "/dashboard" : null;
+}

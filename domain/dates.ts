@@ -1,4 +1,4 @@
-import { formatInTimeZone, fromZonedTime, toZonedTime } from "date-fns-tz";
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 
 /** Every date a person sees is in Pacific/Auckland, 12-hour clock (SPEC §9). */
 export const TIME_ZONE = "Pacific/Auckland";
@@ -38,8 +38,19 @@ export const formatTime = (d: DateInput) => formatLocal(d, "h:mm a");
 export const formatDate = (d: DateInput) => formatLocal(d, "d MMM yyyy");
 /** 22 Nov 2026, 9:00 AM */
 export const formatDateTime = (d: DateInput) => formatLocal(d, "d MMM yyyy, h:mm a");
-/** 2026-11-22: the calendar day in Auckland. */
-export const localDay = (d: DateInput) => formatLocal(d, "yyyy-MM-dd");
+const dayOf = remembered((ms: number) => formatInTimeZone(ms, TIME_ZONE, "yyyy-MM-dd"));
+let lastDay = { day: "", from: 0, to: 0 };
+/**
+ * The Auckland calendar day of `d`, 'yyyy-MM-dd' (2026-11-22). Every request asks it of a new instant ("now"), so the day
+ * last found is kept with its bounds: an instant inside them needs no time-zone conversion.
+ */
+export function localDay(d: DateInput): string {
+  const ms = toDate(d).getTime();
+  if (ms >= lastDay.from && ms < lastDay.to) return lastDay.day;
+  const day = dayOf(ms);
+  lastDay = { day, from: dayStarts(day), to: dayStarts(addCalendarDays(day, 1)) };
+  return day;
+}
 
 const dayStarts = remembered((day: string) => fromZonedTime(`${day}T00:00:00`, TIME_ZONE).getTime());
 /** The instant Auckland's day `yyyy-MM-dd` begins (DST-safe). A new Date each call: callers may mutate it. */
@@ -50,19 +61,14 @@ export const startOfToday = (now: Date = new Date()) => startOfLocalDay(localDay
 
 /** Monday 00:00 in Auckland of the week containing `now`. */
 export function startOfLocalWeek(now: Date = new Date()): Date {
-  const zoned = toZonedTime(now, TIME_ZONE);
-  const isoDay = ((zoned.getDay() + 6) % 7) + 1; // 1 = Monday … 7 = Sunday
-  const monday = new Date(zoned.getFullYear(), zoned.getMonth(), zoned.getDate() - (isoDay - 1));
-  const day = `${monday.getFullYear()}-${String(monday.getMonth() + 1).padStart(2, "0")}-${String(monday.getDate()).padStart(2, "0")}`;
-  return startOfLocalDay(day);
+  const day = localDay(now);
+  const isoDay = new Date(`${day}T00:00:00Z`).getUTCDay() || 7; // 1 = Monday … 7 = Sunday
+  return startOfLocalDay(addCalendarDays(day, 1 - isoDay));
 }
-
-/** Start of the calendar month in Auckland containing `now`, shifted by `offset` months. */
 export function startOfLocalMonth(now: Date = new Date(), offset = 0): Date {
-  const zoned = toZonedTime(now, TIME_ZONE);
-  const first = new Date(zoned.getFullYear(), zoned.getMonth() + offset, 1);
-  const day = `${first.getFullYear()}-${String(first.getMonth() + 1).padStart(2, "0")}-01`;
-  return startOfLocalDay(day);
+  const [year, month] = localDay(now).split("-").map(Number);
+  const first = new Date(Date.UTC(year, month - 1 + offset, 1));
+  return startOfLocalDay(first.toISOString().slice(0, 10));
 }
 
 /** Each word capitalised, as SPEC §3 shows a user's name. */

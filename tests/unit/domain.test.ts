@@ -3,7 +3,7 @@ import { memberListQuery } from "../../domain/schemas/members";
 import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange } from "../../domain/subscription";
 import { describe, expect, it } from "vitest";
 import { BILLING_FREQUENCIES, compareFrequencies, termShorthand } from "../../domain/billing";
-import { capitaliseWords, formatDateTime, formatTime, startOfLocalWeek, startOfToday } from "../../domain/dates";
+import { capitaliseWords, formatDateTime, formatTime, localDay, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
 import { formatCents, parseAmountToCents } from "../../domain/money";
 import { paymentOutcome } from "../../domain/payment";
 import { statusColour, subscriptionState } from "../../domain/subscription";
@@ -22,6 +22,34 @@ describe("dates in Pacific/Auckland", () => {
     expect(startOfLocalWeek(now).toISOString()).toBe("2026-11-15T11:00:00.000Z");
     // NZ leaves DST on 5 April 2026: the Monday before was still +13, the day after +12.
     expect(startOfToday(new Date("2026-04-06T01:00:00Z")).toISOString()).toBe("2026-04-05T12:00:00.000Z");
+  });
+  it("finds the day, week and month of instants near midnight, DST changes and year ends", () => {
+    // Asked in an order that moves in and out of the remembered day.
+    const cases: [string, string, string, string, string][] = [
+      // instant (UTC),           Auckland day,  Monday start (UTC),       month start (UTC),        next month start (UTC)
+      ["2026-11-21T10:59:59.999Z", "2026-11-21", "2026-11-15T11:00:00.000Z", "2026-10-31T11:00:00.000Z", "2026-11-30T11:00:00.000Z"],
+      ["2026-11-21T11:00:00.000Z", "2026-11-22", "2026-11-15T11:00:00.000Z", "2026-10-31T11:00:00.000Z", "2026-11-30T11:00:00.000Z"],
+      ["2026-11-22T10:59:59.999Z", "2026-11-22", "2026-11-15T11:00:00.000Z", "2026-10-31T11:00:00.000Z", "2026-11-30T11:00:00.000Z"],
+      ["2026-11-22T11:00:00.000Z", "2026-11-23", "2026-11-22T11:00:00.000Z", "2026-10-31T11:00:00.000Z", "2026-11-30T11:00:00.000Z"],
+      ["2026-11-21T11:00:00.000Z", "2026-11-22", "2026-11-15T11:00:00.000Z", "2026-10-31T11:00:00.000Z", "2026-11-30T11:00:00.000Z"],
+      // 5 April 2026: DST ends at 3 AM (+13 → +12), a 25-hour day.
+      ["2026-04-05T11:30:00.000Z", "2026-04-05", "2026-03-29T11:00:00.000Z", "2026-03-31T11:00:00.000Z", "2026-04-30T12:00:00.000Z"],
+      ["2026-04-05T12:00:00.000Z", "2026-04-06", "2026-04-05T12:00:00.000Z", "2026-03-31T11:00:00.000Z", "2026-04-30T12:00:00.000Z"],
+      // 27 September 2026: DST starts at 2 AM (+12 → +13), a 23-hour day.
+      ["2026-09-27T10:59:00.000Z", "2026-09-27", "2026-09-20T12:00:00.000Z", "2026-08-31T12:00:00.000Z", "2026-09-30T11:00:00.000Z"],
+      ["2026-09-27T11:00:00.000Z", "2026-09-28", "2026-09-27T11:00:00.000Z", "2026-08-31T12:00:00.000Z", "2026-09-30T11:00:00.000Z"],
+      // New Year in Auckland, while it is still 31 December in UTC.
+      ["2026-12-31T11:00:00.000Z", "2027-01-01", "2026-12-27T11:00:00.000Z", "2026-12-31T11:00:00.000Z", "2027-01-31T11:00:00.000Z"],
+    ];
+    for (const [at, day, monday, month, nextMonth] of cases) {
+      const d = new Date(at);
+      expect([at, localDay(d)]).toEqual([at, day]);
+      expect([at, startOfLocalWeek(d).toISOString()]).toEqual([at, monday]);
+      expect([at, startOfLocalMonth(d).toISOString()]).toEqual([at, month]);
+      expect([at, startOfLocalMonth(d, 1).toISOString()]).toEqual([at, nextMonth]);
+    }
+    expect(startOfLocalMonth(new Date("2026-01-15T00:00:00Z"), -1).toISOString()).toBe("2025-11-30T11:00:00.000Z");
+    expect(startOfLocalMonth(new Date("2026-11-22T00:00:00Z"), -11).toISOString()).toBe("2025-11-30T11:00:00.000Z");
   });
   it("capitalises each word of a name", () => expect(capitaliseWords("alex van der berg")).toBe("Alex Van Der Berg"));
 });

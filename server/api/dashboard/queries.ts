@@ -3,7 +3,7 @@ import { localDay, startOfLocalMonth, TIME_ZONE } from "../../../domain/dates";
 import { organisation_users, subscriptions } from "../../db/schema";
 import { iso, pausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
-import { dailyTotals, sumDays } from "./rollups";
+import { periodTotals } from "./rollups";
 
 /**
  * The dashboard's charts. Calendar logic (week and month boundaries) runs in SQL with `at time zone`
@@ -100,17 +100,16 @@ export type CostAndVisitMonth = { month: string; revenue: number; visits: number
  * The current Auckland month and the five before, oldest first: money collected (payments with status
  * 'sent', by the day they were created, as GET /api/stats counts it), successful visits (a refused door
  * entry is not a visit), and revenue per visit in whole cents (null when there were no visits).
- * Read from the daily rollups: at most 6 × 31 rows per gym, whatever the number of payments and visits.
+ * Read from the daily rollups: at most 6 × 31 days per gym, whatever the number of payments and visits.
  */
 export async function costAndVisitBreakdown(t: Tenant, at: Date): Promise<CostAndVisitMonth[]> {
   const months = Array.from({ length: 6 }, (_, i) => {
     const start = localDay(startOfLocalMonth(at, i - 5));
     return { month: start.slice(0, 7), start, end: localDay(startOfLocalMonth(at, i - 4)) };
   });
-  const days = await dailyTotals(t, months[0].start, months[5].end);
-  return months.map((m) => {
-    const revenue = sumDays(days, "collected", m.start, m.end);
-    const visits = sumDays(days, "visits", m.start, m.end);
+  const totals = await periodTotals(t, months.map((m) => ({ from: m.start, to: m.end })));
+  return months.map((m, i) => {
+    const { collected: revenue, visits } = totals[i];
     return { month: m.month, revenue, visits, cost_per_visit: visits > 0 ? Math.round(revenue / visits) : null };
   });
 }

@@ -1,11 +1,10 @@
 import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "../../../domain/dates";
 import type { Tenant } from "../../db/tenant";
-import { dailyTotals, sumDays } from "../dashboard/rollups";
+import { periodTotals } from "../dashboard/rollups";
 
 /**
  * Money, failed payments and visits, from the daily rollups: whole Auckland days (today counts in full;
- * failed payments are those of the last 30 days, today included). One read of the days since the earliest
- * of those periods began.
+ * failed payments are those of the last 30 days, today included). One read for the five periods.
  */
 export async function activityStats(t: Tenant, at: Date) {
   const today = localDay(at);
@@ -14,13 +13,19 @@ export async function activityStats(t: Tenant, at: Date) {
   const lastMonthStart = localDay(startOfLocalMonth(at, -1));
   const failedFrom = addCalendarDays(today, -29);
   const weekStart = localDay(startOfLocalWeek(at));
-  const days = await dailyTotals(t, failedFrom < lastMonthStart ? failedFrom : lastMonthStart, tomorrow);
+  const [todays, thisWeek, lastThirtyDays, thisMonth, lastMonth] = await periodTotals(t, [
+    { from: today, to: tomorrow },
+    { from: weekStart, to: tomorrow },
+    { from: failedFrom, to: tomorrow },
+    { from: monthStart, to: tomorrow },
+    { from: lastMonthStart, to: monthStart },
+  ]);
   return {
-    visits_today: sumDays(days, "visits", today, tomorrow),
-    visits_this_week: sumDays(days, "visits", weekStart, tomorrow),
-    failed_payments: sumDays(days, "failed_payments", failedFrom, tomorrow),
-    revenue_this_month: sumDays(days, "collected", monthStart, tomorrow),
-    revenue_last_month: sumDays(days, "collected", lastMonthStart, monthStart),
+    visits_today: todays.visits,
+    visits_this_week: thisWeek.visits,
+    failed_payments: lastThirtyDays.failed_payments,
+    revenue_this_month: thisMonth.collected,
+    revenue_last_month: lastMonth.collected,
   };
 }
 

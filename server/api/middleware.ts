@@ -43,7 +43,7 @@ export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const token = getCookie(c, sessionCookieName(config));
   const lookup = async () => {
     const found = await readSession(db, token, now(c));
-    return found ? { session: found.session, user: await loadCurrentUser(db, found.user) } : null;
+    return found ? { session: found.session, user: await loadCurrentUser(db, found.user, found.memberships) } : null;
   };
   // The loaders of one page each call the API; reads within that page share one lookup.
   const memo = c.req.method === "GET" && token ? c.env?.sessionMemo : undefined;

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { membershipsOf, type Membership } from "../db/memberships";
 import { preparedFor } from "../db/prepared";
 import { sessions, users } from "../db/schema";
 import { randomToken, sha256 } from "./crypto";
@@ -33,10 +34,11 @@ export async function createSession(
   return token;
 }
 
-// Every signed-in request reads this: prepared once (server/db/prepared.ts).
+// Every signed-in request reads this: prepared once (server/db/prepared.ts). The user's memberships come
+// with it, so the request knows who and where the user is after one round trip.
 const liveSession = preparedFor((db) =>
   db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, memberships: membershipsOf(users.id) })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .where(
@@ -50,12 +52,12 @@ const liveSession = preparedFor((db) =>
     .prepare("live_session"),
 );
 
-/** The live session for a cookie token, with its (not deleted) user, in one query. */
+/** The live session for a cookie token, with its (not deleted) user and the user's memberships, in one query. */
 export async function readSession(
   db: Db,
   token: string | undefined,
   now = new Date(),
-): Promise<{ session: SessionRow; user: typeof users.$inferSelect } | null> {
+): Promise<{ session: SessionRow; user: typeof users.$inferSelect; memberships: Membership[] } | null> {
   if (!token || token.length > 100) return null;
   const id = sha256(token);
   const [row] = await liveSession(db).execute({ id, now, idleSince: new Date(now.getTime() - IDLE_MS) });

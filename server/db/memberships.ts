@@ -1,0 +1,63 @@
+import { Column, getTableName, is, sql, type SQLWrapper } from "drizzle-orm";
+import { gym_users, gyms, organisation_users, organisations, payment_types } from "./schema";
+
+export type OrgRole = "admin" | "personal_trainer" | "member";
+export type GymRole = OrgRole;
+export type PaymentType = { id: number; type: (typeof payment_types.$inferSelect)["type"]; details: Record<string, string | number> };
+
+/** One of a user's organisations, with what the session needs when it is the current one. */
+export interface Membership {
+  id: number;
+  name: string;
+  multi_gym: boolean;
+  calendar_and_messaging: boolean;
+  role: OrgRole;
+  home_gym_id: number | null;
+  default_payment_type_id: number | null;
+  /**
+   * The gyms the user may work in here: for an organisation admin every gym, as admin unless a gym gives them
+   * another role; for a trainer the gyms they are staff of; for a member their home gym.
+   */
+  gyms: { id: number; name: string; role: GymRole }[];
+  /** The user's payment types in this organisation. */
+  payment_types: PaymentType[];
+}
+
+/** "table"."column", whatever the query around it: drizzle leaves names bare in a select from one table. */
+const c = (column: Column) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+/**
+ * The user's current memberships (not removed), by organisation name, as one JSON value: a column that the
+ * session read (server/auth/sessions.ts) selects alongside the session and user, so a signed-in request
+ * learns who and where the user is in one round trip.
+ */
+export function membershipsOf(userId: SQLWrapper) {
+  const ou = organisation_users;
+  const o = organisations;
+  const pt = payment_types;
+  return sql<Membership[]>`(
+    select coalesce(json_agg(json_build_object(
+        'id', ${c(o.id)}, 'name', ${c(o.name)}, 'multi_gym', ${c(o.multi_gym)}, 'calendar_and_messaging', ${c(o.calendar_and_messaging)},
+        'role', ${c(ou.role)}, 'home_gym_id', ${c(ou.home_gym_id)}, 'default_payment_type_id', ${c(ou.default_payment_type_id)},
+        'gyms', case ${c(ou.role)}
+          when 'admin' then (
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'role', coalesce(${c(gym_users.role)}, 'admin'))
+                            order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
+            from ${gyms} left join ${gym_users} on ${c(gym_users.gym_id)} = ${c(gyms.id)} and ${c(gym_users.user_id)} = ${c(ou.user_id)}
+            where ${c(gyms.organisation_id)} = ${c(o.id)})
+          when 'personal_trainer' then (
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'role', ${c(gym_users.role)})
+                            order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
+            from ${gym_users} join ${gyms} on ${c(gyms.id)} = ${c(gym_users.gym_id)}
+            where ${c(gym_users.user_id)} = ${c(ou.user_id)} and ${c(gym_users.organisation_id)} = ${c(o.id)})
+          else (
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'role', 'member')), '[]')
+            from ${gyms} where ${c(gyms.id)} = ${c(ou.home_gym_id)})
+        end,
+        'payment_types', (
+          select coalesce(json_agg(json_build_object('id', ${c(pt.id)}, 'type', ${c(pt.type)}, 'details', ${c(pt.details)}) order by ${c(pt.id)}), '[]')
+          from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)})
+      ) order by ${c(o.name)}, ${c(o.id)}), '[]')
+    from ${ou} join ${o} on ${c(o.id)} = ${c(ou.organisation_id)}
+    where ${c(ou.user_id)} = ${is(userId, Column) ? c(userId) : userId} and ${c(ou.deleted_at)} is null)`;
+}

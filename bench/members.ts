@@ -13,9 +13,9 @@
 import { eq, sql } from "drizzle-orm";
 import { createApi } from "../server/api/app";
 import { sessionCookieName } from "../server/api/middleware";
-import { loadCurrentUser } from "../server/api/users/current";
+import { currentUser } from "../server/api/users/current";
 import { sha256 } from "../server/auth/crypto";
-import { createSession } from "../server/auth/sessions";
+import { createSession, readSession } from "../server/auth/sessions";
 import { parseConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { organisation_users, prices, sessions, users } from "../server/db/schema";
@@ -46,7 +46,11 @@ async function main() {
       return;
     }
     const [adminRow] = await db.select().from(users).where(eq(users.email, DEMO_ACCOUNTS.admin));
-    const admin = await loadCurrentUser(db, adminRow);
+    // Signed in as the API would see it: the session read brings the memberships.
+    token = await createSession(db, adminRow.id, { twoFactorPassed: true, userAgent: "bench/members.ts" });
+    const found = await readSession(db, token);
+    if (!found) throw new Error("the bench session could not be read back");
+    const admin = currentUser(found.user, found.memberships);
     const orgId = admin.organisation!.id;
     const priceRows = await db.select({ id: prices.id, offering_id: prices.offering_id }).from(prices).where(eq(prices.organisation_id, orgId));
     const tags = ((await db.execute(sql`select distinct unnest(tags) as tag from ${organisation_users} where organisation_id = ${orgId} limit 20`)) as unknown as { rows: { tag: string }[] }).rows.map((r) => r.tag);
@@ -77,7 +81,6 @@ async function main() {
 
     const config = parseConfig({ NODE_ENV: "test", DATABASE_URL: databaseUrl });
     const api = createApi({ db, mailer: outboxMailer(db), config });
-    token = await createSession(db, adminRow.id, { twoFactorPassed: true, userAgent: "bench/members.ts" });
     const cookie = `${sessionCookieName(config)}=${token}`;
     const get = async (query: string) => {
       const res = await api.fetch(new Request(`http://localhost/api/members?${query}`, { headers: { cookie, "x-requested-with": "XMLHttpRequest" } }), { clientIp: "127.0.0.1" });

@@ -14,9 +14,9 @@ import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { createApi } from "../server/api/app";
 import { sessionCookieName } from "../server/api/middleware";
 import { searchMembers } from "../server/api/search/queries";
-import { loadCurrentUser } from "../server/api/users/current";
+import { currentUser } from "../server/api/users/current";
 import { sha256 } from "../server/auth/crypto";
-import { createSession } from "../server/auth/sessions";
+import { createSession, readSession } from "../server/auth/sessions";
 import { parseConfig } from "../server/config";
 import { openDatabase, type Db } from "../server/db/client";
 import { organisation_users, sessions, users } from "../server/db/schema";
@@ -147,7 +147,11 @@ async function main() {
     }
     const [adminRow] = await db.select().from(users).where(eq(users.email, DEMO_ACCOUNTS.admin));
     if (!adminRow) throw new Error(`${DEMO_ACCOUNTS.admin} not found: seed the database with ${SEED_HINT}`);
-    const admin = await loadCurrentUser(db, adminRow);
+    // Signed in as the API would see it: the session read brings the memberships.
+    token = await createSession(db, adminRow.id, { twoFactorPassed: true, userAgent: "bench/search.ts" });
+    const found = await readSession(db, token);
+    if (!found) throw new Error("the bench session could not be read back");
+    const admin = currentUser(found.user, found.memberships);
     if (!admin.organisation) throw new Error(`${DEMO_ACCOUNTS.admin} has no organisation`);
     // The same scope requireStaff gives the API.
     const t = tenant(db, admin.organisation.id, admin.gym?.id ?? null);
@@ -178,7 +182,6 @@ async function main() {
     // "test": throwaway secrets without warnings and a plain cookie name; nothing here is served.
     const config = parseConfig({ NODE_ENV: "test", DATABASE_URL: databaseUrl });
     const api = createApi({ db, mailer: outboxMailer(db), config });
-    token = await createSession(db, adminRow.id, { twoFactorPassed: true, userAgent: "bench/search.ts" });
     const cookie = `${sessionCookieName(config)}=${token}`;
     const post = async (query: string) => {
       const res = await api.fetch(

@@ -8,6 +8,7 @@ import type { ToastData, ToastSeverity } from "../components/toasts";
  * Flash toasts through remix-toast, on a cookie signed with TOAST_SECRET (remix-toast's own default
  * cookie is neither secret nor signed). remix-toast's `type` carries our severity; `duration` the life.
  */
+const TOAST_COOKIE = "gym_toast";
 let utils: ReturnType<typeof createToastUtilsWithCustomSession> | undefined;
 
 function toastUtils() {
@@ -16,7 +17,7 @@ function toastUtils() {
     utils = createToastUtilsWithCustomSession(
       createCookieSessionStorage({
         cookie: {
-          name: "gym_toast",
+          name: TOAST_COOKIE,
           path: "/",
           httpOnly: true,
           sameSite: "lax",
@@ -48,7 +49,8 @@ export async function redirectWithToast(url: string, toast: ToastInput, headers?
 
 export async function readToast(request: Request): Promise<{ toast: ToastData | null; headers: Headers }> {
   // remix-toast signs and sets its cookie on every read; without one there is nothing to read or clear.
-  if (!/(?:^|;\s*)gym_toast=/.test(request.headers.get("cookie") ?? "")) return { toast: null, headers: new Headers() };
+  const cookies = request.headers.get("cookie") ?? "";
+  if (!cookies.split(";").some((c) => c.trim().startsWith(`${TOAST_COOKIE}=`))) return { toast: null, headers: new Headers() };
   const { toast, headers } = await toastUtils().getToast(request);
   if (!toast) return { toast: null, headers };
   return {

@@ -5,7 +5,7 @@ import { readSession } from "../auth/sessions";
 import { tenant } from "../db/tenant";
 import type { ApiEnv } from "./context";
 import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
-import { isOrganisationAdmin, loadCurrentUser } from "./users/current";
+import { currentUser, isOrganisationAdmin } from "./users/current";
 
 /** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
 export const secureCookies = (config: Config) => config.NODE_ENV === "production" && !config.DEMO_MODE;
@@ -43,7 +43,7 @@ export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const token = getCookie(c, sessionCookieName(config));
   const lookup = async () => {
     const found = await readSession(db, token, now(c));
-    return found ? { session: found.session, user: await loadCurrentUser(db, found.user, found.memberships) } : null;
+    return found ? { session: found.session, user: currentUser(found.user, found.memberships) } : null;
   };
   // The loaders of one page each call the API; reads within that page share one lookup.
   const memo = c.req.method === "GET" && token ? c.env?.sessionMemo : undefined;

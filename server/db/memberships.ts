@@ -1,4 +1,4 @@
-import { Column, getTableName, is, sql, type SQLWrapper } from "drizzle-orm";
+import { getTableName, sql, type Column } from "drizzle-orm";
 import { gym_users, gyms, organisation_users, organisations, payment_types } from "./schema";
 
 export type OrgRole = "admin" | "personal_trainer" | "member";
@@ -31,7 +31,7 @@ const c = (column: Column) => sql`${sql.identifier(getTableName(column.table))}.
  * session read (server/auth/sessions.ts) selects alongside the session and user, so a signed-in request
  * learns who and where the user is in one round trip.
  */
-export function membershipsOf(userId: SQLWrapper) {
+export function membershipsOf(userId: Column) {
   const ou = organisation_users;
   const o = organisations;
   const pt = payment_types;
@@ -59,5 +59,5 @@ export function membershipsOf(userId: SQLWrapper) {
           from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)})
       ) order by ${c(o.name)}, ${c(o.id)}), '[]')
     from ${ou} join ${o} on ${c(o.id)} = ${c(ou.organisation_id)}
-    where ${c(ou.user_id)} = ${is(userId, Column) ? c(userId) : userId} and ${c(ou.deleted_at)} is null)`;
+    where ${c(ou.user_id)} = ${c(userId)} and ${c(ou.deleted_at)} is null)`;
 }

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
 import type { ApiEnv } from "../context";
 import { ApiError } from "../errors";
-import { loadCurrentUser } from "../users/current";
+import { currentUser } from "../users/current";
 import { requireStaff } from "../middleware";
 
 const idParam = (raw: string) => {
@@ -26,7 +26,7 @@ export const switchRoutes = new Hono<ApiEnv>()
     if (!target) throw new ApiError(404, "You are not staff of that organisation.", "not_found");
     await db.update(users).set({ current_organisation_id: id, current_gym_id: null }).where(eq(users.id, u.row.id));
     // The new organisation's first gym becomes current.
-    const next = await loadCurrentUser(db, { ...u.row, current_organisation_id: id, current_gym_id: null });
+    const next = currentUser({ ...u.row, current_organisation_id: id, current_gym_id: null }, u.memberships);
     if (next.gym) await db.update(users).set({ current_gym_id: next.gym.id }).where(eq(users.id, u.row.id));
     return c.json({ data: { current_organisation: next.organisation, current_gym: next.gym } });
   })

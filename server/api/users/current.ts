@@ -1,8 +1,5 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { preparedFor } from "../../db/prepared";
-import { membershipsOf, type GymRole, type Membership, type OrgRole, type PaymentType } from "../../db/memberships";
-import { users } from "../../db/schema";
+import type { GymRole, Membership, OrgRole, PaymentType } from "../../db/memberships";
+import type { users } from "../../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 export type { OrgRole };
@@ -10,6 +7,8 @@ export type { OrgRole };
 /** The signed-in user with where they are: current organisation and gym, and every place they may switch to. */
 export interface CurrentUser {
   row: UserRow;
+  /** Every membership as read with the session, gyms and payment types included. */
+  memberships: Membership[];
   organisations: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole }[];
   organisation: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole } | null;
   /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
@@ -21,29 +20,21 @@ export interface CurrentUser {
   paymentTypes: PaymentType[];
 }
 
-// The memberships of a user whose session did not bring them (after a switch): prepared once (server/db/prepared.ts).
-const memberships = preparedFor((db) =>
-  db
-    .select({ memberships: membershipsOf(sql.placeholder("userId")) })
-    .from(users)
-    .where(eq(users.id, sql.placeholder("userId")))
-    .prepare("current_user_memberships"),
-);
-
-/** Where the user is and may go, from their memberships (read with the session, or here when not given). */
-export async function loadCurrentUser(db: Db, row: UserRow, given?: Membership[]): Promise<CurrentUser> {
-  const userId = row.id;
-  const orgs = given ?? (await memberships(db).execute({ userId }))[0]?.memberships ?? [];
-
-  const current = orgs.find((o) => o.id === row.current_organisation_id) ?? orgs[0] ?? null;
-  const gymList = current?.gyms ?? [];
-  const gym = gymList.find((g) => g.id === row.current_gym_id) ?? gymList[0] ?? null;
+/**
+ * Where the user is and may go, from the memberships the session read brought (server/auth/sessions.ts): no
+ * query of its own, so a switch can work out the new place from the same memberships.
+ */
+export function currentUser(row: UserRow, memberships: Membership[]): CurrentUser {
+  const current = memberships.find((o) => o.id === row.current_organisation_id) ?? memberships[0] ?? null;
+  const gyms = current?.gyms ?? [];
+  const gym = gyms.find((g) => g.id === row.current_gym_id) ?? gyms[0] ?? null;
   const strip = ({ home_gym_id: _h, default_payment_type_id: _d, gyms: _g, payment_types: _p, ...o }: Membership) => o;
   return {
     row,
-    organisations: orgs.map(strip),
+    memberships,
+    organisations: memberships.map(strip),
     organisation: current ? strip(current) : null,
-    gyms: gymList,
+    gyms,
     gym,
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
     paymentTypes: current?.payment_types ?? [],

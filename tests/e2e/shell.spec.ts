@@ -174,3 +174,36 @@ test("no accessibility violations on the dashboard and the search results", asyn
     expect(results.violations.map((v) => `${path}: ${v.id} (${v.nodes.length})`)).toEqual([]);
   }
 });
+
+test("the dashboard draws its charts with their figures as text, and hydrates them cleanly", async ({ page }) => {
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(err.message));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(msg.text());
+  });
+  await signIn(page);
+  const charts = [
+    ["Active members, last 12 weeks", /^Active members per week since the week of /],
+    ["Members by membership state", /^Members by membership state$/],
+    ["Revenue and cost per visit", /^Revenue collected per month, /],
+    ["Members by offering", /^Members by offering$/],
+  ] as const;
+  const expectCharts = async () => {
+    for (const [heading, chart] of charts) {
+      const panel = page.getByRole("region", { name: heading });
+      await expect(panel.getByRole("img", { name: chart })).toBeVisible();
+      // Every figure is also text: the chart's table, hidden from sight but not from screen readers.
+      await expect(panel.getByRole("table", { name: chart })).toBeAttached();
+    }
+  };
+  await expectCharts();
+  if (jsEnabled(test.info())) {
+    // Drawn by the browser this time (a client-side navigation), the same charts.
+    await sidebar(page).getByRole("link", { name: "Members", exact: true }).click();
+    await expect(page).toHaveURL(/\/members$/);
+    await sidebar(page).getByRole("link", { name: "Dashboard", exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expectCharts();
+  }
+  expect(problems).toEqual([]);
+});

@@ -8,7 +8,8 @@ import { formatNumber } from "./scale";
  * role="img" makes the drawing one image to assistive technology; the table carries the numbers.
  */
 export function ChartFrame({ props, width, height, children }: { props: ChartProps; width: number; height: number; children: ReactNode }) {
-  const id = useId();
+  const autoId = useId();
+  const id = props.id ?? autoId;
   return (
     // Capped so that on a wide screen the chart (and its text) is not blown up past about 1.15×.
     <div className={`max-w-[500px] ${props.className ?? ""}`}>

@@ -22,6 +22,7 @@ export function ActiveMembersPanel({ weeks }: { weeks: ActiveUsersWeek[] }) {
         </p>
       ) : null}
       <LineChart
+        id="active-members-chart"
         title={first ? `Active members per week since the week of ${weekLabel(first.week_start)}` : "Active members per week"}
         description={
           first && last

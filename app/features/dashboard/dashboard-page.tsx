@@ -1,4 +1,5 @@
 import { formatTime } from "../../../domain/dates";
+import { ServerMemo } from "../../components/server-memo";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
@@ -24,13 +25,22 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       {/* Two columns only where a card is wide enough for its chart to draw near 1:1; each column stacks
           on its own, so a tall card leaves no gap beside a short one. */}
       <div className="mt-6 grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
+        {/* Each pane is a pure function of its figures: its markup is rendered once per distinct figures. */}
         <div className="space-y-6">
-          <ActiveMembersPanel weeks={data.activeUsers} />
-          <MembersByStatePanel byState={data.breakdown.by_state} />
+          <ServerMemo name="active-members" input={data.activeUsers}>
+            <ActiveMembersPanel weeks={data.activeUsers} />
+          </ServerMemo>
+          <ServerMemo name="members-by-state" input={data.breakdown.by_state}>
+            <MembersByStatePanel byState={data.breakdown.by_state} />
+          </ServerMemo>
         </div>
         <div className="space-y-6">
-          <RevenuePanel months={data.costs} />
-          <MembersByOfferingPanel byOffering={data.breakdown.by_offering} />
+          <ServerMemo name="revenue" input={data.costs}>
+            <RevenuePanel months={data.costs} />
+          </ServerMemo>
+          <ServerMemo name="members-by-offering" input={data.breakdown.by_offering}>
+            <MembersByOfferingPanel byOffering={data.breakdown.by_offering} />
+          </ServerMemo>
         </div>
       </div>
     </div>

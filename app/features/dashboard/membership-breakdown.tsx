@@ -13,6 +13,7 @@ export function MembersByStatePanel({ byState }: { byState: UserBreakdown["by_st
   return (
     <Panel id="members-by-state" title="Members by membership state" intro="Each member counts once, by their latest membership.">
       <BarChart
+        id="members-by-state-chart"
         orientation="horizontal"
         title="Members by membership state"
         description={`Bar chart of ${members(total)} by the state of their latest membership.`}
@@ -32,6 +33,7 @@ export function MembersByOfferingPanel({ byOffering }: { byOffering: UserBreakdo
     <Panel id="members-by-offering" title="Members by offering" intro="Members whose membership has not been cancelled, by the offering they are on.">
       {byOffering.length ? (
         <BarChart
+          id="members-by-offering-chart"
           orientation="horizontal"
           title="Members by offering"
           description={`Bar chart of members on each of ${byOffering.length} ${

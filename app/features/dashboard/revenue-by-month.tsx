@@ -16,6 +16,7 @@ export function RevenuePanel({ months }: { months: CostAndVisitMonth[] }) {
       intro="Payments collected each month, and what each visit cost a member on average. This month is so far."
     >
       <BarChart
+        id="revenue-chart"
         title={`Revenue collected per month, ${span}`}
         description={`Bar chart of payments collected in each of the last ${months.length} months.`}
         labels={months.map((m) => monthLabel(m.month))}

@@ -1,5 +1,5 @@
 import { getTableName, sql, type Column } from "drizzle-orm";
-import { gym_users, gyms, organisation_users, organisations, payment_types } from "./schema";
+import { conversations, gym_users, gyms, messages, organisation_users, organisations, payment_types } from "./schema";
 
 export type OrgRole = "admin" | "personal_trainer" | "member";
 export type GymRole = OrgRole;
@@ -21,6 +21,11 @@ export interface Membership {
   gyms: { id: number; name: string; role: GymRole }[];
   /** The user's payment types in this organisation. */
   payment_types: PaymentType[];
+  /**
+   * Members' messages no staff member has read yet: the sidebar's badge on every back-office page, so it comes
+   * with the session read rather than as a query of its own. 0 for a member, or without calendar and messaging.
+   */
+  unread_messages: number;
 }
 
 /** "table"."column", whatever the query around it: drizzle leaves names bare in a select from one table. */
@@ -35,6 +40,8 @@ export function membershipsOf(userId: Column) {
   const ou = organisation_users;
   const o = organisations;
   const pt = payment_types;
+  const m = messages;
+  const cv = conversations;
   return sql<Membership[]>`(
     select coalesce(json_agg(json_build_object(
         'id', ${c(o.id)}, 'name', ${c(o.name)}, 'multi_gym', ${c(o.multi_gym)}, 'calendar_and_messaging', ${c(o.calendar_and_messaging)},
@@ -56,7 +63,11 @@ export function membershipsOf(userId: Column) {
         end,
         'payment_types', (
           select coalesce(json_agg(json_build_object('id', ${c(pt.id)}, 'type', ${c(pt.type)}, 'details', ${c(pt.details)}) order by ${c(pt.id)}), '[]')
-          from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)})
+          from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)}),
+        'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' then (
+          select count(*) from ${m} join ${cv} on ${c(cv.id)} = ${c(m.conversation_id)}
+          where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)})
+        else 0 end
       ) order by ${c(o.name)}, ${c(o.id)}), '[]')
     from ${ou} join ${o} on ${c(o.id)} = ${c(ou.organisation_id)}
     where ${c(ou.user_id)} = ${c(userId)} and ${c(ou.deleted_at)} is null)`;

@@ -18,6 +18,8 @@ export interface CurrentUser {
   defaultPaymentTypeId: number | null;
   /** The user's payment types in the current organisation. */
   paymentTypes: PaymentType[];
+  /** Members' unread messages in the current organisation (0 without calendar and messaging, or for a member). */
+  unreadMessages: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
   const current = memberships.find((o) => o.id === row.current_organisation_id) ?? memberships[0] ?? null;
   const gyms = current?.gyms ?? [];
   const gym = gyms.find((g) => g.id === row.current_gym_id) ?? gyms[0] ?? null;
-  const strip = ({ home_gym_id: _h, default_payment_type_id: _d, gyms: _g, payment_types: _p, ...o }: Membership) => o;
+  const strip = ({ home_gym_id: _h, default_payment_type_id: _d, gyms: _g, payment_types: _p, unread_messages: _u, ...o }: Membership) => o;
   return {
     row,
     memberships,
@@ -38,6 +40,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     gym,
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
     paymentTypes: current?.payment_types ?? [],
+    unreadMessages: current?.unread_messages ?? 0,
   };
 }
 

@@ -1,0 +1,30 @@
+/**
+ * Reads asked for in the same turn of the event loop, under the same key, sent to the database as one.
+ * A page's loaders call the API side by side, so the reads they share a shape of (the dashboard's stats and
+ * its monthly breakdown both sum the rollups) meet here and cost one round trip instead of one each.
+ * Nothing waits for a batch to fill: it goes out as soon as the turn's other work is done (setImmediate),
+ * and only reads asked for before it goes out join it, so each answer is as fresh as a read of its own.
+ */
+export function sameTurnBatch<K, In, Out>(run: (key: K, inputs: In[]) => Promise<Out[]>) {
+  type Waiter = { input: In; resolve: (out: Out) => void; reject: (err: unknown) => void };
+  const pending = new Map<K, Waiter[]>();
+
+  function flush(key: K) {
+    const waiters = pending.get(key)!;
+    pending.delete(key);
+    run(key, waiters.map((w) => w.input)).then(
+      (outs) => waiters.forEach((w, i) => w.resolve(outs[i])),
+      (err) => waiters.forEach((w) => w.reject(err)),
+    );
+  }
+
+  return (key: K, input: In) =>
+    new Promise<Out>((resolve, reject) => {
+      let waiters = pending.get(key);
+      if (!waiters) {
+        pending.set(key, (waiters = []));
+        setImmediate(flush, key);
+      }
+      waiters.push({ input, resolve, reject });
+    });
+}

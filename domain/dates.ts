@@ -74,9 +74,14 @@ export function startOfLocalMonth(now: Date = new Date(), offset = 0): Date {
 /** Each word capitalised, as SPEC §3 shows a user's name. */
 export const capitaliseWords = (name: string) => name.replace(/(^|\s)(\S)/g, (_m, sp: string, ch: string) => sp + ch.toUpperCase());
 
-/** The calendar day `n` days after `day` (both 'yyyy-MM-dd'; pure calendar arithmetic, no time zone). */
-export function addCalendarDays(day: string, n: number): string {
+const shiftDay = remembered((key: string) => {
+  const [day, n] = key.split("|");
   const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
+  d.setUTCDate(d.getUTCDate() + Number(n));
   return d.toISOString().slice(0, 10);
-}
+});
+/**
+ * The calendar day `n` days after `day` (both 'yyyy-MM-dd'; pure calendar arithmetic, no time zone).
+ * Remembered: every dashboard works out the same dozen periods from today.
+ */
+export const addCalendarDays = (day: string, n: number): string => shiftDay(`${day}|${n}`);

@@ -37,6 +37,8 @@ export interface GymApi {
   raw(method: string, path: string, body?: unknown): Promise<Response>;
   /** Set-Cookie headers the API sent, to pass on with the page's response. */
   headers: Headers;
+  /** Whether the next call carries any cookie (the browser's, or one the API set during this request). */
+  readonly hasCookies: boolean;
 }
 
 export function gymApi({ request, context }: ApiContext): GymApi {
@@ -105,5 +107,8 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     delete: (path) => send("DELETE", path),
     raw: (method, path, body) => call(method, path, body),
     headers,
+    get hasCookies() {
+      return cookies.size > 0;
+    },
   };
 }

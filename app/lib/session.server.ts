@@ -9,6 +9,8 @@ export type Me = Awaited<ReturnType<typeof mePayload>>;
 export type MeState = { state: "ok"; me: Me } | { state: "anonymous" } | { state: "unverified" };
 
 export async function fetchMe(api: GymApi): Promise<MeState> {
+  // No cookie, no session: a first visit to the login page costs no API call (and no 401).
+  if (!api.hasCookies) return { state: "anonymous" };
   try {
     return { state: "ok", me: await api.get<Me>("/me") };
   } catch (err) {

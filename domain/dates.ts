@@ -59,17 +59,25 @@ export const startOfLocalDay = (day: string) => new Date(dayStarts(day));
 /** Start of today in Auckland, as an instant. */
 export const startOfToday = (now: Date = new Date()) => startOfLocalDay(localDay(now));
 
-/** Monday 00:00 in Auckland of the week containing `now`. */
-export function startOfLocalWeek(now: Date = new Date()): Date {
+/**
+ * The Monday of the Auckland week containing `now` ('yyyy-MM-dd'). Calendar arithmetic on today's date: no
+ * time-zone conversion, and it leaves the day `localDay` keeps for "now" in place.
+ */
+export function localWeekStart(now: Date = new Date()): string {
   const day = localDay(now);
   const isoDay = new Date(`${day}T00:00:00Z`).getUTCDay() || 7; // 1 = Monday … 7 = Sunday
-  return startOfLocalDay(addCalendarDays(day, 1 - isoDay));
+  return addCalendarDays(day, 1 - isoDay);
 }
-export function startOfLocalMonth(now: Date = new Date(), offset = 0): Date {
+/** Monday 00:00 in Auckland of the week containing `now`. */
+export const startOfLocalWeek = (now: Date = new Date()): Date => startOfLocalDay(localWeekStart(now));
+
+/** The first day of the Auckland month containing `now`, `offset` months on ('yyyy-MM-01'); as localWeekStart. */
+export function localMonthStart(now: Date = new Date(), offset = 0): string {
   const [year, month] = localDay(now).split("-").map(Number);
-  const first = new Date(Date.UTC(year, month - 1 + offset, 1));
-  return startOfLocalDay(first.toISOString().slice(0, 10));
+  return new Date(Date.UTC(year, month - 1 + offset, 1)).toISOString().slice(0, 10);
 }
+/** 00:00 in Auckland on the first of the month containing `now`, `offset` months on. */
+export const startOfLocalMonth = (now: Date = new Date(), offset = 0): Date => startOfLocalDay(localMonthStart(now, offset));
 
 /** Each word capitalised, as SPEC §3 shows a user's name. */
 export const capitaliseWords = (name: string) => name.replace(/(^|\s)(\S)/g, (_m, sp: string, ch: string) => sp + ch.toUpperCase());

@@ -3,7 +3,7 @@ import { memberListQuery } from "../../domain/schemas/members";
 import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange } from "../../domain/subscription";
 import { describe, expect, it } from "vitest";
 import { BILLING_FREQUENCIES, compareFrequencies, termShorthand } from "../../domain/billing";
-import { capitaliseWords, formatDateTime, formatTime, localDay, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
+import { capitaliseWords, formatDateTime, formatTime, localDay, localMonthStart, localWeekStart, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
 import { formatCents, parseAmountToCents } from "../../domain/money";
 import { paymentOutcome } from "../../domain/payment";
 import { statusColour, subscriptionState } from "../../domain/subscription";
@@ -47,7 +47,11 @@ describe("dates in Pacific/Auckland", () => {
       expect([at, startOfLocalWeek(d).toISOString()]).toEqual([at, monday]);
       expect([at, startOfLocalMonth(d).toISOString()]).toEqual([at, month]);
       expect([at, startOfLocalMonth(d, 1).toISOString()]).toEqual([at, nextMonth]);
+      // The same days as calendar dates, worked out without a time-zone conversion.
+      expect([at, localWeekStart(d)]).toEqual([at, localDay(new Date(monday))]);
+      expect([at, localMonthStart(d), localMonthStart(d, 1)]).toEqual([at, localDay(new Date(month)), localDay(new Date(nextMonth))]);
     }
+    expect(localMonthStart(new Date("2026-01-15T00:00:00Z"), -2)).toBe("2025-11-01");
     expect(startOfLocalMonth(new Date("2026-01-15T00:00:00Z"), -1).toISOString()).toBe("2025-11-30T11:00:00.000Z");
     expect(startOfLocalMonth(new Date("2026-11-22T00:00:00Z"), -11).toISOString()).toBe("2025-11-30T11:00:00.000Z");
   });

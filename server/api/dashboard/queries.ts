@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { localDay, startOfLocalMonth, TIME_ZONE } from "../../../domain/dates";
+import { localMonthStart, TIME_ZONE } from "../../../domain/dates";
 import { organisation_users, subscriptions } from "../../db/schema";
 import { iso, pausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
@@ -104,8 +104,8 @@ export type CostAndVisitMonth = { month: string; revenue: number; visits: number
  */
 export async function costAndVisitBreakdown(t: Tenant, at: Date): Promise<CostAndVisitMonth[]> {
   const months = Array.from({ length: 6 }, (_, i) => {
-    const start = localDay(startOfLocalMonth(at, i - 5));
-    return { month: start.slice(0, 7), start, end: localDay(startOfLocalMonth(at, i - 4)) };
+    const start = localMonthStart(at, i - 5);
+    return { month: start.slice(0, 7), start, end: localMonthStart(at, i - 4) };
   });
   const totals = await periodTotals(t, months.map((m) => ({ from: m.start, to: m.end })));
   return months.map((m, i) => {

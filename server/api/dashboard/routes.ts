@@ -6,7 +6,7 @@ import { now, requireStaff } from "../middleware";
 import { membershipFigures } from "./membership-figures";
 import { cachedMemberSummary, runningMembers } from "./member-summary";
 import { activeUsersInWeeks, costAndVisitBreakdown } from "./queries";
-import { localDay, startOfLocalWeek } from "../../../domain/dates";
+import { localWeekStart } from "../../../domain/dates";
 
 const activeUsersQuery = z.object({
   weeks: z.coerce
@@ -28,7 +28,7 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const at = now(c);
     // Finished weeks are settled and cached long (keyed by the current week, so they roll over on Monday);
     // the current week is the members running now, from the same summary as the headline counts.
-    const week = localDay(startOfLocalWeek(at));
+    const week = localWeekStart(at);
     const [past, current] = await Promise.all([
       weeks > 1 ? membershipFigures(c, `active-users-past:${weeks}:${week}`, () => activeUsersInWeeks(t, at, 1, weeks - 1), { settled: true }) : { value: [] },
       cachedMemberSummary(c),

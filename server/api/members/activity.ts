@@ -1,5 +1,5 @@
 import { and, asc, eq, gte } from "drizzle-orm";
-import { addCalendarDays, localDay, startOfLocalDay, startOfLocalWeek } from "../../../domain/dates";
+import { addCalendarDays, localWeekStart, startOfLocalDay } from "../../../domain/dates";
 import { termShorthand, type BillingFrequency, type TermUnit } from "../../../domain/billing";
 import { STATE_LABELS, subscriptionState } from "../../../domain/subscription";
 import { offerings, payments, prices, subscriptions, visits } from "../../db/schema";
@@ -7,7 +7,7 @@ import type { Tenant } from "../../db/tenant";
 
 /** The last `count` Auckland weeks (Monday starts), oldest first, each with its start and end instants. */
 export function lastWeeks(at: Date, count: number) {
-  const thisMonday = localDay(startOfLocalWeek(at));
+  const thisMonday = localWeekStart(at);
   return Array.from({ length: count }, (_, i) => {
     const monday = addCalendarDays(thisMonday, (i - count + 1) * 7);
     return { week_start: monday, from: startOfLocalDay(monday), to: startOfLocalDay(addCalendarDays(monday, 7)) };

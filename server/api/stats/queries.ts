@@ -1,4 +1,4 @@
-import { addCalendarDays, localDay, startOfLocalMonth, startOfLocalWeek } from "../../../domain/dates";
+import { addCalendarDays, localDay, localMonthStart, localWeekStart } from "../../../domain/dates";
 import type { Tenant } from "../../db/tenant";
 import { periodTotals } from "../dashboard/rollups";
 
@@ -9,10 +9,10 @@ import { periodTotals } from "../dashboard/rollups";
 export async function activityStats(t: Tenant, at: Date) {
   const today = localDay(at);
   const tomorrow = addCalendarDays(today, 1);
-  const monthStart = localDay(startOfLocalMonth(at));
-  const lastMonthStart = localDay(startOfLocalMonth(at, -1));
+  const monthStart = localMonthStart(at);
+  const lastMonthStart = localMonthStart(at, -1);
   const failedFrom = addCalendarDays(today, -29);
-  const weekStart = localDay(startOfLocalWeek(at));
+  const weekStart = localWeekStart(at);
   const [todays, thisWeek, lastThirtyDays, thisMonth, lastMonth] = await periodTotals(t, [
     { from: today, to: tomorrow },
     { from: weekStart, to: tomorrow },

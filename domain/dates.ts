@@ -92,4 +92,7 @@ const shiftDay = remembered((key: string) => {
  * The calendar day `n` days after `day` (both 'yyyy-MM-dd'; pure calendar arithmetic, no time zone).
  * Remembered: every dashboard works out the same dozen periods from today.
  */
-export const addCalendarDays = (day: string, n: number): string => shiftDay(`${day}|${n}`);
+export function addCalendarDays(day: string, n: number): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isInteger(n)) throw new RangeError(`Not a calendar day and a whole number of days: ${day}, ${n}`);
+  return shiftDay(`${day}|${n}`);
+}

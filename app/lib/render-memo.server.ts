@@ -9,13 +9,17 @@ import { renderToString } from "react-dom/server";
 const MAX_ENTRIES = 500;
 const cache = new Map<string, string>();
 
-export function renderMemoized(name: string, input: unknown, element: ReactElement): string {
+export function renderMemoized<T>(name: string, input: T, render: (input: T) => ReactElement): string {
   const key = `${name}\u0000${JSON.stringify(input)}`;
   let html = cache.get(key);
   if (html === undefined) {
-    // React supports a synchronous render inside another one (react-dom's performWork restores the outer
-    // render's dispatcher and context); the pieces kept here use no context from the page around them.
-    html = renderToString(element, { identifierPrefix: `${name}-` });
+    // Called while the page itself renders (renderToPipeableStream): renderToString is react-dom's other
+    // server bundle (react-dom-server-legacy) with state of its own, and restores the shared dispatcher when
+    // done; tests/unit/render-memo.test.ts renders a piece inside a streaming render to keep that true.
+    html = renderToString(render(input), { identifierPrefix: `${name}-` });
+    if (process.env.NODE_ENV !== "production" && html.includes(`:${name}-R`)) {
+      throw new Error(`${name}: a memoised piece used useId; its ids would differ from the browser's. Give it ids of its own.`);
+    }
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   } else {
     cache.delete(key);

@@ -6,7 +6,8 @@ import { safeRedirect } from "./redirect";
 import { redirectForApiError } from "./session.server";
 import { redirectWithToast, type ToastInput } from "./toast.server";
 
-type Switched = { current_organisation: { name: string } };
+/** What POST /api/organisations/{id}/switch answers (the gym switch's answer is not needed). */
+type OrganisationSwitched = { current_organisation: { name: string } };
 
 /** The top bar's two switchers (SPEC §2): the form field, the API call, and what the user is told. */
 const KINDS = {
@@ -15,14 +16,14 @@ const KINDS = {
     path: (id: number) => `/organisations/${id}/switch`,
     failed: "Could not switch organisation",
     // A new organisation changes the whole page: say where the user now is.
-    switched: (answer: Switched): ToastInput | null => ({ severity: "info", summary: `Now working in ${answer.current_organisation.name}` }),
+    switched: (answer: unknown): ToastInput | null => ({ severity: "info", summary: `Now working in ${(answer as OrganisationSwitched).current_organisation.name}` }),
   },
   gym: {
     field: "gym_id",
     path: (id: number) => `/gyms/${id}/switch`,
     failed: "Could not switch gym",
     // The gym's name is in the switcher itself on the reloaded page.
-    switched: (): ToastInput | null => null,
+    switched: (_answer: unknown): ToastInput | null => null,
   },
 } as const;
 
@@ -39,7 +40,7 @@ export async function switchAction(args: ActionFunctionArgs, kind: keyof typeof 
   const back = safeRedirect(form.get("redirectTo"));
   const api = gymApi(args);
   try {
-    const answer = await api.post<Switched>(path(Number.isInteger(id) && id > 0 ? id : 0));
+    const answer = await api.post<unknown>(path(Number.isInteger(id) && id > 0 ? id : 0));
     const toast = switched(answer);
     return toast ? redirectWithToast(back, toast, api.headers) : redirect(back, { headers: api.headers });
   } catch (err) {

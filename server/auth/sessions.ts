@@ -38,7 +38,7 @@ export async function createSession(
 // with it, so the request knows who and where the user is after one round trip.
 const liveSession = preparedFor((db) =>
   db
-    .select({ session: sessions, user: users, memberships: membershipsOf(users.id) })
+    .select({ session: sessions, user: users, memberships: membershipsOf(users.id, users.current_organisation_id) })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .where(

@@ -22,8 +22,9 @@ export interface Membership {
   /** The user's payment types in this organisation. */
   payment_types: PaymentType[];
   /**
-   * Members' messages no staff member has read yet: the sidebar's badge on every back-office page, so it comes
-   * with the session read rather than as a query of its own. 0 for a member, or without calendar and messaging.
+   * Members' messages no staff member has read yet, counted for the current organisation only (0 for the
+   * others, for a member, and without calendar and messaging): the sidebar's badge on every back-office page,
+   * so it comes with the session read rather than as a query of its own.
    */
   unread_messages: number;
 }
@@ -34,14 +35,20 @@ const c = (column: Column) => sql`${sql.identifier(getTableName(column.table))}.
 /**
  * The user's current memberships (not removed), by organisation name, as one JSON value: a column that the
  * session read (server/auth/sessions.ts) selects alongside the session and user, so a signed-in request
- * learns who and where the user is in one round trip.
+ * learns who and where the user is in one round trip. `currentOrganisationId` is the user's column of it.
  */
-export function membershipsOf(userId: Column) {
+export function membershipsOf(userId: Column, currentOrganisationId: Column) {
   const ou = organisation_users;
   const o = organisations;
   const pt = payment_types;
   const m = messages;
   const cv = conversations;
+  // The current organisation as currentUser() (server/api/users/current.ts) picks it: the user's current one
+  // if they still belong to it, else the first by name. Only its unread messages are counted.
+  const current = sql`(
+    select cur.organisation_id from ${ou} cur join ${o} co on co.id = cur.organisation_id
+    where cur.user_id = ${c(userId)} and cur.deleted_at is null
+    order by (cur.organisation_id is not distinct from ${c(currentOrganisationId)}) desc, co.name, co.id limit 1)`;
   return sql<Membership[]>`(
     select coalesce(json_agg(json_build_object(
         'id', ${c(o.id)}, 'name', ${c(o.name)}, 'multi_gym', ${c(o.multi_gym)}, 'calendar_and_messaging', ${c(o.calendar_and_messaging)},
@@ -64,7 +71,7 @@ export function membershipsOf(userId: Column) {
         'payment_types', (
           select coalesce(json_agg(json_build_object('id', ${c(pt.id)}, 'type', ${c(pt.type)}, 'details', ${c(pt.details)}) order by ${c(pt.id)}), '[]')
           from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)}),
-        'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' then (
+        'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' and ${c(o.id)} = ${current} then (
           select count(*) from ${m} join ${cv} on ${c(cv.id)} = ${c(m.conversation_id)}
           where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)})
         else 0 end

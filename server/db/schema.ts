@@ -561,5 +561,9 @@ export const messages = pgTable(
     read_at: ts("read_at"),
     created_at: created(),
   },
-  (t) => [index("messages_conversation_idx").on(t.conversation_id), index("messages_unread_idx").on(t.organisation_id, t.read_at)],
+  (t) => [
+    index("messages_conversation_idx").on(t.conversation_id),
+    // Members' unread messages (the sidebar's badge): only those rows, so the count walks nothing else.
+    index("messages_unread_idx").on(t.organisation_id, t.conversation_id).where(sql`${t.from_member} and ${t.read_at} is null`),
+  ],
 );

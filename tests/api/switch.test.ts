@@ -39,6 +39,16 @@ beforeAll(async () => {
   await env.db.insert(messages).values([msg(true, false), msg(true, false), msg(true, true), msg(false, false)]);
   const [otherConv] = await env.db.insert(conversations).values({ organisation_id: other.id, member_id: member.id }).returning();
   await env.db.insert(messages).values(msg(true, false, other.id, otherConv.id));
+
+  // Bo works in Banter and Chatty and has never chosen: Banter, first by name, is current. One unread there.
+  const banter = await makeOrganisation(env.db, { name: "Banter", calendar_and_messaging: true });
+  ids.banter = banter.id;
+  await makeGym(env.db, banter.id, "Banter gym");
+  const bo = await makeUser(env.db, { name: "bo", email: "bo@example.com", is_staff: true, password_hash: hash });
+  await addStaff(env.db, bo.id, banter.id, "admin");
+  await addStaff(env.db, bo.id, chat.id, "admin");
+  const [banterConv] = await env.db.insert(conversations).values({ organisation_id: banter.id, member_id: member.id }).returning();
+  await env.db.insert(messages).values([msg(true, false, banter.id, banterConv.id), msg(false, false, banter.id, banterConv.id)]);
 });
 afterAll(() => env.close());
 
@@ -86,5 +96,13 @@ describe("GET /api/messaging/unread-messages", () => {
     await b.call("POST", `/api/organisations/${ids.quiet}/switch`);
     expect((await b.call("GET", "/api/messaging/unread-messages")).json).toEqual({ unread_messages: 0 });
     await b.call("POST", `/api/organisations/${ids.chat}/switch`);
+  });
+
+  it("counts for the organisation the user works in when they have never chosen one (the first by name)", async () => {
+    const b = await staff("bo@example.com");
+    expect((await b.call("GET", "/api/me")).json.data.current_organisation.name).toBe("Banter");
+    expect((await b.call("GET", "/api/messaging/unread-messages")).json).toEqual({ unread_messages: 1 });
+    await b.call("POST", `/api/organisations/${ids.chat}/switch`);
+    expect((await b.call("GET", "/api/messaging/unread-messages")).json).toEqual({ unread_messages: 2 });
   });
 });

@@ -30,4 +30,14 @@ describe("sameTurnBatch", () => {
     fail = false;
     expect(await read("k", 5)).toBe(5);
   });
+
+  it("a run that throws before answering, or answers the wrong number, fails its reads and nothing else", async () => {
+    const throwsAtOnce = sameTurnBatch<string, number, number>(((_key: string, _inputs: number[]) => {
+      throw new Error("bad statement");
+    }) as unknown as (key: string, inputs: number[]) => Promise<number[]>);
+    await expect(throwsAtOnce("k", 1)).rejects.toThrow("bad statement");
+    const short = sameTurnBatch<string, number, number>(async () => [1]);
+    const results = await Promise.allSettled([short("k", 1), short("k", 2)]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+  });
 });

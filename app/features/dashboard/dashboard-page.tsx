@@ -27,20 +27,12 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       <div className="mt-6 grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
         {/* Each pane is a pure function of its figures: its markup is rendered once per distinct figures. */}
         <div className="space-y-6">
-          <ServerMemo name="active-members" input={data.activeUsers}>
-            <ActiveMembersPanel weeks={data.activeUsers} />
-          </ServerMemo>
-          <ServerMemo name="members-by-state" input={data.breakdown.by_state}>
-            <MembersByStatePanel byState={data.breakdown.by_state} />
-          </ServerMemo>
+          <ServerMemo name="active-members" input={data.activeUsers} render={(weeks) => <ActiveMembersPanel weeks={weeks} />} />
+          <ServerMemo name="members-by-state" input={data.breakdown.by_state} render={(byState) => <MembersByStatePanel byState={byState} />} />
         </div>
         <div className="space-y-6">
-          <ServerMemo name="revenue" input={data.costs}>
-            <RevenuePanel months={data.costs} />
-          </ServerMemo>
-          <ServerMemo name="members-by-offering" input={data.breakdown.by_offering}>
-            <MembersByOfferingPanel byOffering={data.breakdown.by_offering} />
-          </ServerMemo>
+          <ServerMemo name="revenue" input={data.costs} render={(months) => <RevenuePanel months={months} />} />
+          <ServerMemo name="members-by-offering" input={data.breakdown.by_offering} render={(byOffering) => <MembersByOfferingPanel byOffering={byOffering} />} />
         </div>
       </div>
     </div>

@@ -27,6 +27,7 @@ export interface CurrentUser {
  * query of its own, so a switch can work out the new place from the same memberships.
  */
 export function currentUser(row: UserRow, memberships: Membership[]): CurrentUser {
+  // The same rule picks the membership whose unread messages the session read counts (server/db/memberships.ts).
   const current = memberships.find((o) => o.id === row.current_organisation_id) ?? memberships[0] ?? null;
   const gyms = current?.gyms ?? [];
   const gym = gyms.find((g) => g.id === row.current_gym_id) ?? gyms[0] ?? null;

@@ -1,0 +1,2 @@
+DROP INDEX "messages_unread_idx";--> statement-breakpoint
+CREATE INDEX "messages_unread_idx" ON "messages" USING btree ("organisation_id","conversation_id") WHERE "messages"."from_member" and "messages"."read_at" is null;

@@ -50,33 +50,32 @@ function totalsByPeriod(db: Db, perGym: boolean) {
 const totalsInGym = preparedFor((db) => totalsByPeriod(db, true).prepare("rollup_periods_gym"));
 const totalsAllGyms = preparedFor((db) => totalsByPeriod(db, false).prepare("rollup_periods_all"));
 
-type Read = { db: Db; organisationId: number; gymId: number | null };
+type Ask = { organisationId: number; gymId: number | null; periods: Period[] };
 
-/** One statement for every list of periods asked for this turn for one organisation and gym. */
-const batchedRead = sameTurnBatch<string, { read: Read; periods: Period[] }, PeriodTotals[]>(async (_key, asks) => {
-  const { db, organisationId, gymId } = asks[0].read;
-  const periods = asks.flatMap((a) => a.periods);
-  const rows = await (gymId ? totalsInGym : totalsAllGyms)(db).execute({
-    org: organisationId,
-    gym: gymId ?? 0,
-    from: periods.map((p) => p.from),
-    to: periods.map((p) => p.to),
-  });
-  const totals = rows.map(({ collected, failed_payments, visits }) => ({ collected, failed_payments, visits }));
-  let at = 0;
-  return asks.map((a) => totals.slice(at, (at += a.periods.length)));
-});
-
-// Batches never mix database handles (a test's transaction, another database): each gets a number.
-const handles = new WeakMap<Db, number>();
-let lastHandle = 0;
-const handleId = (db: Db) => handles.get(db) ?? (handles.set(db, ++lastHandle), lastHandle);
+/**
+ * One statement for every list of periods asked for this turn for one organisation and gym. A batcher per
+ * database handle (preparedFor), so a batch never mixes a test's transaction or another database.
+ */
+const batcherFor = preparedFor((db) =>
+  sameTurnBatch<string, Ask, PeriodTotals[]>(async (_key, asks) => {
+    const { organisationId, gymId } = asks[0];
+    const periods = asks.flatMap((a) => a.periods);
+    const rows = await (gymId ? totalsInGym : totalsAllGyms)(db).execute({
+      org: organisationId,
+      gym: gymId ?? 0,
+      from: periods.map((p) => p.from),
+      to: periods.map((p) => p.to),
+    });
+    const totals = rows.map(({ collected, failed_payments, visits }) => ({ collected, failed_payments, visits }));
+    let at = 0;
+    return asks.map((a) => totals.slice(at, (at += a.periods.length)));
+  }),
+);
 
 /**
  * Money, failed payments and visits in each period, in the order given. Calls made side by side for the same
  * organisation and gym (the dashboard's stats and monthly breakdown) share one statement.
  */
 export function periodTotals(t: Tenant, periods: Period[]): Promise<PeriodTotals[]> {
-  const key = `${handleId(t.db)}:${t.organisationId}:${t.gymId ?? "all"}`;
-  return batchedRead(key, { read: { db: t.db, organisationId: t.organisationId, gymId: t.gymId }, periods });
+  return batcherFor(t.db)(`${t.organisationId}:${t.gymId ?? "all"}`, { organisationId: t.organisationId, gymId: t.gymId, periods });
 }

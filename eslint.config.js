@@ -16,6 +16,22 @@ export default tseslint.config(
     },
   },
   {
+    // Organisation data is reached through the request's Tenant (server/db/tenant.ts), never the raw handle.
+    // Only the routes that work before there is an organisation (sign-in, sign-up) and the middleware that makes
+    // the Tenant may hold it.
+    files: ["server/api/**/*.ts"],
+    ignores: ["server/api/session/**", "server/api/register/**", "server/api/middleware.ts", "server/api/app.ts", "server/api/context.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[object.property.name='deps'][property.name='db'], VariableDeclarator[init.property.name='deps'] > ObjectPattern > Property[key.name='db']",
+          message: "Use the request's tenant (c.var.tenant.db): the raw database handle sees every organisation.",
+        },
+      ],
+    },
+  },
+  {
     files: ["server.js", "tests/e2e/**/*.mjs", "scripts/**/*.{js,mjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Headers: "readonly", Request: "readonly", setTimeout: "readonly", fetch: "readonly" } },
   },

@@ -16,6 +16,8 @@ export interface ApiDeps {
   now?: () => Date;
   /** Costly figures that may be a little old (server/api/dashboard/membership-figures.ts); made by createApi. */
   figures?: SwrCache;
+  /** Row-level security behind every tenant query (default on); off only in the tenant-isolation test. */
+  rowLevelSecurity?: boolean;
 }
 
 export type ApiEnv = {

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import type { Config } from "../config";
 import { readSession } from "../auth/sessions";
-import { tenant } from "../db/tenant";
+import { withTenant } from "../db/tenant";
 import type { ApiEnv } from "./context";
 import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
 import { currentUser, isOrganisationAdmin } from "./users/current";
@@ -77,8 +77,24 @@ export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
   if (!u.row.is_staff || !u.organisation || u.organisation.role === "member") throw forbidden();
-  c.set("tenant", tenant(c.var.deps.db, u.organisation.id, u.gym?.id ?? null));
-  await next();
+  // The handler runs inside the tenant's transaction. Hono turns a handler's error into a response before
+  // next() returns, so a failed request is rolled back here by hand.
+  const failed = new Error("rolled back");
+  try {
+    await withTenant(
+      c.var.deps.db,
+      u.organisation.id,
+      u.gym?.id ?? null,
+      async (t) => {
+        c.set("tenant", t);
+        await next();
+        if (c.error || c.res.status >= 400) throw failed;
+      },
+      { rowLevelSecurity: c.var.deps.rowLevelSecurity },
+    );
+  } catch (err) {
+    if (err !== failed) throw err;
+  }
 };
 
 export const requireOrganisationAdmin: MiddlewareHandler<ApiEnv> = async (c, next) => {

@@ -64,11 +64,11 @@ export function browser(api: ReturnType<typeof createApi>, opts: { host?: string
       method,
       headers: {
         "x-requested-with": "XMLHttpRequest",
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(body !== undefined && !(body instanceof FormData) ? { "content-type": "application/json" } : {}),
         ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } : {}),
         ...headers,
       },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === "string" || body instanceof FormData ? body : JSON.stringify(body),
     };
     const res = await api.fetch(new Request(`http://${host}${path}`, init), { clientIp: opts.ip ?? "203.0.113.7" });
     for (const line of res.headers.getSetCookie()) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { eachMember } from "../../server/api/members/list";
 import { hashPassword } from "../../server/auth/password";
-import { tenant } from "../../server/db/tenant";
+import { withTenant } from "../../server/db/tenant";
 import { offerings, organisation_users, prices, subscriptions, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
@@ -222,7 +222,8 @@ describe("POST /api/members/export", () => {
   it("reads the database in keyset batches that neither skip nor repeat a member", async () => {
     for (const sort of ["name", "joined", "last_visit"] as const) {
       for (const dir of ["asc", "desc"] as const) {
-        const t = tenant(env.db, alphaId, null);
+        // eachMember opens a transaction per batch (t.again), so the tenant is only borrowed for that.
+        const t = await withTenant(env.db, alphaId, null, async (t) => t);
         const batches: string[][] = [];
         for await (const b of eachMember(t, { sort, dir, gymId: null }, NOW, 3)) batches.push(b.map((m) => m.name));
         const all = batches.flat();

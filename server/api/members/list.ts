@@ -200,7 +200,9 @@ export async function* eachMember(t: Tenant, f: MemberFilters, at: Date, batch =
   const keyType = sql.raw(f.sort === "name" ? "text" : "timestamptz");
   let after: [string, number] | null = null;
   for (;;) {
-    const rows: (MemberRowRaw & { k0: string })[] = await t.db
+    // Each batch in a short transaction of its own (the stream outlives the request's).
+    const rows: (MemberRowRaw & { k0: string })[] = await t.again((t) =>
+      t.db
       .select({ ...selection, k0: sql<string>`(${keys[0]})::text`.as("k0") })
       .from(organisation_users)
       .innerJoin(users, eq(users.id, organisation_users.user_id))
@@ -215,7 +217,7 @@ export async function* eachMember(t: Tenant, f: MemberFilters, at: Date, batch =
         ),
       )
       .orderBy(...ordered(keys, dir))
-      .limit(batch);
+      .limit(batch));
     if (rows.length === 0) return;
     yield rows.map((r) => toRow(r, at));
     if (rows.length < batch) return;

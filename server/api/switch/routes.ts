@@ -19,7 +19,7 @@ const idParam = (raw: string) => {
  */
 export const switchRoutes = new Hono<ApiEnv>()
   .post("/organisations/:id/switch", requireStaff, async (c) => {
-    const { db } = c.var.deps;
+    const { db } = c.var.tenant; // users carry no organisation: the tenant transaction may update them
     const id = idParam(c.req.param("id"));
     const u = c.var.user!;
     const target = u.organisations.find((o) => o.id === id && o.role !== "member");
@@ -32,7 +32,7 @@ export const switchRoutes = new Hono<ApiEnv>()
   })
 
   .post("/gyms/:id/switch", requireStaff, async (c) => {
-    const { db } = c.var.deps;
+    const { db } = c.var.tenant; // users carry no organisation: the tenant transaction may update them
     const id = idParam(c.req.param("id"));
     const u = c.var.user!;
     const gym = u.gyms.find((g) => g.id === id);

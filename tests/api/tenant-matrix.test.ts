@@ -1,0 +1,292 @@
+import sharp from "sharp";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../server/api/app";
+import { hashPassword } from "../../server/auth/password";
+import * as schema from "../../server/db/schema";
+import { withTenant } from "../../server/db/tenant";
+import { outboxMailer } from "../../server/mail/mailer";
+import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { setup, signedIn } from "./harness";
+
+/**
+ * The tenant-isolation matrix. Alpha's organisation admin walks EVERY route the API registers (from the Hono
+ * app's own route list) with Bravo's ids, its query filters and valid bodies, and nothing of Bravo's may come
+ * back or change: no Bravo marker in any answer, Bravo-only records 404 or 403, no 5xx, and Bravo's rows
+ * byte-for-byte the same afterwards. The two organisations share one person, whom Alpha may read, but only
+ * with Alpha's side of her.
+ *
+ * It runs twice: with row-level security (the product) and without it, so each wall is proven on its own:
+ * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0011).
+ * A route that is neither in ROUTES nor in NOT_TENANT_SCOPED fails the test: cover it the day it is added.
+ */
+
+/** Text that only Bravo's rows hold. */
+const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
+
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember", number>;
+
+/** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
+function idsFor(path: string, ids: Ids): number[] | null {
+  if (/^\/api\/(members|users)\/:id/.test(path)) return [ids.bravoOnly, ids.shared, 2147483647];
+  if (/^\/api\/organisations\/:id/.test(path)) return [ids.bravo, 0];
+  if (/^\/api\/gyms\/:id/.test(path)) return [ids.bravoGym];
+  return null;
+}
+
+type Plan = {
+  /** Query strings to add (Bravo's ids as filters, text that matches Bravo's people). */
+  queries?: (ids: Ids) => string[];
+  body?: (ids: Ids) => unknown;
+  /** Whether answers about the shared person may succeed (Alpha's side of her). */
+  sharedMayAnswer?: boolean;
+};
+
+const profile = {
+  name: "Alpha Wrote This",
+  email: "alpha.wrote@example.com",
+  email_notifications: "on",
+  tags: "alpha-tag",
+  notes: "Alpha's note",
+};
+
+/** Every tenant-scoped route, and how the matrix exercises it. */
+const ROUTES: Record<string, Plan> = {
+  "GET /api/members": {
+    queries: (i) => ["", `gym=${i.bravoGym}`, `offering=${i.bravoOffering}`, `price=${i.bravoPrice}`, "q=bravo", "q=secret", "tag=bravo-secret-tag", "gym=all"],
+  },
+  "POST /api/members/export": {
+    body: () => ({ gym: "all" }),
+    queries: () => [""],
+  },
+  "GET /api/members/:id": { sharedMayAnswer: true },
+  "PUT /api/members/:id": { body: () => profile, sharedMayAnswer: true },
+  "DELETE /api/members/:id": { sharedMayAnswer: true },
+  "GET /api/users/:id/payments": { sharedMayAnswer: true },
+  "GET /api/users/:id/visits": { sharedMayAnswer: true },
+  "GET /api/members/:id/access-control-credentials": { sharedMayAnswer: true },
+  "GET /api/users/:id/price-change-history": { sharedMayAnswer: true },
+  "POST /api/members/:id/profile-picture": { sharedMayAnswer: true },
+  "GET /api/members/:id/profile-picture": { sharedMayAnswer: true },
+  "GET /api/members/:id/weekly-visits": { sharedMayAnswer: true },
+  "GET /api/members/:id/weekly-cost-per-visit": { sharedMayAnswer: true },
+  "GET /api/members/:id/subscription-periods": { sharedMayAnswer: true },
+  "GET /api/offerings": {},
+  "POST /api/search": { body: () => ({ query: "bravo" }) },
+  "GET /api/stats": {},
+  "GET /api/active-users": { queries: () => ["", "weeks=52"] },
+  "GET /api/user-breakdown": {},
+  "GET /api/cost-and-visit-breakdown": {},
+  "GET /api/messaging/unread-messages": {},
+  "POST /api/organisations/:id/switch": {},
+  "POST /api/gyms/:id/switch": {},
+};
+
+/**
+ * Routes that are not about one organisation's data, each with why. They are not walked (signing out or in
+ * would end the walk's session); their own suites cover them.
+ */
+const NOT_TENANT_SCOPED: Record<string, string> = {
+  "GET /api/me": "the signed-in person's own record and the places they belong to (tests/api/session.test.ts)",
+  "POST /api/login": "sign-in: no organisation yet",
+  "POST /api/logout": "ends the caller's own session",
+  "POST /api/email/verify": "the caller's own e-mailed code",
+  "POST /api/email/resend": "the caller's own e-mailed code",
+  "POST /api/forgot-password": "public; the same answer for every address",
+  "POST /api/session/handoff": "a one-time token for the caller's own session",
+  "POST /api/session/claim": "redeems such a token",
+  "POST /api/validate-link": "public; checks the caller's own link token",
+  "POST /api/reset-password": "public; sets the password of the link's owner",
+  "POST /api/register": "public sign-up form (tests/api/register.test.ts)",
+  "POST /api/unique-email": "public sign-up form's check; says only whether an address is free",
+};
+
+/** "GET /api/members/:id" from Hono's route list ("/api/members/:id{[0-9]+}"). */
+const keyOf = (method: string, path: string) => `${method} ${path.replace(/\{[^}]*\}/g, "")}`;
+
+function apiRoutes(api: ReturnType<typeof createApi>) {
+  const seen = new Map<string, { method: string; path: string }>();
+  for (const r of api.routes) {
+    if (r.method === "ALL") continue; // middleware
+    seen.set(keyOf(r.method, r.path), { method: r.method, path: r.path.replace(/\{[^}]*\}/g, "") });
+  }
+  return [...seen.entries()];
+}
+
+/** Every row of every Bravo-owned table, to compare before and after the walk. */
+async function bravoRows(db: Awaited<ReturnType<typeof setup>>["db"], bravoId: number) {
+  const tables = Object.entries(schema).filter(([, t]) => t && typeof t === "object" && "organisation_id" in (t as object)) as [string, typeof schema.payments][];
+  const out: Record<string, unknown[]> = {};
+  for (const [name, table] of tables) out[name] = await db.select().from(table).where(eq(table.organisation_id, bravoId)).orderBy(sql`1`);
+  out.organisation = await db.select().from(schema.organisations).where(eq(schema.organisations.id, bravoId));
+  return JSON.stringify(out, (_k, v) => (v instanceof Uint8Array || (v && v.type === "Buffer") ? "<bytes>" : v));
+}
+
+for (const rowLevelSecurity of [true, false]) {
+  describe(`tenant isolation, every API route (row-level security ${rowLevelSecurity ? "on" : "off"})`, () => {
+    let env: Awaited<ReturnType<typeof setup>>;
+    let api: ReturnType<typeof createApi>;
+    const ids = {} as Ids;
+    const PASSWORD = "tenant matrix passphrase";
+
+    beforeAll(async () => {
+      env = await setup();
+      api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, rowLevelSecurity });
+      const hash = await hashPassword(PASSWORD);
+      const db = env.db;
+      const alpha = await makeOrganisation(db, { name: "Alpha", multi_gym: true });
+      const alphaGym = await makeGym(db, alpha.id, "Alpha Gym");
+      const bravo = await makeOrganisation(db, { name: "Bravo Secret Club" });
+      const bravoGym = await makeGym(db, bravo.id, "Bravo Secret Gym");
+      Object.assign(ids, { bravo: bravo.id, bravoGym: bravoGym.id });
+
+      const offering = async (org: number, name: string, amount: number) => {
+        const [o] = await db.insert(schema.offerings).values({ organisation_id: org, name, type: "24_7" }).returning();
+        const [p] = await db.insert(schema.prices).values({ organisation_id: org, offering_id: o.id, amount, billing_frequency: "weekly" }).returning();
+        return { o, p };
+      };
+      const a = await offering(alpha.id, "Alpha Plan", 2500);
+      const b = await offering(bravo.id, "Bravo Secret Plan", 98765);
+      Object.assign(ids, { bravoOffering: b.o.id, bravoPrice: b.p.id });
+
+      /** A membership with a subscription, a payment, visits, a door credential and a price change. */
+      const history = async (org: number, gym: number, userId: number, priceId: number, amount: number, hint: string) => {
+        const [s] = await db
+          .insert(schema.subscriptions)
+          .values({ organisation_id: org, user_id: userId, gym_id: gym, price_id: priceId, current_period_start: new Date(Date.now() - 3 * 864e5), current_period_end: new Date(Date.now() + 4 * 864e5) })
+          .returning();
+        await db.insert(schema.payments).values({ organisation_id: org, gym_id: gym, user_id: userId, subscription_id: s.id, amount, status: "sent", period_start_at: new Date(Date.now() - 3 * 864e5), period_end_at: new Date(Date.now() + 4 * 864e5) });
+        await db.insert(schema.visits).values({ organisation_id: org, gym_id: gym, user_id: userId, visited_at: new Date(Date.now() - 864e5) });
+        await db.insert(schema.access_control_credentials).values({ organisation_id: org, user_id: userId, gym_id: gym, provider: "kisi", kind: "card", identifier_hint: hint });
+        await db.insert(schema.price_changes).values({ organisation_id: org, subscription_id: s.id, user_id: userId, from_price_id: priceId, to_price_id: priceId, from_amount: amount, to_amount: amount });
+      };
+
+      const shared = await makeUser(db, { name: "Shared Person", email: "shared@example.com" });
+      await addMember(db, shared.id, alpha.id, alphaGym.id, { notes: "Alpha's note", tags: ["alpha-tag"] });
+      await history(alpha.id, alphaGym.id, shared.id, a.p.id, 2500, "1111");
+      await addMember(db, shared.id, bravo.id, bravoGym.id, { notes: "BRAVO-SECRET-NOTE", tags: ["bravo-secret-tag"] });
+      await history(bravo.id, bravoGym.id, shared.id, b.p.id, 98765, "98765");
+
+      const bravoOnly = await makeUser(db, { name: "Bravo Secret Member", email: "bravo.secret@example.com" });
+      await addMember(db, bravoOnly.id, bravo.id, bravoGym.id, { notes: "BRAVO-SECRET-NOTE", tags: ["bravo-secret-tag"] });
+      await history(bravo.id, bravoGym.id, bravoOnly.id, b.p.id, 98765, "98765");
+      const alphaMember = await makeUser(db, { name: "Alpha Member", email: "alpha.member@example.com" });
+      await addMember(db, alphaMember.id, alpha.id, alphaGym.id);
+      Object.assign(ids, { shared: shared.id, bravoOnly: bravoOnly.id, alphaMember: alphaMember.id });
+
+      const admin = await makeUser(db, { name: "Alpha Admin", email: "admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id });
+      await addStaff(db, admin.id, alpha.id, "admin");
+      // Bravo's own staff, so Bravo has a rollup of its own and an admin Alpha's could be mistaken for.
+      const bravoAdmin = await makeUser(db, { name: "Bravo Secret Admin", email: "bravo.secret.admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: bravo.id });
+      await addStaff(db, bravoAdmin.id, bravo.id, "admin");
+    });
+    afterAll(() => env?.close());
+
+    it("covers every route the API registers", () => {
+      const missing = apiRoutes(api)
+        .map(([key]) => key)
+        .filter((key) => !(key in ROUTES) && !(key in NOT_TENANT_SCOPED));
+      expect(missing, "add these routes to ROUTES (or, with a reason, to NOT_TENANT_SCOPED)").toEqual([]);
+      const stale = [...Object.keys(ROUTES), ...Object.keys(NOT_TENANT_SCOPED)].filter((k) => !apiRoutes(api).some(([key]) => key === k));
+      expect(stale, "these entries name routes that no longer exist").toEqual([]);
+    });
+
+    it("lets Alpha's admin read and change nothing of Bravo's, through any route", async () => {
+      const before = await bravoRows(env.db, ids.bravo);
+      const admin = await signedIn(api, env.db, "admin@example.com", PASSWORD);
+      const photo = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } }).png().toBuffer();
+      const problems: string[] = [];
+      let sent = 0;
+
+      // Deletes last: removing the shared person from Alpha would turn every later read of her into a 404.
+      const walk = apiRoutes(api).sort(([, a], [, b]) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
+      for (const [key, { method, path }] of walk) {
+        if (!(key in ROUTES)) continue;
+        const plan = ROUTES[key];
+        const withIds = path.includes(":id") ? idsFor(path, ids) : [null];
+        expect(withIds, `${key}: the matrix does not know which ids to try for this path (idsFor)`).not.toBeNull();
+        for (const id of withIds!) {
+          for (const query of plan.queries?.(ids) ?? [""]) {
+            const url = `${path.replace(":id", String(id))}${query ? `?${query}` : ""}`;
+            let res;
+            if (key === "POST /api/members/:id/profile-picture") {
+              const form = new FormData();
+              form.set("file", new Blob([new Uint8Array(photo)], { type: "image/png" }), "photo.png");
+              res = await admin.call(method, url, form);
+            } else {
+              res = await admin.call(method, url, plan.body?.(ids));
+            }
+            sent++;
+            const text = typeof res.json === "string" ? res.json : JSON.stringify(res.json);
+            const what = `${method} ${url} → ${res.status}`;
+            if (res.status >= 500) problems.push(`${what}: server error`);
+            for (const m of MARKERS) if (text?.includes(m)) problems.push(`${what}: answered Bravo's "${m}"`);
+            const aboutBravoOnly = id === ids.bravoOnly || id === ids.bravo || id === ids.bravoGym;
+            if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
+            if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+      expect(sent).toBeGreaterThan(40);
+      expect(await bravoRows(env.db, ids.bravo)).toBe(before);
+    });
+  });
+}
+
+describe("row-level security (drizzle/0011)", () => {
+  let env: Awaited<ReturnType<typeof setup>>;
+  let alphaId: number;
+  let bravoId: number;
+  let bravoGymId: number;
+  beforeAll(async () => {
+    env = await setup();
+    alphaId = (await makeOrganisation(env.db, { name: "Alpha" })).id;
+    const bravo = await makeOrganisation(env.db, { name: "Bravo" });
+    bravoId = bravo.id;
+    bravoGymId = (await makeGym(env.db, bravo.id, "Bravo Gym")).id;
+    await makeGym(env.db, alphaId, "Alpha Gym");
+    const person = await makeUser(env.db, { name: "Both", email: "both@example.com" });
+    await addMember(env.db, person.id, bravoId, bravoGymId);
+  });
+  afterAll(() => env?.close());
+
+  it("shows a tenant only its own rows even when a query names no organisation", async () => {
+    const seen = await withTenant(env.db, alphaId, null, async (t) => ({
+      gyms: await t.db.select().from(schema.gyms),
+      members: await t.db.select().from(schema.organisation_users),
+      organisations: await t.db.select().from(schema.organisations),
+    }));
+    expect(seen.gyms.map((g) => g.name)).toEqual(["Alpha Gym"]);
+    expect(seen.members).toEqual([]);
+    expect(seen.organisations.map((o) => o.name)).toEqual(["Alpha"]);
+  });
+
+  it("refuses a tenant's write of another organisation's row, and rolls the transaction back", async () => {
+    const [person] = await env.db.select().from(schema.users);
+    // (Inside a tenant's transaction only t.db may be used: PGlite has one connection.)
+    const write = withTenant(env.db, alphaId, null, async (t) => {
+      await t.db.insert(schema.visits).values({ organisation_id: bravoId, gym_id: bravoGymId, user_id: person.id, visited_at: new Date() });
+    });
+    await expect(write).rejects.toThrow();
+    expect(await env.db.select().from(schema.visits)).toEqual([]);
+    // Updating or deleting Bravo's rows finds none to touch.
+    const touched = await withTenant(env.db, alphaId, null, (t) => t.db.update(schema.gyms).set({ name: "Taken" }).where(eq(schema.gyms.id, bravoGymId)).returning());
+    expect(touched).toEqual([]);
+  });
+
+  it("puts every table that carries an organisation behind a policy", async () => {
+    const res = (await env.db.execute(sql`
+      select c.table_name, cl.relrowsecurity as rls, exists (select 1 from pg_policies p where p.tablename = c.table_name and p.policyname = 'tenant_isolation') as policy
+      from information_schema.columns c join pg_class cl on cl.relname = c.table_name and cl.relkind = 'r'
+      where c.table_schema = 'public' and c.column_name = 'organisation_id' and c.table_name <> 'users'
+      order by 1`)) as unknown as { rows: { table_name: string; rls: boolean; policy: boolean }[] };
+    expect(res.rows.length).toBeGreaterThan(15);
+    expect(res.rows.filter((r) => !r.rls || !r.policy).map((r) => r.table_name)).toEqual([]);
+  });
+
+  it("ends a tenant's handle with its transaction", async () => {
+    const t = await withTenant(env.db, alphaId, null, async (t) => t);
+    expect(() => t.db).toThrow(/transaction has ended/);
+  });
+});

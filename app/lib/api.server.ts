@@ -112,3 +112,13 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     },
   };
 }
+
+/** A read the user may not be allowed (403): null instead of an error, for pages that show what they may. */
+export async function ifAllowed<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 403) return null;
+    throw err;
+  }
+}

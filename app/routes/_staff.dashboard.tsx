@@ -2,22 +2,22 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardPage } from "../features/dashboard/dashboard-page";
 import type { ActiveUsersWeek, CostAndVisitMonth, DashboardData, Stats, UserBreakdown } from "../features/dashboard/types";
-import { gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
-import { redirectForApiError } from "../lib/session.server";
+import { redirectForApiError, requireStaff } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Gym Membership" }];
 
 export async function loader(args: LoaderFunctionArgs): Promise<DashboardData> {
   requireApp(args.request, "backoffice");
-  const api = gymApi(args);
+  const { me, api } = await requireStaff(args);
   try {
     const [stats, activeUsers, breakdown, costs] = await Promise.all([
       api.get<Stats>("/stats"),
       api.get<ActiveUsersWeek[]>("/active-users", { weeks: 12 }),
       api.get<UserBreakdown>("/user-breakdown"),
-      api.get<CostAndVisitMonth[]>("/cost-and-visit-breakdown"),
+      // Revenue is for staff who may see money in this gym.
+      me.permissions.includes("money.read") ? api.get<CostAndVisitMonth[]>("/cost-and-visit-breakdown") : null,
     ]);
     return { stats, activeUsers, breakdown, costs };
   } catch (err) {

@@ -1,16 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
 import type { Credential, MemberDetail, PaymentsPage, PriceChange, VisitsPage } from "../features/members/detail-types";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "../features/members/member-history";
 import { MemberProfile } from "../features/members/member-profile";
 import { StatusCard } from "../features/members/status-card";
-import { gymApi } from "../lib/api.server";
+import { gymApi, ifAllowed } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
-import type { loader as staffLoader } from "./_staff";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.member.name ? capitaliseWords(data.member.name) : "Member"} · Gym Membership` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title: `${data?.member.name ? capitaliseWords(data.member.name) : "Member"} · Gym Membership`,
+  },
+];
 
 /** /members/{id}: profile, status card, payments, visits, door access and price changes. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -21,12 +24,25 @@ export async function loader(args: LoaderFunctionArgs) {
   try {
     const [member, payments, visits, credentials, changes] = await Promise.all([
       api.get<MemberDetail>(`/members/${id}`),
-      api.get<PaymentsPage>(`/users/${id}/payments`, { page: url.searchParams.get("payments_page") ?? undefined }),
-      api.get<VisitsPage>(`/users/${id}/visits`, { page: url.searchParams.get("visits_page") ?? undefined }),
+      // Money is for staff who may see it in the member's gym: null for the others.
+      ifAllowed(
+        api.get<PaymentsPage>(`/users/${id}/payments`, {
+          page: url.searchParams.get("payments_page") ?? undefined,
+        })
+      ),
+      api.get<VisitsPage>(`/users/${id}/visits`, {
+        page: url.searchParams.get("visits_page") ?? undefined,
+      }),
       api.get<{ data: Credential[] }>(`/members/${id}/access-control-credentials`),
-      api.get<{ data: PriceChange[] }>(`/users/${id}/price-change-history`),
+      ifAllowed(api.get<{ data: PriceChange[] }>(`/users/${id}/price-change-history`)),
     ]);
-    return { member, payments, visits, credentials: credentials.data, changes: changes.data };
+    return {
+      member,
+      payments,
+      visits,
+      credentials: credentials.data,
+      changes: changes?.data ?? null,
+    };
   } catch (err) {
     // A member of another organisation is 404 here too (redirectForApiError throws the 404 page).
     redirectForApiError(args.request, err);
@@ -35,9 +51,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function MemberShow() {
   const { member, payments, visits, credentials, changes } = useLoaderData<typeof loader>();
-  const staff = useRouteLoaderData<typeof staffLoader>("routes/_staff");
   const params = new URLSearchParams(useLocation().search);
-  const canDelete = Boolean(staff?.me.is_organisation_admin || staff?.me.is_gym_admin);
   const button = "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50";
   return (
     <div className="space-y-6">
@@ -61,25 +75,41 @@ export default function MemberShow() {
             <h1 className="text-2xl font-semibold">{capitaliseWords(member.name)}</h1>
             <p className="text-sm text-slate-600">{member.email}</p>
             {/* A plain multipart form: works without JavaScript; the API checks the file's content. */}
-            <form method="post" action={`/members/${member.id}/photo`} encType="multipart/form-data" className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-              <label htmlFor="photo-file" className="text-slate-700">
-                {member.profile_picture ? "Change photo" : "Add a photo"}
-              </label>
-              <input id="photo-file" name="file" type="file" accept="image/jpeg,image/png,image/webp" required className="max-w-[14rem] text-sm text-slate-700 file:mr-2 file:rounded file:border file:border-slate-300 file:bg-white file:px-2 file:py-1" />
-              <button type="submit" className="rounded-md border border-slate-300 bg-white px-2 py-1 font-medium text-slate-800 hover:bg-slate-50">
-                Upload
-              </button>
-            </form>
+            {member.can.edit ? (
+              <form
+                method="post"
+                action={`/members/${member.id}/photo`}
+                encType="multipart/form-data"
+                className="mt-2 flex flex-wrap items-center gap-2 text-sm"
+              >
+                <label htmlFor="photo-file" className="text-slate-700">
+                  {member.profile_picture ? "Change photo" : "Add a photo"}
+                </label>
+                <input
+                  id="photo-file"
+                  name="file"
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp"
+                  required
+                  className="max-w-[14rem] text-sm text-slate-700 file:mr-2 file:rounded file:border file:border-slate-300 file:bg-white file:px-2 file:py-1"
+                />
+                <button type="submit" className="rounded-md border border-slate-300 bg-white px-2 py-1 font-medium text-slate-800 hover:bg-slate-50">
+                  Upload
+                </button>
+              </form>
+            ) : null}
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
           <Link to="activity" className={button}>
             Activity
           </Link>
-          <Link to="edit" className={button}>
-            Edit
-          </Link>
-          {canDelete ? (
+          {member.can.edit ? (
+            <Link to="edit" className={button}>
+              Edit
+            </Link>
+          ) : null}
+          {member.can.delete ? (
             <Link to="delete" className="rounded-md border border-red-300 bg-white px-3 py-2 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50">
               Delete
             </Link>
@@ -90,11 +120,11 @@ export default function MemberShow() {
         <div className="space-y-6 xl:col-span-1">
           <StatusCard subscription={member.latest_subscription} />
           <CredentialsList credentials={credentials} />
-          <PriceChanges changes={changes} />
+          {changes ? <PriceChanges changes={changes} /> : null}
         </div>
         <div className="space-y-6 xl:col-span-2">
           <MemberProfile member={member} />
-          <PaymentsTable payments={payments} params={params} />
+          {payments ? <PaymentsTable payments={payments} params={params} /> : null}
           <VisitsTable visits={visits} params={params} />
         </div>
       </div>

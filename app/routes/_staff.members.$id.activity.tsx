@@ -4,7 +4,7 @@ import { capitaliseWords } from "../../domain/dates";
 import { CostPerVisitPanel, SubscriptionPeriodsPanel, WeeklyVisitsPanel } from "../features/members/activity-panels";
 import type { CostWeek, SubscriptionPeriod, VisitWeek } from "../features/members/activity-types";
 import type { MemberDetail } from "../features/members/detail-types";
-import { gymApi } from "../lib/api.server";
+import { gymApi, ifAllowed } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 
@@ -19,10 +19,11 @@ export async function loader(args: LoaderFunctionArgs) {
     const [member, visits, periods, costs] = await Promise.all([
       api.get<MemberDetail>(`/members/${id}`),
       api.get<{ data: VisitWeek[] }>(`/members/${id}/weekly-visits`, { weeks: 26 }),
-      api.get<{ data: SubscriptionPeriod[] }>(`/members/${id}/subscription-periods`),
-      api.get<{ data: CostWeek[] }>(`/members/${id}/weekly-cost-per-visit`, { weeks: 26 }),
+      // What memberships cost is for staff who may see money in the member's gym.
+      ifAllowed(api.get<{ data: SubscriptionPeriod[] }>(`/members/${id}/subscription-periods`)),
+      ifAllowed(api.get<{ data: CostWeek[] }>(`/members/${id}/weekly-cost-per-visit`, { weeks: 26 })),
     ]);
-    return { member, visits: visits.data, periods: periods.data, costs: costs.data, now: new Date().toISOString() };
+    return { member, visits: visits.data, periods: periods?.data ?? null, costs: costs?.data ?? null, now: new Date().toISOString() };
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -47,8 +48,8 @@ export default function MemberActivity() {
       <h1 className="text-2xl font-semibold">Activity of {name}</h1>
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
         <WeeklyVisitsPanel weeks={visits} />
-        <CostPerVisitPanel weeks={costs} />
-        <SubscriptionPeriodsPanel subscriptions={periods} now={now} />
+        {costs ? <CostPerVisitPanel weeks={costs} /> : null}
+        {periods ? <SubscriptionPeriodsPanel subscriptions={periods} now={now} /> : null}
       </div>
     </div>
   );

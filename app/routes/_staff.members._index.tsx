@@ -25,7 +25,11 @@ export async function loader(args: LoaderFunctionArgs) {
       }),
       api.get<{ data: OfferingSummary[] }>("/offerings"),
     ]);
-    return { list: "errors" in list ? null : list, errors: "errors" in list ? list.errors : {}, offerings: offerings.data };
+    return {
+      list: "errors" in list ? null : list,
+      errors: "errors" in list ? list.errors : {},
+      offerings: offerings.data,
+    };
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -47,21 +51,28 @@ export default function MembersIndex() {
           </p>
         </div>
         {/* A plain form: the browser downloads the CSV itself, with or without JavaScript. */}
-        <form method="post" action="/members/export">
-          {EXPORT_KEYS.map((k) => (params.get(k) ? <input key={k} type="hidden" name={k} value={params.get(k)!} /> : null))}
-          <button
-            type="submit"
-            disabled={!list || list.meta.total === 0}
-            className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50"
-          >
-            Export CSV{list ? ` (${list.meta.total.toLocaleString("en-NZ")})` : ""}
-          </button>
-        </form>
+        {staff?.me.permissions.includes("members.export") ? (
+          <form method="post" action="/members/export">
+            {EXPORT_KEYS.map((k) => (params.get(k) ? <input key={k} type="hidden" name={k} value={params.get(k)!} /> : null))}
+            <button
+              type="submit"
+              disabled={!list || list.meta.total === 0}
+              className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              Export CSV
+              {list ? ` (${list.meta.total.toLocaleString("en-NZ")})` : ""}
+            </button>
+          </form>
+        ) : null}
       </div>
       <MemberFilters params={params} offerings={offerings} gyms={staff?.me.gyms ?? []} allGyms={isAdmin} errors={errors} />
       {list ? (
         <>
-          {list.data.length ? <MembersTable page={list} params={params} /> : <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-700">No members match these filters.</p>}
+          {list.data.length ? (
+            <MembersTable page={list} params={params} />
+          ) : (
+            <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-700">No members match these filters.</p>
+          )}
           <Pagination meta={list.meta} params={params} />
         </>
       ) : (

@@ -6,6 +6,7 @@ import { withTenant } from "../db/tenant";
 import type { ApiEnv } from "./context";
 import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
 import { currentUser, isOrganisationAdmin } from "./users/current";
+import { assertCan, type Capability } from "./permissions";
 
 /** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
 export const secureCookies = (config: Config) => config.NODE_ENV === "production" && !config.DEMO_MODE;
@@ -133,3 +134,14 @@ export function fromOwnOrigin(request: Request) {
     return false;
   }
 }
+
+/**
+ * The dashboard's figures are for the current gym (the tenant's gymId, or the whole organisation without one):
+ * 403 unless the user holds `capability` there.
+ */
+export const inCurrentGym =
+  (capability: Capability): MiddlewareHandler<ApiEnv> =>
+  async (c, next) => {
+    assertCan(c.var.user!, capability, c.var.tenant.gymId);
+    await next();
+  };

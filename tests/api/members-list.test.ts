@@ -235,8 +235,11 @@ describe("POST /api/members/export", () => {
     }
   });
 
-  it("answers 422 to filters it cannot use, before any CSV", async () => {
-    const res = await (await signIn("trainer@example.com")).call("POST", "/api/members/export", { gym: "all" });
+  it("answers 422 to filters it cannot use, and 403 to staff who may not export, before any CSV", async () => {
+    const res = await (await signIn("admin@example.com")).call("POST", "/api/members/export", { status: "nonsense" });
     expect(res.status).toBe(422);
+    const trainer = await (await signIn("trainer@example.com")).call("POST", "/api/members/export", { gym: "all" });
+    expect(trainer.status).toBe(403);
+    expect(trainer.json.message).toBe("Only admins can export members.");
   });
 });

@@ -31,7 +31,7 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
           <ServerMemo name="members-by-state" input={data.breakdown.by_state} render={(byState) => <MembersByStatePanel byState={byState} />} />
         </div>
         <div className="space-y-6">
-          <ServerMemo name="revenue" input={data.costs} render={(months) => <RevenuePanel months={months} />} />
+          {data.costs ? <ServerMemo name="revenue" input={data.costs} render={(months) => <RevenuePanel months={months} />} /> : null}
           <ServerMemo name="members-by-offering" input={data.breakdown.by_offering} render={(byOffering) => <MembersByOfferingPanel byOffering={byOffering} />} />
         </div>
       </div>

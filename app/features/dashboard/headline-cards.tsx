@@ -11,9 +11,12 @@ export function HeadlineCards({ stats }: { stats: Stats }) {
     { label: "In grace period", value: formatCount(stats.subscriptions.grace_period) },
     { label: "Visits today", value: formatCount(stats.visits_today) },
     { label: "Visits this week", value: formatCount(stats.visits_this_week) },
-    { label: "Failed payments (30 days)", value: formatCount(stats.failed_payments) },
-    { label: "Collected this month", value: formatCents(stats.revenue_this_month), sub: `Last month ${formatCents(stats.revenue_last_month)}` },
-  ];
+    // Money figures come only to staff who may see money here (null otherwise).
+    stats.failed_payments === null ? null : { label: "Failed payments (30 days)", value: formatCount(stats.failed_payments) },
+    stats.revenue_this_month === null
+      ? null
+      : { label: "Collected this month", value: formatCents(stats.revenue_this_month), sub: `Last month ${formatCents(stats.revenue_last_month ?? 0)}` },
+  ].filter((c) => c !== null);
   return (
     <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
       {cards.map((c) => (

@@ -11,5 +11,6 @@ export interface DashboardData {
   stats: Stats;
   activeUsers: ActiveUsersWeek[];
   breakdown: UserBreakdown;
-  costs: CostAndVisitMonth[];
+  /** Null for staff who may not see money in this gym. */
+  costs: CostAndVisitMonth[] | null;
 }

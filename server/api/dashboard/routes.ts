@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
-import { now, requireStaff } from "../middleware";
+import { inCurrentGym, now, requireStaff } from "../middleware";
 import { membershipFigures } from "./membership-figures";
 import { cachedMemberSummary, runningMembers } from "./member-summary";
 import { activeUsersInWeeks, costAndVisitBreakdown } from "./queries";
@@ -20,7 +20,7 @@ const activeUsersQuery = z.object({
 /** The dashboard's charts, for the current organisation and gym (SPEC §7 Dashboard calls). */
 export const dashboardRoutes = new Hono<ApiEnv>()
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
-  .get("/active-users", requireStaff, async (c) => {
+  .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {
     const parsed = activeUsersQuery.safeParse(c.req.query());
     if (!parsed.success) throw invalid(zodErrors(parsed.error));
     const { weeks } = parsed.data;
@@ -36,10 +36,10 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     return c.json({ data: [...past.value, { week_start: week, active: runningMembers(current.value) }] });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
-  .get("/user-breakdown", requireStaff, async (c) => {
+  .get("/user-breakdown", requireStaff, inCurrentGym("members.read"), async (c) => {
     const figures = await cachedMemberSummary(c);
     const { by_state, by_offering } = figures.value;
     return c.json({ data: { by_state, by_offering, as_of: figures.asOf.toISOString() } });
   })
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
-  .get("/cost-and-visit-breakdown", requireStaff, async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));
+  .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

@@ -7,12 +7,13 @@ import { readBody } from "../body";
 import type { ApiEnv } from "../context";
 import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
-import { ApiError, forbidden, notFound } from "../errors";
-import { isGymAdmin, isOrganisationAdmin } from "../users/current";
+import { ApiError, notFound } from "../errors";
+import { isOrganisationAdmin } from "../users/current";
+import { assertCan, can, requireCan, type Capability } from "../permissions";
 import { invalidateMembershipFigures } from "../dashboard/membership-figures";
 import { memberDetail } from "./detail";
 import { deleteMember, updateMember } from "./edit";
-import { findMember } from "./find";
+import { findMember, type FoundMember } from "./find";
 import { PHOTO_MAX_BYTES, readPhoto, storePhoto } from "./photo";
 import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activity";
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
@@ -35,25 +36,41 @@ function resolveGym(c: Context<ApiEnv>, gym: number | "all" | undefined): number
   return gym;
 }
 
-function filtersFrom(c: Context<ApiEnv>, raw: unknown): { filters: MemberFilters; page: number } {
+function filtersFrom(c: Context<ApiEnv>, raw: unknown, capability: Capability): { filters: MemberFilters; page: number } {
   const parsed = memberListQuery.safeParse(raw);
   if (!parsed.success) throw invalid(zodErrors(parsed.error));
   const { gym, page, ...rest } = parsed.data;
-  return { filters: { ...rest, gymId: resolveGym(c, gym) }, page };
+  const gymId = resolveGym(c, gym);
+  assertCan(c.var.user!, capability, gymId);
+  return { filters: { ...rest, gymId }, page };
 }
+
+/** The member of the path's id, if the user holds `capability` in the member's home gym (403 otherwise). */
+async function memberFor(c: Context<ApiEnv>, capability: Capability) {
+  const found = await findMember(c.var.tenant, c.req.param("id")!);
+  assertCan(c.var.user!, capability, found.membership.home_gym_id);
+  return found;
+}
+
+/** What the user may do with this member: the member pages offer only these. */
+const allowedOn = (c: Context<ApiEnv>, found: FoundMember) => {
+  const gym = found.membership.home_gym_id;
+  const u = c.var.user!;
+  return { edit: can(u, "members.write", gym), delete: can(u, "members.delete", gym), see_money: can(u, "money.read", gym) };
+};
 
 export const memberRoutes = new Hono<ApiEnv>()
   /** GET /api/members?status=&offering=&price=&tag=&gym=&q=&sort=&dir=&page= → { data: { data: [...], meta } } */
-  .get("/members", requireStaff, async (c) => {
-    const { filters, page } = filtersFrom(c, c.req.query());
+  .get("/members", requireStaff, requireCan("members.read"), async (c) => {
+    const { filters, page } = filtersFrom(c, c.req.query(), "members.read");
     return c.json({ data: await listMembers(c.var.tenant, filters, page, now(c)) });
   })
   /**
    * POST /api/members/export (the list's filters as JSON or a form) → text/csv of every matching member,
    * in list order, streamed in batches: memory stays flat at 100,000 members.
    */
-  .post("/members/export", requireStaff, async (c) => {
-    const { filters } = filtersFrom(c, await readBody(c, z.record(z.unknown())));
+  .post("/members/export", requireStaff, requireCan("members.export"), async (c) => {
+    const { filters } = filtersFrom(c, await readBody(c, z.record(z.unknown())), "members.export");
     const at = now(c);
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header("Content-Disposition", `attachment; filename="members-${localDay(at)}.csv"`);
@@ -67,45 +84,46 @@ export const memberRoutes = new Hono<ApiEnv>()
   })
   /** GET /api/members/{id}: the profile and the status card. Another organisation's member is 404. */
   .get("/members/:id{[0-9]+}", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
-    return c.json({ data: await memberDetail(c.var.tenant, found, now(c)) });
+    const found = await memberFor(c, "members.read");
+    return c.json({ data: { ...(await memberDetail(c.var.tenant, found, now(c))), can: allowedOn(c, found) } });
   })
   /** PUT /api/members/{id}: replaces the editable profile (memberUpdateSchema); 422 with field errors. */
   .put("/members/:id{[0-9]+}", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.write");
     const values = await readBody(c, memberUpdateSchema);
+    // Moving a member to another gym needs the right there too.
+    if (values.home_gym_id && values.home_gym_id !== found.membership.home_gym_id) assertCan(c.var.user!, "members.write", values.home_gym_id);
     await updateMember(c.var.tenant, found, values);
     invalidateMembershipFigures(c.var.deps, c.var.tenant.organisationId);
-    return c.json({ data: await memberDetail(c.var.tenant, await findMember(c.var.tenant, c.req.param("id")), now(c)) });
+    const updated = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, now(c))), can: allowedOn(c, updated) } });
   })
   /** DELETE /api/members/{id}: soft delete, for organisation and gym admins. Payments and visits stay. */
   .delete("/members/:id{[0-9]+}", requireStaff, async (c) => {
-    const user = c.var.user!;
-    if (!isOrganisationAdmin(user) && !isGymAdmin(user)) throw forbidden("Only admins can delete members.");
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.delete");
     await deleteMember(c.var.tenant, found, now(c));
     invalidateMembershipFigures(c.var.deps, c.var.tenant.organisationId);
     return c.json({ data: { id: found.user.id, name: found.user.name, deleted: true } });
   })
   .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "money.read");
     return c.json({ data: await memberPayments(c.var.tenant, found.user.id, pageParam(c)) });
   })
   .get("/users/:id{[0-9]+}/visits", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.read");
     return c.json({ data: await memberVisits(c.var.tenant, found.user.id, pageParam(c)) });
   })
   .get("/members/:id{[0-9]+}/access-control-credentials", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.read");
     return c.json({ data: { data: await memberCredentials(c.var.tenant, found.user.id) } });
   })
   .get("/users/:id{[0-9]+}/price-change-history", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "money.read");
     return c.json({ data: { data: await priceChangeHistory(c.var.tenant, found.user.id) } });
   })
   /** POST /api/members/{id}/profile-picture (multipart, field `file`): JPEG, PNG or WebP up to 10 MB. */
   .post("/members/:id{[0-9]+}/profile-picture", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.write");
     if (!(c.req.header("content-type") ?? "").includes("multipart/form-data")) {
       throw new ApiError(415, "Send the photo as multipart/form-data, in a field named file.", "unsupported_media_type");
     }
@@ -114,11 +132,12 @@ export const memberRoutes = new Hono<ApiEnv>()
     }
     const body = await c.req.parseBody();
     await storePhoto(c.var.tenant, found.user.id, body.file);
-    return c.json({ data: await memberDetail(c.var.tenant, await findMember(c.var.tenant, c.req.param("id")), now(c)) });
+    const updated = await findMember(c.var.tenant, c.req.param("id"));
+    return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, now(c))), can: allowedOn(c, updated) } });
   })
   /** GET /api/members/{id}/profile-picture: the photo (its URL carries a version, so it may be cached). */
   .get("/members/:id{[0-9]+}/profile-picture", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.read");
     const photo = await readPhoto(c.var.tenant, found.user.id);
     if (!photo) throw notFound("This member has no photo.");
     return new Response(new Uint8Array(photo.bytes), {
@@ -127,15 +146,15 @@ export const memberRoutes = new Hono<ApiEnv>()
   })
   /** GET /api/members/{id}/weekly-visits?weeks=26 (1 to 104): successful visits per Auckland week. */
   .get("/members/:id{[0-9]+}/weekly-visits", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "members.read");
     return c.json({ data: { data: await weeklyVisits(c.var.tenant, found.user.id, now(c), weeksParam(c)) } });
   })
   .get("/members/:id{[0-9]+}/weekly-cost-per-visit", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "money.read");
     return c.json({ data: { data: await weeklyCostPerVisit(c.var.tenant, found.user.id, now(c), weeksParam(c)) } });
   })
   .get("/members/:id{[0-9]+}/subscription-periods", requireStaff, async (c) => {
-    const found = await findMember(c.var.tenant, c.req.param("id"));
+    const found = await memberFor(c, "money.read");
     return c.json({ data: { data: await subscriptionPeriods(c.var.tenant, found.user.id, now(c)) } });
   });
 

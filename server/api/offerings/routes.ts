@@ -4,13 +4,14 @@ import { termShorthand, type BillingFrequency, type TermUnit } from "../../../do
 import { offerings, prices } from "../../db/schema";
 import type { ApiEnv } from "../context";
 import { requireStaff } from "../middleware";
+import { requireCan } from "../permissions";
 
 /**
  * GET /api/offerings → { data: { data: [{ id, name, type, archived_at, prices: [...] }] } }: the
  * organisation's offerings with their prices, archived ones included (members may still be on them).
  * The read the members list's filters need; creating and editing offerings come with the offerings issue.
  */
-export const offeringRoutes = new Hono<ApiEnv>().get("/offerings", requireStaff, async (c) => {
+export const offeringRoutes = new Hono<ApiEnv>().get("/offerings", requireStaff, requireCan("members.read"), async (c) => {
   const t = c.var.tenant;
   const list = await t.db
     .select({ id: offerings.id, name: offerings.name, type: offerings.type, archived_at: offerings.archived_at })

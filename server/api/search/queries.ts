@@ -61,7 +61,7 @@ export function phoneDigits(query: string): string | null {
  * for prefixes, GIN trigram for the rest), each capped, and only the union of their ids is ranked.
  * Membership is a per-row probe (LATERAL … LIMIT 1) so the planner never hashes the whole organisation.
  */
-export async function searchMembers(t: Tenant, query: string): Promise<MemberHit[]> {
+export async function searchMembers(t: Tenant, query: string, gyms: "all" | number[] = "all"): Promise<MemberHit[]> {
   const q = query.toLowerCase();
   const like = escapeLike(q);
   const digits = phoneDigits(query);
@@ -70,7 +70,16 @@ export async function searchMembers(t: Tenant, query: string): Promise<MemberHit
   const membership = t.db
     .select({ one: sql`1`.as("one") })
     .from(organisation_users)
-    .where(t.where(organisation_users, eq(organisation_users.user_id, u.id), eq(organisation_users.role, "member"), isNull(organisation_users.deleted_at)))
+    .where(
+      t.where(
+        organisation_users,
+        eq(organisation_users.user_id, u.id),
+        eq(organisation_users.role, "member"),
+        isNull(organisation_users.deleted_at),
+        // Staff who may read members of some gyms only find members of those gyms.
+        gyms === "all" ? undefined : gyms.length ? inArray(organisation_users.home_gym_id, gyms) : sql`false`,
+      ),
+    )
     .limit(1)
     .as("m");
   const branch = (match: SQL, order: SQL | undefined, cap: number) => {

@@ -3,6 +3,7 @@ import { searchSchema } from "../../../domain/schemas/search";
 import { readBody } from "../body";
 import type { ApiEnv } from "../context";
 import { requireStaff } from "../middleware";
+import { gymsWhere, requireCan } from "../permissions";
 import { searchMembers } from "./queries";
 
 /**
@@ -10,9 +11,9 @@ import { searchMembers } from "./queries";
  * data.data and our API client unwraps the outer `data`, hence the double wrapper.
  * The organisation comes from the session (requireStaff's tenant), never from the request.
  */
-export const searchRoutes = new Hono<ApiEnv>().post("/search", requireStaff, async (c) => {
+export const searchRoutes = new Hono<ApiEnv>().post("/search", requireStaff, requireCan("members.read"), async (c) => {
   const { query } = await readBody(c, searchSchema);
   // A blank query clears the results (SPEC §4); no need to ask the database.
-  const hits = query ? await searchMembers(c.var.tenant, query) : [];
+  const hits = query ? await searchMembers(c.var.tenant, query, gymsWhere(c.var.user!, "members.read")) : [];
   return c.json({ data: { data: hits } });
 });

@@ -29,11 +29,16 @@ export async function activityStats(t: Tenant, at: Date) {
   };
 }
 
+type MoneyFigure = "failed_payments" | "revenue_this_month" | "revenue_last_month";
+
 export type HeadlineStats = {
   members: number;
   /** Memberships by state (cancelled ones are not a headline). */
   subscriptions: Record<"active" | "paused" | "grace_period" | "upcoming", number>;
-} & Awaited<ReturnType<typeof activityStats>> & {
+} & Omit<Awaited<ReturnType<typeof activityStats>>, MoneyFigure> & {
+    /** Null for staff who may not see money in this gym (server/api/permissions.ts). */
+    [K in MoneyFigure]: number | null;
+  } & {
     /** When the membership counts were computed (they may be up to DASHBOARD_CACHE_SECONDS old). */
     membership_as_of: string;
   };

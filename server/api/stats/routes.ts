@@ -1,16 +1,25 @@
 import { Hono } from "hono";
 import type { ApiEnv } from "../context";
-import { now, requireStaff } from "../middleware";
+import { inCurrentGym, now, requireStaff } from "../middleware";
 import { cachedMemberSummary } from "../dashboard/member-summary";
 import { activityStats, type HeadlineStats } from "./queries";
+import { can, requireCan } from "../permissions";
 
 /** GET /api/stats: the dashboard's headline counts for the current organisation and gym. */
-export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, async (c) => {
+export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, requireCan("members.read"), inCurrentGym("members.read"), async (c) => {
   const t = c.var.tenant;
   const at = now(c);
   const [membership, activity] = await Promise.all([cachedMemberSummary(c), activityStats(t, at)]);
   const { members, by_state } = membership.value;
   const subscriptions = { active: by_state.active, paused: by_state.paused, grace_period: by_state.grace_period, upcoming: by_state.upcoming };
-  const data: HeadlineStats = { members, subscriptions, ...activity, membership_as_of: membership.asOf.toISOString() };
+  // Money figures only for those who may see money here; visits are for every member reader.
+  const money = can(c.var.user!, "money.read", t.gymId);
+  const data: HeadlineStats = {
+    members,
+    subscriptions,
+    ...activity,
+    ...(money ? {} : { failed_payments: null, revenue_this_month: null, revenue_last_month: null }),
+    membership_as_of: membership.asOf.toISOString(),
+  };
   return c.json({ data });
 });

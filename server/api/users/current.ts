@@ -1,5 +1,6 @@
 import type { GymRole, Membership, OrgRole, PaymentType } from "../../db/memberships";
 import type { users } from "../../db/schema";
+import { capabilitiesIn } from "../permissions";
 
 export type UserRow = typeof users.$inferSelect;
 export type { OrgRole };
@@ -65,6 +66,8 @@ export function mePayload(u: CurrentUser) {
     gyms: u.gyms,
     is_organisation_admin: isOrganisationAdmin(u),
     is_gym_admin: isGymAdmin(u),
+    /** What the user may do in the current gym (server/api/permissions.ts): the pages offer only these. */
+    permissions: capabilitiesIn(u, u.gym?.id ?? null),
     profile_picture: r.profile_picture,
     payment_types: types,
     default_payment_type: types.find((t) => t.id === u.defaultPaymentTypeId) ?? null,

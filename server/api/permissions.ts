@@ -1,0 +1,88 @@
+import type { MiddlewareHandler } from "hono";
+import type { ApiEnv } from "./context";
+import { forbidden } from "./errors";
+import type { CurrentUser } from "./users/current";
+
+/**
+ * Who may do what: the one permission table (docs/decisions/0005-hardening.md explains each cell). Every API
+ * route asks it through `requireCan` and `assertCan`; later features add rows here rather than checks of
+ * their own.
+ *
+ * An organisation admin holds a capability in every gym of the organisation. A gym admin and a personal
+ * trainer hold it only in the gyms where they have that role, so a gym admin of one gym and a trainer at
+ * another holds members.write in the first only.
+ */
+export type Role = "organisation_admin" | "gym_admin" | "personal_trainer";
+
+export const PERMISSIONS = {
+  /** Members list, profile, activity, visits, door credentials, search. */
+  "members.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+  /** Edit a member's profile (name, e-mail, contact details, notes, tags) and photo. */
+  "members.write": ["organisation_admin", "gym_admin"],
+  "members.delete": ["organisation_admin", "gym_admin"],
+  /** Download every matching member's contact details. */
+  "members.export": ["organisation_admin", "gym_admin"],
+  /** Payments, price changes, revenue figures. */
+  "money.read": ["organisation_admin", "gym_admin"],
+  /** Take, refund or reschedule money; change prices. */
+  "money.write": ["organisation_admin", "gym_admin"],
+  /** The organisation's own settings (name, grace periods, offering rules, price frequencies). */
+  "settings.write": ["organisation_admin"],
+  /** Staff lists and invitations; gym admins manage the staff of their gyms. */
+  "staff.read": ["organisation_admin", "gym_admin"],
+  "staff.write": ["organisation_admin", "gym_admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Capability = keyof typeof PERMISSIONS;
+export const CAPABILITIES = Object.keys(PERMISSIONS) as Capability[];
+
+const grants = (capability: Capability, role: Role) => (PERMISSIONS[capability] as readonly Role[]).includes(role);
+
+/** The gyms of the current organisation in which `user` holds `capability`: "all", or a list (maybe empty). */
+export function gymsWhere(user: CurrentUser, capability: Capability): "all" | number[] {
+  if (user.organisation?.role === "admin") return grants(capability, "organisation_admin") ? "all" : [];
+  return user.gyms
+    .filter((g) => (g.role === "admin" && grants(capability, "gym_admin")) || (g.role === "personal_trainer" && grants(capability, "personal_trainer")))
+    .map((g) => g.id);
+}
+
+/**
+ * Whether `user` holds `capability` for a record of gym `gymId`. A record of no gym (null) belongs to the
+ * organisation as a whole: only a holder in every gym may touch it. Without `gymId`: in any gym at all.
+ */
+export function can(user: CurrentUser, capability: Capability, gymId?: number | null): boolean {
+  const gyms = gymsWhere(user, capability);
+  if (gyms === "all") return true;
+  if (gymId === undefined) return gyms.length > 0;
+  return gymId !== null && gyms.includes(gymId);
+}
+
+const REFUSALS: Record<Capability, string> = {
+  "members.read": "You cannot see members of this gym.",
+  "members.write": "Only admins can change a member's details.",
+  "members.delete": "Only admins can delete members.",
+  "members.export": "Only admins can export members.",
+  "money.read": "Only admins can see payments and revenue.",
+  "money.write": "Only admins can change payments and prices.",
+  "settings.write": "Only organisation admins can change the organisation's settings.",
+  "staff.read": "Only admins can see staff.",
+  "staff.write": "Only admins can manage staff.",
+};
+
+/** 403 unless `user` holds `capability` for gym `gymId` (see `can`). */
+export function assertCan(user: CurrentUser, capability: Capability, gymId?: number | null) {
+  if (!can(user, capability, gymId)) throw forbidden(REFUSALS[capability]);
+}
+
+/** Route guard: staff who hold `capability` in at least one gym (the handler checks the record's gym). */
+export const requireCan =
+  (capability: Capability): MiddlewareHandler<ApiEnv> =>
+  async (c, next) => {
+    assertCan(c.var.user!, capability);
+    await next();
+  };
+
+/** The capabilities `user` holds for gym `gymId` (the current gym, or every gym when null): what the UI may offer. */
+export function capabilitiesIn(user: CurrentUser, gymId: number | null): Capability[] {
+  return CAPABILITIES.filter((cap) => can(user, cap, gymId));
+}

@@ -12,11 +12,14 @@ export const meta: MetaFunction = () => [{ title: "Delete member · Gym Membersh
 /** The confirmation step is a page of its own, so it works without JavaScript. */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
+  let member: MemberDetail;
   try {
-    return { member: await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`) };
+    member = await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`);
   } catch (err) {
     redirectForApiError(args.request, err);
   }
+  if (!member.can.delete) throw new Response("Only admins can delete members.", { status: 403 });
+  return { member };
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -17,11 +17,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit $
 
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
+  let member: MemberDetail;
   try {
-    return { member: await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`) };
+    member = await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`);
   } catch (err) {
     redirectForApiError(args.request, err);
   }
+  // The API refuses the change too; the page does not offer a form that cannot be sent.
+  if (!member.can.edit) throw new Response("Only admins can change a member's details.", { status: 403 });
+  return { member };
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -172,3 +172,23 @@ test("no accessibility violations on the members list and a member's page", asyn
     expect(results.violations.map((v) => `${path}: ${v.id} (${v.nodes.length})`)).toEqual([]);
   }
 });
+
+test("a trainer reads members of their gym but cannot change them, export them or see money", async ({ page }) => {
+  await signIn(page, "trainer@example.com");
+  // The dashboard without revenue.
+  await expect(page.getByText("Visits today")).toBeVisible();
+  await expect(page.getByText("Collected this month")).toHaveCount(0);
+  await page.goto(`${BACKOFFICE}/members`);
+  await expect(page.getByRole("button", { name: /Export CSV/ })).toHaveCount(0);
+  const { id } = await openFirst(page, "");
+  await expect(page.getByRole("link", { name: "Activity" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Edit" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Delete" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Upload" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: /^Visits/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Payments/ })).toHaveCount(0);
+  // Typing the address does not help: the API refuses, and the page says so.
+  const res = await page.goto(`${BACKOFFICE}/members/${id}/edit`);
+  expect(res?.status()).toBe(403);
+  await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+});

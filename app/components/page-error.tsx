@@ -1,12 +1,20 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+
+/** The list a page belongs to, to go back to: members pages to Members, the rest to the dashboard. */
+function sectionOf(pathname: string) {
+  if (pathname.startsWith("/members")) return { to: "/members", label: "Back to members" };
+  return { to: "/dashboard", label: "Back to the dashboard" };
+}
 
 /**
- * A back-office page's error boundary: shown inside the shell, so the sidebar and search stay usable.
+ * A back-office page's error: shown inside the shell by the staff layout's ErrorBoundary, so the sidebar and
+ * search stay usable.
  * 404 covers records of other organisations too (the API answers them exactly like missing ones).
  */
 export function PageError() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const back = sectionOf(useLocation().pathname);
   if (status >= 500) console.error(error);
   const [title, text] =
     status === 404
@@ -19,8 +27,8 @@ export function PageError() {
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="mt-3 text-slate-700">{text}</p>
       <p className="mt-6">
-        <Link to="/members" className="font-medium text-brand-700 underline">
-          Back to members
+        <Link to={back.to} className="font-medium text-brand-700 underline">
+          {back.label}
         </Link>
       </p>
     </div>

@@ -131,4 +131,3 @@ export default function MemberShow() {
     </div>
   );
 }
-export { PageError as ErrorBoundary } from "../components/page-error";

@@ -54,5 +54,3 @@ export default function MemberActivity() {
     </div>
   );
 }
-
-export { PageError as ErrorBoundary } from "../components/page-error";

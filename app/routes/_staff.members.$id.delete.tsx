@@ -60,5 +60,3 @@ export default function MemberDelete() {
     </div>
   );
 }
-
-export { PageError as ErrorBoundary } from "../components/page-error";

@@ -55,5 +55,3 @@ export default function MemberEdit() {
     </div>
   );
 }
-
-export { PageError as ErrorBoundary } from "../components/page-error";

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Icon } from "../components/shell/icons";
 import { MemberSearch } from "../components/shell/member-search";
@@ -8,7 +8,8 @@ import { Sidebar } from "../components/shell/sidebar";
 import { Switcher } from "../components/shell/switcher";
 import { useUnreadCount } from "../components/shell/use-unread-count";
 import { requireApp } from "../lib/host.server";
-import { requireStaff } from "../lib/session.server";
+import { requireStaff, type Me } from "../lib/session.server";
+import { PageError } from "../components/page-error";
 
 /** The signed-in back-office frame: sidebar, top bar with switchers and search, and the page. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -23,8 +24,8 @@ export async function loader(args: LoaderFunctionArgs) {
 /** Pages that manage their own height (they scroll inside themselves). */
 const FIXED_HEIGHT = ["/calendar", "/messages"];
 
-export default function StaffLayout() {
-  const { me, unread } = useLoaderData<typeof loader>();
+/** The frame around every back-office page, and around its error page, so the sidebar and search stay. */
+function StaffShell({ me, unread, children }: { me: Me; unread: number; children: React.ReactNode }) {
   const { pathname, key } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
@@ -71,11 +72,33 @@ export default function StaffLayout() {
             {me.gyms.length > 1 ? <Switcher label="Gym" action="/switch/gym" name="gym_id" options={me.gyms} currentId={me.current_gym?.id} /> : null}
           </div>
         </header>
-        <main className={fixedHeight ? "flex-1 overflow-hidden" : "flex-1 px-4 py-6 sm:px-6"}>
-          {/* A new page view when the path or the current organisation changes. */}
-          <Outlet key={`${pathname}:${me.current_organisation?.id}`} />
-        </main>
+        <main className={fixedHeight ? "flex-1 overflow-hidden" : "flex-1 px-4 py-6 sm:px-6"}>{children}</main>
       </div>
     </div>
+  );
+}
+
+export default function StaffLayout() {
+  const { me, unread } = useLoaderData<typeof loader>();
+  const { pathname } = useLocation();
+  return (
+    <StaffShell me={me} unread={unread}>
+      {/* A new page view when the path or the current organisation changes. */}
+      <Outlet key={`${pathname}:${me.current_organisation?.id}`} />
+    </StaffShell>
+  );
+}
+
+/**
+ * One error page for every back-office page: inside the shell when the shell's own data loaded (a page's
+ * loader failed, or the record is missing or not allowed), bare when the shell itself could not load.
+ */
+export function ErrorBoundary() {
+  const shell = useRouteLoaderData<typeof loader>("routes/_staff");
+  if (!shell) return <PageError />;
+  return (
+    <StaffShell me={shell.me} unread={shell.unread}>
+      <PageError />
+    </StaffShell>
   );
 }

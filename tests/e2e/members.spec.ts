@@ -159,6 +159,10 @@ test("another organisation's member is not found", async ({ page }) => {
   const res = await page.goto(`${BACKOFFICE}/members/${theirs}`);
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  // The error page stays inside the shell: the sidebar and search are still there.
+  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: /^Members/ })).toBeAttached();
+  await expect(page.getByPlaceholder("Search")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to members" })).toBeVisible();
   expect((await page.request.get(`${BACKOFFICE}/api/members/${theirs}`)).status()).toBe(404);
 });
 

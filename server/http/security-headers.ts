@@ -7,7 +7,8 @@ export const cspNonce = () => randomBytes(16).toString("base64");
 /**
  * The headers every response carries. The Content-Security-Policy allows scripts only from our origin or
  * with this request's nonce (no inline handlers, no eval), styles only from our stylesheet (no style
- * attributes: the pages use classes only), and form posts only to our own hosts — the back-office hands a
+ * attributes: the pages use classes only; styles set from scripts are not affected), workers from blob:
+ * URLs (canvas-confetti draws in one), and form posts only to our own hosts — the back-office hands a
  * session over to the sign-up app with a form post. Ports are left open (`:*`): behind a proxy the server
  * does not know the public one. HSTS only on a real deployment: a demo may run over plain http.
  */
@@ -18,6 +19,7 @@ export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | 
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self'",
     "img-src 'self'",
+    "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",

@@ -1,5 +1,5 @@
 import { expect, test, type APIResponse, type Page, type Response } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { BACKOFFICE, jsEnabled, SIGNUP, signIn } from "./helpers";
 
 /**
  * Security headers (server/http/security-headers.ts) and caching. Any Content-Security-Policy violation the
@@ -58,6 +58,32 @@ test("login page: policy, nonce and no caching", async ({ page }) => {
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText(/do not match|incorrect|invalid/i).first()).toBeVisible();
+});
+
+test("sign-up app and toasts: the policy holds, a toast's life needs no style attribute", async ({ page }) => {
+  expectPageHeaders(await page.goto(`${SIGNUP}/`));
+  await expect(page.getByRole("heading", { name: "Join the gym" })).toBeVisible();
+
+  await page.goto(`${BACKOFFICE}/forgot-password`);
+  await page.getByLabel("E-mail").fill("nobody-here@example.com");
+  await page.getByRole("button", { name: "Send the link" }).click();
+  const toast = page.locator(".toast[data-life]");
+  await expect(toast).toBeVisible();
+  expect(await toast.evaluate((el) => getComputedStyle(el).animationDuration)).toBe("10s");
+  expect(await toast.getAttribute("style")).toBeNull();
+
+  if (jsEnabled(test.info())) {
+    // canvas-confetti draws in a Worker made from a blob: URL; the policy lets it.
+    const ran = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const worker = new Worker(URL.createObjectURL(new Blob(["postMessage(1)"])));
+          worker.onmessage = () => resolve(true);
+          worker.onerror = () => resolve(false);
+        }),
+    );
+    expect(ran).toBe(true);
+  }
 });
 
 test("dashboard and a member page: headers, then search, switchers and charts run under the policy", async ({ page }) => {

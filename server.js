@@ -1,10 +1,10 @@
 // The HTTP server: Express with Remix's request handler, as remix-serve does, plus what remix-serve cannot:
 // settings checked and the database opened before listening, the client IP from the socket for throttling,
-// and cross-site form posts refused before any action runs.
+// security headers (a CSP with a nonce per request), request bodies limited while they stream in
+// (server/http/body-limits.ts), and cross-site form posts refused before any action runs.
 import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 
@@ -46,7 +46,7 @@ if (cluster.isPrimary && workers > 1) {
 async function serve() {
   const root = path.dirname(fileURLToPath(import.meta.url));
   const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
-  const { boot, ConfigError, crossSitePolicy } = build.entry.module;
+  const { boot, ConfigError, crossSitePolicy, createRequestHandler, cspNonce, securityHeaders } = build.entry.module;
 
   let runtime;
   try {
@@ -64,6 +64,11 @@ async function serve() {
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
+  app.use((req, res, next) => {
+    res.locals.cspNonce = cspNonce();
+    res.set(securityHeaders(config, res.locals.cspNonce));
+    next();
+  });
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
   // Only a path that names a file (favicon.ico) is looked for on disk: a page request costs no failed stat.
   const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h" });
@@ -89,7 +94,7 @@ async function serve() {
       build,
       mode: config.NODE_ENV === "production" ? "production" : "development",
       // sessionMemo: the loaders of one page share one session lookup (see server/api/middleware.ts).
-      getLoadContext: (req) => ({ clientIp: req.ip, sessionMemo: new Map() }),
+      getLoadContext: (req, res) => ({ clientIp: req.ip, sessionMemo: new Map(), cspNonce: res.locals.cspNonce }),
     }),
   );
 

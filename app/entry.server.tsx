@@ -1,11 +1,14 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceContext } from "./components/nonce";
 
 export { boot } from "../server/runtime";
 export { ConfigError } from "../server/config";
 export { crossSitePolicy } from "./lib/same-origin.server";
+export { createRequestHandler } from "../server/http/remix-handler";
+export { cspNonce, securityHeaders } from "../server/http/security-headers";
 
 const ABORT_DELAY = 5_000;
 
@@ -14,10 +17,24 @@ const ABORT_DELAY = 5_000;
  * streaming would only split the same bytes into React's 2 KB chunks: a socket write each, the dashboard's
  * largest cost after rendering on a busy server. Crawlers and no-JS clients get the same whole document.
  */
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  // The HTTP server made this request's nonce and names it in the Content-Security-Policy it sends.
+  const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    const app = (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       onAllReady() {
         shellRendered = true;
         const body = new PassThrough();
@@ -29,9 +46,6 @@ export default function handleRequest(request: Request, responseStatusCode: numb
           const html = Buffer.concat(chunks);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Content-Length", String(html.length));
-          responseHeaders.set("X-Frame-Options", "DENY");
-          responseHeaders.set("X-Content-Type-Options", "nosniff");
-          responseHeaders.set("Referrer-Policy", "same-origin");
           resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
         });
         pipe(body);

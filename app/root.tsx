@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data, redirect } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import styles from "./tailwind.css";
+import { useNonce } from "./components/nonce";
 import { Toaster } from "./components/toasts";
 import { appFor } from "./lib/host.server";
 import { readToast } from "./lib/toast.server";
@@ -34,6 +35,7 @@ export function action({ request }: ActionFunctionArgs) {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en-NZ" className="h-full">
       <head>
@@ -44,8 +46,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="h-full bg-slate-50 text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

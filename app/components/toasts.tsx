@@ -3,13 +3,20 @@ import { useEffect, useState } from "react";
 /** Severities of SPEC §4. */
 export type ToastSeverity = "info" | "success" | "warn" | "error" | "secondary" | "contrast";
 
+/**
+ * How long a toast stays, in milliseconds: one of a few lives the stylesheet knows (tailwind.css), because
+ * the Content-Security-Policy refuses style attributes, so a life cannot be written into the element.
+ */
+export type ToastLife = 5000 | 10_000;
+export const toastLife = (ms: number | undefined): ToastLife | undefined => (ms === undefined ? undefined : ms > 5000 ? 10_000 : 5000);
+
 export interface ToastData {
   id: string;
   severity: ToastSeverity;
   summary: string;
   detail?: string;
   /** Milliseconds until it closes by itself; none means it stays. */
-  life?: number;
+  life?: ToastLife;
   /** Closable unless flagged otherwise. */
   closable?: boolean;
 }
@@ -46,8 +53,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
             role={t.severity === "error" ? "alert" : "status"}
             data-severity={t.severity}
             className={`toast pointer-events-auto rounded-lg border p-4 shadow-lg ${STYLES[t.severity] ?? STYLES.info}`}
-            style={t.life ? ({ "--toast-life": `${t.life}ms` } as React.CSSProperties) : undefined}
-            data-life={t.life ? "" : undefined}
+            data-life={t.life}
             onAnimationEnd={(e) => e.animationName === "toast-life" && remove(t.id)}
           >
             <div className="flex items-start gap-3">

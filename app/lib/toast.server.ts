@@ -2,7 +2,7 @@ import { createCookieSessionStorage } from "@remix-run/node";
 import { createToastUtilsWithCustomSession } from "remix-toast";
 import { config } from "../../server/config";
 import { secureCookies } from "../../server/api/middleware";
-import type { ToastData, ToastSeverity } from "../components/toasts";
+import { toastLife, type ToastData, type ToastLife, type ToastSeverity } from "../components/toasts";
 
 /**
  * Flash toasts through remix-toast, on a cookie signed with TOAST_SECRET (remix-toast's own default
@@ -35,7 +35,7 @@ export interface ToastInput {
   summary: string;
   detail?: string;
   /** Milliseconds before it closes by itself; 5000 unless given. */
-  life?: number;
+  life?: ToastLife;
 }
 
 type RemixToast = Parameters<ReturnType<typeof createToastUtilsWithCustomSession>["redirectWithToast"]>[1];
@@ -59,7 +59,7 @@ export async function readToast(request: Request): Promise<{ toast: ToastData | 
       severity: toast.type as unknown as ToastSeverity,
       summary: toast.message,
       detail: toast.description,
-      life: toast.duration,
+      life: toastLife(toast.duration),
       closable: true,
     },
     headers,

@@ -1,19 +1,18 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { PHOTO_BODY_LIMIT } from "../../server/api/members/photo";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
-
-const LIMIT = 10 * 1024 * 1024;
 
 /** POST /members/{id}/photo: the detail page's upload form; the API judges and resizes the file. */
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
   const back = `/members/${args.params.id}`;
   const fail = (detail: string) => redirectWithToast(back, { severity: "error", summary: "Photo not changed", detail, life: 10_000 });
-  // Refused before reading a body the API would refuse anyway.
-  if (Number(args.request.headers.get("content-length") ?? 0) > LIMIT + 64 * 1024) return fail("The photo is larger than 10 MB.");
+  // Refused before reading a body the API would refuse anyway (server.js answers 413 first; this is for other callers).
+  if (Number(args.request.headers.get("content-length") ?? 0) > PHOTO_BODY_LIMIT) return fail("The photo is larger than 10 MB.");
   const file = (await args.request.formData()).get("file");
   if (!(file instanceof Blob) || file.size === 0) return fail("Choose a photo to upload.");
   const form = new FormData();

@@ -5,6 +5,8 @@ import type { Tenant } from "../../db/tenant";
 import { ApiError, invalid } from "../errors";
 
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/** The largest request carrying a photo: the file plus room for the multipart boundaries and other fields. */
+export const PHOTO_BODY_LIMIT = PHOTO_MAX_BYTES + 64 * 1024;
 const SIDE = 512;
 const ACCEPTED = new Set(["jpeg", "png", "webp"]);
 const WRONG_TYPE = "Choose a JPEG, PNG or WebP image";

@@ -14,7 +14,7 @@ import { invalidateMembershipFigures } from "../dashboard/membership-figures";
 import { memberDetail } from "./detail";
 import { deleteMember, updateMember } from "./edit";
 import { findMember, type FoundMember } from "./find";
-import { PHOTO_MAX_BYTES, readPhoto, storePhoto } from "./photo";
+import { PHOTO_BODY_LIMIT, readPhoto, storePhoto } from "./photo";
 import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activity";
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
 import { csvHeader, csvRows } from "./csv";
@@ -127,7 +127,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     if (!(c.req.header("content-type") ?? "").includes("multipart/form-data")) {
       throw new ApiError(415, "Send the photo as multipart/form-data, in a field named file.", "unsupported_media_type");
     }
-    if (Number(c.req.header("content-length") ?? 0) > PHOTO_MAX_BYTES + 64 * 1024) {
+    if (Number(c.req.header("content-length") ?? 0) > PHOTO_BODY_LIMIT) {
       throw new ApiError(413, "The photo is larger than 10 MB.", "payload_too_large", { file: ["The photo is larger than 10 MB"] });
     }
     const body = await c.req.parseBody();

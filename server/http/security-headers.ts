@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import type { Config } from "../config";
+
+/** A fresh nonce for one response's inline scripts (Remix's hydration data and route modules). */
+export const cspNonce = () => randomBytes(16).toString("base64");
+
+/**
+ * The headers every response carries. The Content-Security-Policy allows scripts only from our origin or
+ * with this request's nonce (no inline handlers, no eval), styles only from our stylesheet (no style
+ * attributes: the pages use classes only; styles set from scripts are not affected), workers from blob:
+ * URLs (canvas-confetti draws in one), and form posts only to our own hosts — the back-office hands a
+ * session over to the sign-up app with a form post. Ports are left open (`:*`): behind a proxy the server
+ * does not know the public one. HSTS only on a real deployment: a demo may run over plain http.
+ */
+export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | "BACKOFFICE_HOSTS" | "SIGNUP_HOSTS">, nonce: string) {
+  const ourHosts = [...config.BACKOFFICE_HOSTS, ...config.SIGNUP_HOSTS].map((host) => `${host}:*`);
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    `form-action 'self' ${ourHosts.join(" ")}`,
+  ].join("; ");
+  const headers: Record<string, string> = {
+    "Content-Security-Policy": csp,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+  };
+  if (config.NODE_ENV === "production" && !config.DEMO_MODE) headers["Strict-Transport-Security"] = "max-age=31536000";
+  return headers;
+}

@@ -4,9 +4,8 @@ import { can, CAPABILITIES, PERMISSIONS, type Capability, type Role } from "../.
 import { currentUser } from "../../server/api/users/current";
 import { hashPassword } from "../../server/auth/password";
 import type { Membership } from "../../server/db/memberships";
-import { offerings, payments, prices, subscriptions } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
-import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 
 /**
@@ -73,13 +72,11 @@ describe("the permission table through the API", () => {
     const north = await makeGym(db, alpha.id, "North");
     const south = await makeGym(db, alpha.id, "South");
     Object.assign(id, { north: north.id, south: south.id });
-    const [o] = await db.insert(offerings).values({ organisation_id: alpha.id, name: "Anytime", type: "24_7" }).returning();
-    const [p] = await db.insert(prices).values({ organisation_id: alpha.id, offering_id: o.id, amount: 2500, billing_frequency: "weekly" }).returning();
+    const price = await makePrice(db, await makeOffering(db, alpha.id, { name: "Anytime" }), { amount: 2500 });
     const member = async (key: string, gymId: number) => {
       const u = await makeUser(db, { name: `Member ${key}`, email: `${key}@example.com` });
       await addMember(db, u.id, alpha.id, gymId);
-      const [s] = await db.insert(subscriptions).values({ organisation_id: alpha.id, user_id: u.id, gym_id: gymId, price_id: p.id }).returning();
-      await db.insert(payments).values({ organisation_id: alpha.id, gym_id: gymId, user_id: u.id, subscription_id: s.id, amount: 2500, status: "sent" });
+      await makePayment(db, await makeSubscription(db, price, u.id, gymId), { amount: 2500 });
       id[key] = u.id;
     };
     for (const key of ["north", "south"]) await member(`${key}_member`, id[key]);

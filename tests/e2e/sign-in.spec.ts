@@ -106,8 +106,50 @@ test("forgot and reset password", async ({ page }) => {
   await expect(page.getByText("These credentials do not match our records.")).toBeVisible();
   await submitLogin(page, email, fresh);
   await enterCode(page, email);
-  // A member signed in on the back-office is carried to the sign-up flow.
+  // A member signed in on the back-office is carried to the sign-up flow: a form posted to the sign-up host,
+  // by itself with JavaScript, with its button without.
+  if (!jsEnabled(test.info())) {
+    await expect(page).toHaveURL(`${BACKOFFICE}/session-handoff`);
+    await page.getByRole("button", { name: "Continue" }).click();
+  }
   await expect(page).toHaveURL(`${SIGNUP}/next-steps`);
+  await expect(page.getByRole("heading", { name: /^Thanks/ })).toBeVisible();
+});
+
+test("a handoff link from elsewhere signs nobody in", async ({ page, browser }) => {
+  // Someone signs in to their own member account on the back-office and asks for a handoff token.
+  const attacker = await browser.newContext({ javaScriptEnabled: false });
+  const theirs = await attacker.newPage();
+  const email = await registerAccount(theirs, "handoff", "the attacker's passphrase");
+  await theirs.goto(`${BACKOFFICE}/login`);
+  await submitLogin(theirs, email, "the attacker's passphrase");
+  await enterCode(theirs, email);
+  const res = await attacker.request.post(`${BACKOFFICE}/api/session/handoff`, { headers: { "x-requested-with": "XMLHttpRequest" } });
+  const { token } = ((await res.json()) as { data: { token: string } }).data;
+  await attacker.close();
+
+  // A link to the sign-up host with that token, followed by someone else, signs them in to nothing.
+  await page.goto(`${SIGNUP}/session-handoff?${new URLSearchParams({ token })}`);
+  await expect(page).toHaveURL(`${SIGNUP}/`);
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+  await page.goto(`${SIGNUP}/next-steps`);
+  await expect(page).toHaveURL(`${SIGNUP}/`);
+
+  // Nor does a form on another site that posts it, whether its page sends its origin or hides it (Origin: null).
+  for (const referrer of ["origin", "no-referrer"]) {
+    await page.route("http://evil.example/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<meta name="referrer" content="${referrer}"><form method="post" action="${SIGNUP}/session-handoff"><input type="hidden" name="token" value="${token}"><button>Win a prize</button></form>`,
+      }),
+    );
+    await page.goto("http://evil.example/");
+    await page.getByRole("button", { name: "Win a prize" }).click();
+    await expect(page.getByText("Cross-site form posts are not accepted.")).toBeVisible();
+    await page.unroute("http://evil.example/");
+  }
+  await page.goto(`${SIGNUP}/next-steps`);
+  await expect(page).toHaveURL(`${SIGNUP}/`);
 });
 
 test("forgot password answers the same for an unknown address", async ({ page }) => {

@@ -87,6 +87,26 @@ describe("wrong e-mailed codes across many sign-ins", () => {
     expect((await mailsTo(email)).filter((m) => m.subject === "Sign-in paused after too many wrong codes")).toHaveLength(1);
   });
 
+  it("ends the lock when the password is reset: whoever resets holds the mailbox", async () => {
+    const email = "reset-lock@example.com";
+    await account(email);
+    const b = browser(api);
+    for (let round = 0; round < 2; round++) {
+      expect((await b.call("POST", "/api/login", { email, password: PASSWORD })).status).toBe(200);
+      const code = await lastCode(env.db, email);
+      for (let i = 0; i < 5; i++) await b.call("POST", "/api/email/verify", { code: wrongFor(code) });
+    }
+    expect((await b.call("POST", "/api/login", { email, password: PASSWORD })).status).toBe(429);
+
+    await b.call("POST", "/api/forgot-password", { email });
+    const reset = (await mailsTo(email)).find((m) => m.subject === "Reset your password")!;
+    const token = new URL(reset.text.match(/(http\S+reset-password\?token=\S+)/)![1]).searchParams.get("token")!;
+    const fresh = "a brand new passphrase";
+    expect((await b.call("POST", "/api/reset-password", { token, password: fresh, password_confirmation: fresh })).status).toBe(200);
+    expect((await b.call("POST", "/api/login", { email, password: fresh })).status).toBe(200);
+    expect((await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) })).status).toBe(200);
+  });
+
   it("spends each code's five tries once, however many guesses arrive at once", async () => {
     const email = "parallel-code@example.com";
     await account(email);
@@ -119,6 +139,17 @@ describe("limits counted before the work they guard", () => {
     expect((await b.call("POST", "/api/login", { email, password: PASSWORD })).status).toBe(429);
     clock = minutes(15);
     expect((await b.call("POST", "/api/login", { email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it("does not count attempts refused for a locked account against their address", async () => {
+    const email = "hammered@example.com";
+    await account(email);
+    await account("neighbour@example.com");
+    const b = browser(api, { ip: "198.51.100.44" });
+    for (let i = 0; i < 5; i++) expect((await b.call("POST", "/api/login", { email, password: "a wrong password" })).status).toBe(422);
+    for (let i = 0; i < 20; i++) expect((await b.call("POST", "/api/login", { email, password: "a wrong password" })).status).toBe(429);
+    // Five checked attempts from this address so far: someone else behind it can still sign in.
+    expect((await b.call("POST", "/api/login", { email: "neighbour@example.com", password: PASSWORD })).status).toBe(200);
   });
 
   it("lets a right password not count against its address", async () => {

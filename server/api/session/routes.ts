@@ -9,7 +9,7 @@ import {
   validateLinkSchema,
 } from "../../../domain/schemas/auth";
 import { sha256 } from "../../auth/crypto";
-import { checkCode, codeEntryLockedFor, issueCode, sendWait } from "../../auth/email-codes";
+import { checkCode, codeEntryLimit, codeEntryLockedFor, issueCode, sendWait } from "../../auth/email-codes";
 import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/password";
 import { createLink, findLink, useLink } from "../../auth/password-links";
 import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
@@ -53,10 +53,13 @@ export const sessionRoutes = new Hono<ApiEnv>()
     // Each attempt is counted before its password is checked, in one statement per counter, so parallel
     // guesses cannot all pass a check made before any of them was counted.
     const byIp = await take(db, ipLimit(ip), at);
-    const byAccount = byIp.allowed ? await take(db, accountLimit(body.email), at) : undefined;
-    if (!byAccount?.allowed) {
-      const wait = byAccount ? byAccount.retryAfter : byIp.retryAfter;
-      throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(wait)}.`, wait);
+    if (!byIp.allowed) throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(byIp.retryAfter)}.`, byIp.retryAfter);
+    const byAccount = await take(db, accountLimit(body.email), at);
+    if (!byAccount.allowed) {
+      // Not checked, so not counted against the address: hammering one locked account must not lock out
+      // everyone else behind the same address.
+      await giveBack(db, ipLimit(ip).key);
+      throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(byAccount.retryAfter)}.`, byAccount.retryAfter);
     }
 
     const [user] = await db
@@ -178,6 +181,8 @@ export const sessionRoutes = new Hono<ApiEnv>()
         .where(eq(users.id, link.user_id));
       // A new password ends every session, here and on every other device.
       await endAllSessions(tx, link.user_id);
+      // and ends a lock on code entry: whoever resets holds the mailbox the codes go to, and the old password is void.
+      await clear(tx, codeEntryLimit(link.user_id).key);
     });
     clearSessionCookie(c);
     return c.json({ data: { message: "Your password has been set. Sign in with it now." } });

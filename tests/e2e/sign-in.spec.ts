@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, enterCode, jsEnabled, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
+import { BACKOFFICE, codeFor, enterCode, jsEnabled, lastMailTo, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
 
 test("staff sign in with the e-mailed code and land on the dashboard", async ({ page }) => {
   await page.goto(`${BACKOFFICE}/`);
@@ -53,6 +53,37 @@ test("sign-in is throttled after five wrong passwords", async ({ page }) => {
   }
   await submitLogin(page, email, "a long enough passphrase");
   await expect(page.getByText(/Too many sign-in attempts\. Try again in 15 minutes\./)).toBeVisible();
+});
+
+test("too many wrong codes pause signing in, and the pages say so", async ({ page }) => {
+  const email = await registerAccount(page, "codelock", "a long enough passphrase");
+  const paused = /Too many wrong codes\. Signing in to this account is paused for \d+ minutes; we have e-mailed you about it\./;
+  const enterWrong = async (code: string) => {
+    await page.getByLabel("Code").fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Continue" }).click();
+  };
+  // Two sign-ins, five wrong codes each: the tenth pauses code entry for the account.
+  let code = "";
+  for (let round = 0; round < 2; round++) {
+    await page.goto(`${BACKOFFICE}/login`);
+    await submitLogin(page, email, "a long enough passphrase");
+    await expect(page).toHaveURL(/\/two-factor-authentication/);
+    code = await codeFor(page, email);
+    for (let i = 0; i < 4; i++) {
+      await enterWrong(code);
+      await expect(page.getByText("That code is not right. Check the e-mail and try again.")).toBeVisible();
+    }
+    await enterWrong(code);
+    await expect(page.getByText(round === 0 ? "Too many wrong codes. Send a new one." : paused)).toBeVisible();
+  }
+  // Now the right code is refused too, and signing in again says why instead of mailing a code.
+  await page.getByLabel("Code").fill(code);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText(paused)).toBeVisible();
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, email, "a long enough passphrase");
+  await expect(page.getByText(paused)).toBeVisible();
+  expect((await lastMailTo(page, email))?.subject).toBe("Sign-in paused after too many wrong codes");
 });
 
 /** An account of the test's own, made through the public sign-up form, so no demo account changes. */

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { email_codes } from "../db/schema";
 import { hmac, safeEqual } from "./crypto";
-import { blockedFor, giveBack, take, type Limit } from "./rate-limit";
+import { blockedFor, clear, giveBack, take, type Limit } from "./rate-limit";
 
 /** E-mailed sign-in codes: 6 digits, valid 10 minutes, 5 tries, a new one at most every 30 s. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -15,7 +15,8 @@ export const RESEND_AFTER_MS = 30 * 1000;
  * guessing: an account may enter 10 wrong codes an hour across all its codes. Then code entry is locked
  * until that hour's window ends — the right code is refused too, and no new code is mailed.
  */
-export const codeEntryLimit = (userId: number): Limit => ({ key: `code:account:${userId}`, max: 10, windowMs: 60 * 60 * 1000 });
+const codeEntryLimit = (userId: number): Limit => ({ key: `code:account:${userId}`, max: 10, windowMs: 60 * 60 * 1000 });
+const lockNoticeKey = (userId: number) => `code:locked-notice:${userId}`;
 const codeSendLimit = (userId: number): Limit => ({ key: `code:send:${userId}`, max: 1, windowMs: RESEND_AFTER_MS });
 
 export async function issueCode(db: Db, secret: string, userId: number, now = new Date()): Promise<string> {
@@ -44,6 +45,12 @@ export async function sendWait(db: Db, userId: number, now = new Date()): Promis
 /** Seconds until code entry for this account opens again (0: open). */
 export const codeEntryLockedFor = (db: Db, userId: number, now = new Date()) => blockedFor(db, codeEntryLimit(userId), now);
 
+/** Ends a lock early (a password reset) and forgets its wrong codes; a later lock is mailed about again. */
+export async function endCodeEntryLock(db: Db, userId: number) {
+  await clear(db, codeEntryLimit(userId).key);
+  await clear(db, lockNoticeKey(userId));
+}
+
 export type CodeCheck =
   | { result: "ok" | "wrong" | "expired" | "too_many_attempts" }
   /** `notify`: this request is the first to meet this lock, so the person should be told (once per lock). */
@@ -53,7 +60,10 @@ export async function checkCode(db: Db, secret: string, userId: number, code: st
   // Counted before the code is compared, so parallel guesses cannot all slip under the cap.
   const limit = codeEntryLimit(userId);
   const entry = await take(db, limit, now);
-  const locked = async (): Promise<CodeCheck> => ({ result: "locked", retryAfter: entry.retryAfter, until: entry.resetAt, notify: await firstToMeetLock(db, userId, entry.resetAt, now) });
+  const locked = async (): Promise<CodeCheck> => {
+    const notify = await firstToMeetLock(db, userId, entry.resetAt, now);
+    return { result: "locked", retryAfter: entry.retryAfter, until: entry.resetAt, notify };
+  };
   if (!entry.allowed) return locked();
 
   const outcome = await tryLatestCode(db, secret, userId, code, now);
@@ -95,6 +105,6 @@ async function tryLatestCode(db: Db, secret: string, userId: number, code: strin
 
 /** True for exactly one caller per lock: a counter of its own that lives as long as the lock. */
 async function firstToMeetLock(db: Db, userId: number, until: Date, now: Date) {
-  const notice = await take(db, { key: `code:locked-notice:${userId}`, max: 1, windowMs: until.getTime() - now.getTime() }, now);
+  const notice = await take(db, { key: lockNoticeKey(userId), max: 1, windowMs: until.getTime() - now.getTime() }, now);
   return notice.count === 1;
 }

@@ -9,7 +9,7 @@ import {
   validateLinkSchema,
 } from "../../../domain/schemas/auth";
 import { sha256 } from "../../auth/crypto";
-import { checkCode, codeEntryLimit, codeEntryLockedFor, issueCode, sendWait } from "../../auth/email-codes";
+import { checkCode, codeEntryLockedFor, endCodeEntryLock, issueCode, sendWait } from "../../auth/email-codes";
 import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/password";
 import { createLink, findLink, useLink } from "../../auth/password-links";
 import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
@@ -182,7 +182,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
       // A new password ends every session, here and on every other device.
       await endAllSessions(tx, link.user_id);
       // and ends a lock on code entry: whoever resets holds the mailbox the codes go to, and the old password is void.
-      await clear(tx, codeEntryLimit(link.user_id).key);
+      await endCodeEntryLock(tx, link.user_id);
     });
     clearSessionCookie(c);
     return c.json({ data: { message: "Your password has been set. Sign in with it now." } });

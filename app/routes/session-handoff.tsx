@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { AuthCard } from "../components/auth-card";
@@ -30,8 +30,15 @@ export async function loader(args: LoaderFunctionArgs) {
   if (s.state !== "ok" || s.me.is_staff) throw redirect(guardStaffPage(args.request, s) ?? "/dashboard", { headers: api.headers });
   // Made from this browser's own session, never taken from the URL: no link can hand it someone else's.
   const { token } = await api.post<{ token: string }>("/session/handoff");
-  return data({ token, to: `${originOf(args.request, "signup")}/session-handoff` }, { headers: { "Cache-Control": "no-store" } });
+  return { token, to: `${originOf(args.request, "signup")}/session-handoff` };
 }
+
+/** The page holds a one-time token: never kept in a cache. */
+export const headers: HeadersFunction = ({ parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  headers.set("Cache-Control", "no-store");
+  return headers;
+};
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "signup");

@@ -155,6 +155,8 @@ test("a handoff link from elsewhere signs nobody in", async ({ page, browser }) 
   await theirs.goto(`${BACKOFFICE}/login`);
   await submitLogin(theirs, email, "the attacker's passphrase");
   await enterCode(theirs, email);
+  // (The back-office page that holds a token is never cached.)
+  expect((await attacker.request.get(`${BACKOFFICE}/session-handoff`)).headers()["cache-control"]).toBe("no-store");
   const res = await attacker.request.post(`${BACKOFFICE}/api/session/handoff`, { headers: { "x-requested-with": "XMLHttpRequest" } });
   const { token } = ((await res.json()) as { data: { token: string } }).data;
   await attacker.close();

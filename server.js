@@ -84,7 +84,7 @@ async function serve() {
       res.status(403).type("text/plain").send("Cross-site form posts are not accepted.");
       return;
     }
-    if (policy === "open-form") delete req.headers.origin;
+    if (policy === "pass-cross-origin") delete req.headers.origin;
     next();
   });
 

@@ -42,7 +42,8 @@ export function nextSignupStep(request: Request) {
 export function guardStaffPage(request: Request, s: MeState): string | null {
   if (s.state === "anonymous") return loginUrl(request);
   if (s.state === "unverified") return "/two-factor-authentication";
-  if (!s.me.is_staff) return nextSignupStep(request);
+  // A member belongs on the sign-up host: the handoff page carries the session there.
+  if (!s.me.is_staff) return "/session-handoff";
   return null;
 }
 
@@ -61,11 +62,6 @@ export function guardSignupPage(request: Request, s: MeState): string | null {
 export async function requireStaff(args: ApiContext) {
   const api = gymApi(args);
   const s = await fetchMe(api);
-  if (s.state === "ok" && !s.me.is_staff) {
-    // The sign-up host has its own cookies: carry the verified session over with a one-time token.
-    const { token } = await api.post<{ token: string }>("/session/handoff");
-    throw redirect(`${originOf(args.request, "signup")}/session-handoff?${new URLSearchParams({ token })}`);
-  }
   const to = guardStaffPage(args.request, s);
   if (to) throw redirect(to, { headers: api.headers });
   return { me: (s as { me: Me }).me, api };

@@ -1,3 +1,4 @@
+import { formatDateTime } from "../../domain/dates";
 import type { Mail } from "./mailer";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -13,6 +14,22 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
 export function signInCodeMail(to: string, name: string, code: string): Mail {
   const lines = [`Hi ${name},`, `Your code is ${code}. It works for 10 minutes.`, "If you did not try to sign in, change your password."];
   return { to, subject: `Your code: ${code}`, text: lines.join("\n\n"), html: layout("Your code", lines) };
+}
+
+/** Sent once, when too many wrong codes lock code entry for the account (server/auth/email-codes.ts). */
+export function codeEntryLockedMail(to: string, name: string, until: Date, resetUrl: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    "Someone signed in with your password and then entered the wrong e-mailed code too many times, so we have stopped accepting codes for your account for now.",
+    `You can sign in again after ${formatDateTime(until)} (New Zealand time).`,
+    "If it was not you, your password is known to someone else: reset it now with the link below.",
+  ];
+  return {
+    to,
+    subject: "Sign-in paused after too many wrong codes",
+    text: `${lines.join("\n\n")}\n\n${resetUrl}`,
+    html: layout("Sign-in paused", lines, { label: "Reset your password", url: resetUrl }),
+  };
 }
 
 export function resetPasswordMail(to: string, name: string, url: string): Mail {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, enterCode, jsEnabled, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
+import { BACKOFFICE, codeFor, enterCode, jsEnabled, lastMailTo, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
 
 test("staff sign in with the e-mailed code and land on the dashboard", async ({ page }) => {
   await page.goto(`${BACKOFFICE}/`);
@@ -55,6 +55,37 @@ test("sign-in is throttled after five wrong passwords", async ({ page }) => {
   await expect(page.getByText(/Too many sign-in attempts\. Try again in 15 minutes\./)).toBeVisible();
 });
 
+test("too many wrong codes pause signing in, and the pages say so", async ({ page }) => {
+  const email = await registerAccount(page, "codelock", "a long enough passphrase");
+  const paused = /Too many wrong codes\. Signing in to this account is paused for \d+ minutes; we have e-mailed you about it\./;
+  const enterWrong = async (code: string) => {
+    await page.getByLabel("Code").fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Continue" }).click();
+  };
+  // Two sign-ins, five wrong codes each: the tenth pauses code entry for the account.
+  let code = "";
+  for (let round = 0; round < 2; round++) {
+    await page.goto(`${BACKOFFICE}/login`);
+    await submitLogin(page, email, "a long enough passphrase");
+    await expect(page).toHaveURL(/\/two-factor-authentication/);
+    code = await codeFor(page, email);
+    for (let i = 0; i < 4; i++) {
+      await enterWrong(code);
+      await expect(page.getByText("That code is not right. Check the e-mail and try again.")).toBeVisible();
+    }
+    await enterWrong(code);
+    await expect(page.getByText(round === 0 ? "Too many wrong codes. Send a new one." : paused)).toBeVisible();
+  }
+  // Now the right code is refused too, and signing in again says why instead of mailing a code.
+  await page.getByLabel("Code").fill(code);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText(paused)).toBeVisible();
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, email, "a long enough passphrase");
+  await expect(page.getByText(paused)).toBeVisible();
+  expect((await lastMailTo(page, email))?.subject).toBe("Sign-in paused after too many wrong codes");
+});
+
 /** An account of the test's own, made through the public sign-up form, so no demo account changes. */
 async function registerAccount(page: Page, prefix: string, password: string) {
   const email = uniqueEmail(prefix, test.info());
@@ -106,8 +137,52 @@ test("forgot and reset password", async ({ page }) => {
   await expect(page.getByText("These credentials do not match our records.")).toBeVisible();
   await submitLogin(page, email, fresh);
   await enterCode(page, email);
-  // A member signed in on the back-office is carried to the sign-up flow.
+  // A member signed in on the back-office is carried to the sign-up flow: a form posted to the sign-up host,
+  // by itself with JavaScript, with its button without.
+  if (!jsEnabled(test.info())) {
+    await expect(page).toHaveURL(`${BACKOFFICE}/session-handoff`);
+    await page.getByRole("button", { name: "Continue" }).click();
+  }
   await expect(page).toHaveURL(`${SIGNUP}/next-steps`);
+  await expect(page.getByRole("heading", { name: /^Thanks/ })).toBeVisible();
+});
+
+test("a handoff link from elsewhere signs nobody in", async ({ page, browser }) => {
+  // Someone signs in to their own member account on the back-office and asks for a handoff token.
+  const attacker = await browser.newContext({ javaScriptEnabled: false });
+  const theirs = await attacker.newPage();
+  const email = await registerAccount(theirs, "handoff", "the attacker's passphrase");
+  await theirs.goto(`${BACKOFFICE}/login`);
+  await submitLogin(theirs, email, "the attacker's passphrase");
+  await enterCode(theirs, email);
+  // (The back-office page that holds a token is never cached.)
+  expect((await attacker.request.get(`${BACKOFFICE}/session-handoff`)).headers()["cache-control"]).toBe("no-store");
+  const res = await attacker.request.post(`${BACKOFFICE}/api/session/handoff`, { headers: { "x-requested-with": "XMLHttpRequest" } });
+  const { token } = ((await res.json()) as { data: { token: string } }).data;
+  await attacker.close();
+
+  // A link to the sign-up host with that token, followed by someone else, signs them in to nothing.
+  await page.goto(`${SIGNUP}/session-handoff?${new URLSearchParams({ token })}`);
+  await expect(page).toHaveURL(`${SIGNUP}/`);
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+  await page.goto(`${SIGNUP}/next-steps`);
+  await expect(page).toHaveURL(`${SIGNUP}/`);
+
+  // Nor does a form on another site that posts it, whether its page sends its origin or hides it (Origin: null).
+  for (const referrer of ["origin", "no-referrer"]) {
+    await page.route("http://evil.example/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<meta name="referrer" content="${referrer}"><form method="post" action="${SIGNUP}/session-handoff"><input type="hidden" name="token" value="${token}"><button>Win a prize</button></form>`,
+      }),
+    );
+    await page.goto("http://evil.example/");
+    await page.getByRole("button", { name: "Win a prize" }).click();
+    await expect(page.getByText("Cross-site form posts are not accepted.")).toBeVisible();
+    await page.unroute("http://evil.example/");
+  }
+  await page.goto(`${SIGNUP}/next-steps`);
+  await expect(page).toHaveURL(`${SIGNUP}/`);
 });
 
 test("forgot password answers the same for an unknown address", async ({ page }) => {

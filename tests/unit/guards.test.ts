@@ -16,7 +16,7 @@ describe("navigation guards (SPEC §2)", () => {
   it("staff pages", () => {
     expect(guardStaffPage(back, { state: "anonymous" })).toBe("/login?redirect=%2Fmembers%3Fpage%3D2");
     expect(guardStaffPage(back, { state: "unverified" })).toBe("/two-factor-authentication");
-    expect(guardStaffPage(back, { state: "ok", me: member })).toBe("http://signup.localhost:3000/next-steps");
+    expect(guardStaffPage(back, { state: "ok", me: member })).toBe("/session-handoff");
     expect(guardStaffPage(back, { state: "ok", me: staff })).toBeNull();
   });
 
@@ -77,8 +77,22 @@ describe("cross-site form posts (checked before Remix)", async () => {
   });
   it("leaves the API to its own check and opens only the sign-up form", () => {
     expect(crossSitePolicy(post("http://localhost:3000/api/login", { origin: "https://evil.example" }))).toBe("pass");
-    expect(crossSitePolicy(post("http://signup.localhost:3000/?index", { origin: "https://gym.example" }))).toBe("open-form");
+    expect(crossSitePolicy(post("http://signup.localhost:3000/?index", { origin: "https://gym.example" }))).toBe("pass-cross-origin");
     expect(crossSitePolicy(post("http://signup.localhost:3000/verification-code", { origin: "https://gym.example" }))).toBe("refuse");
     expect(crossSitePolicy(post("http://localhost:3000/", { origin: "https://gym.example" }))).toBe("refuse");
+  });
+  it("accepts the session handoff on the sign-up host from a back-office origin only", () => {
+    const handoff = (headers: Record<string, string>) => crossSitePolicy(post("http://signup.localhost:3000/session-handoff", headers));
+    expect(handoff({ origin: "http://localhost:3000", "sec-fetch-site": "cross-site" })).toBe("pass-cross-origin");
+    expect(handoff({ origin: "http://127.0.0.1:3000" })).toBe("pass-cross-origin");
+    expect(handoff({ origin: "https://evil.example", "sec-fetch-site": "cross-site" })).toBe("refuse");
+    expect(handoff({ origin: "http://localhost:4000" })).toBe("refuse"); // another port is another origin
+    expect(handoff({ origin: "http://localhost.evil.example:3000" })).toBe("refuse");
+    expect(handoff({ origin: "null" })).toBe("refuse");
+    expect(handoff({})).toBe("refuse");
+    // Not even from the sign-up host itself: only the back-office's handoff page posts here.
+    expect(handoff({ origin: "http://signup.localhost:3000", "sec-fetch-site": "same-origin" })).toBe("refuse");
+    // The back-office's own /session-handoff keeps the ordinary rule.
+    expect(crossSitePolicy(post("http://localhost:3000/session-handoff", { origin: "http://signup.localhost:3000" }))).toBe("refuse");
   });
 });

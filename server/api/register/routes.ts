@@ -1,8 +1,8 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { eq, sql } from "drizzle-orm";
 import { registerSchema, uniqueEmailSchema } from "../../../domain/schemas/auth";
 import { hashPassword, isCommonPassword } from "../../auth/password";
-import { blockedFor, hit, waitInWords, type Limit } from "../../auth/rate-limit";
+import { giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { gyms, organisation_users, users } from "../../db/schema";
 import type { ApiEnv } from "../context";
 import { ApiError, invalid, tooMany } from "../errors";
@@ -21,9 +21,8 @@ export const registerRoutes = new Hono<ApiEnv>()
   .post("/unique-email", async (c) => {
     const { db } = c.var.deps;
     const ip = clientIp(c);
-    const wait = await blockedFor(db, uniqueLimit(ip), now(c));
-    if (wait > 0) throw tooMany(`Too many checks. Try again in ${waitInWords(wait)}.`, wait);
-    await hit(db, uniqueLimit(ip), now(c));
+    const slot = await take(db, uniqueLimit(ip), now(c));
+    if (!slot.allowed) throw tooMany(`Too many checks. Try again in ${waitInWords(slot.retryAfter)}.`, slot.retryAfter);
     const { email } = await readBody(c, uniqueEmailSchema);
     return c.json({ data: { unique: !(await emailTaken(db, email)) } });
   })
@@ -34,56 +33,67 @@ export const registerRoutes = new Hono<ApiEnv>()
     const at = now(c);
     const ip = clientIp(c);
     const limit = registerLimit(ip, c.var.deps.config.SIGNUP_LIMIT_PER_HOUR);
-    const wait = await blockedFor(db, limit, at);
-    if (wait > 0) throw tooMany(`Too many sign-ups from this network. Try again in ${waitInWords(wait)}.`, wait);
-    const body = await readBody(c, registerSchema);
-    if (body.website) throw new ApiError(400, "We could not complete the sign-up.", "rejected");
-
-    const errors: Record<string, string[]> = {};
-    if (await emailTaken(db, body.email)) errors.email = [EMAIL_TAKEN];
-    if (await isCommonPassword(body.password)) errors.password = [COMMON_PASSWORD];
-    let gym: { id: number; organisation_id: number } | undefined;
-    if (body.gym) {
-      [gym] = await db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, body.gym));
-      if (!gym) errors.gym = ["This sign-up link is not for a gym we know. Ask the gym for a new one."];
-    }
-    if (Object.keys(errors).length) throw invalid(errors);
-
-    const hash = await hashPassword(body.password);
+    // Counted before anything is checked, so parallel sign-ups cannot all pass; only accounts made keep
+    // their count (the limit guards account creation and the mail each one sends): a refused one gives it back.
+    const slot = await take(db, limit, at);
+    if (!slot.allowed) throw tooMany(`Too many sign-ups from this network. Try again in ${waitInWords(slot.retryAfter)}.`, slot.retryAfter);
     let user: typeof users.$inferSelect;
     try {
-      user = await db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(users)
-          .values({
-            name: body.name,
-            email: body.email,
-            mobile_number: body.mobile_number,
-            password_hash: hash,
-            is_staff: false,
-            current_organisation_id: gym?.organisation_id ?? null,
-            current_gym_id: gym?.id ?? null,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning();
-        if (gym) {
-          await tx
-            .insert(organisation_users)
-            .values({ organisation_id: gym.organisation_id, user_id: created.id, role: "member", home_gym_id: gym.id });
-        }
-        return created;
-      });
+      user = await createAccount(c, at);
     } catch (err) {
-      // Two sign-ups racing for one address: the unique index decides.
-      if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") {
-        throw invalid({ email: [EMAIL_TAKEN] });
-      }
+      await giveBack(db, limit.key);
       throw err;
     }
-    // Only accounts made count: the limit guards account creation and the mail each one sends.
-    await hit(db, limit, at);
     const session = await startSession(c, user);
     return c.json({ data: { id: user.id, name: user.name, email: user.email, ...session } }, 201);
   });
+
+/** Checks the sign-up form and makes the account, or throws the answer for a refused one. */
+async function createAccount(c: Context<ApiEnv>, at: Date) {
+  const { db } = c.var.deps;
+  const body = await readBody(c, registerSchema);
+  if (body.website) throw new ApiError(400, "We could not complete the sign-up.", "rejected");
+
+  const errors: Record<string, string[]> = {};
+  if (await emailTaken(db, body.email)) errors.email = [EMAIL_TAKEN];
+  if (await isCommonPassword(body.password)) errors.password = [COMMON_PASSWORD];
+  let gym: { id: number; organisation_id: number } | undefined;
+  if (body.gym) {
+    [gym] = await db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, body.gym));
+    if (!gym) errors.gym = ["This sign-up link is not for a gym we know. Ask the gym for a new one."];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  const hash = await hashPassword(body.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          name: body.name,
+          email: body.email,
+          mobile_number: body.mobile_number,
+          password_hash: hash,
+          is_staff: false,
+          current_organisation_id: gym?.organisation_id ?? null,
+          current_gym_id: gym?.id ?? null,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning();
+      if (gym) {
+        await tx
+          .insert(organisation_users)
+          .values({ organisation_id: gym.organisation_id, user_id: created.id, role: "member", home_gym_id: gym.id });
+      }
+      return created;
+    });
+  } catch (err) {
+    // Two sign-ups racing for one address: the unique index decides.
+    if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") {
+      throw invalid({ email: [EMAIL_TAKEN] });
+    }
+    throw err;
+  }
+}
 

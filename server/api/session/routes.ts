@@ -9,14 +9,14 @@ import {
   validateLinkSchema,
 } from "../../../domain/schemas/auth";
 import { sha256 } from "../../auth/crypto";
-import { checkCode, issueCode, resendWait } from "../../auth/email-codes";
+import { checkCode, codeEntryLockedFor, endCodeEntryLock, issueCode, sendWait } from "../../auth/email-codes";
 import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/password";
 import { createLink, findLink, useLink } from "../../auth/password-links";
-import { blockedFor, clear, hit, waitInWords, type Limit } from "../../auth/rate-limit";
+import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { createSession, endAllSessions, endSession, markTwoFactorPassed } from "../../auth/sessions";
 import { addDevice, deviceTrusted, signDevice, TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_MS } from "../../auth/trusted-device";
 import { users } from "../../db/schema";
-import { resetPasswordMail, signInCodeMail } from "../../mail/templates";
+import { codeEntryLockedMail, resetPasswordMail, signInCodeMail } from "../../mail/templates";
 import type { ApiEnv } from "../context";
 import { ApiError, invalid, tooMany } from "../errors";
 import { readBody } from "../body";
@@ -50,19 +50,26 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const body = await readBody(c, loginSchema);
     const at = now(c);
     const ip = clientIp(c);
-    const wait = Math.max(await blockedFor(db, accountLimit(body.email), at), await blockedFor(db, ipLimit(ip), at));
-    if (wait > 0) throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(wait)}.`, wait);
+    // Each attempt is counted before its password is checked, in one statement per counter, so parallel
+    // guesses cannot all pass a check made before any of them was counted.
+    const byIp = await take(db, ipLimit(ip), at);
+    if (!byIp.allowed) throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(byIp.retryAfter)}.`, byIp.retryAfter);
+    const byAccount = await take(db, accountLimit(body.email), at);
+    if (!byAccount.allowed) {
+      // Not checked, so not counted against the address: hammering one locked account must not lock out
+      // everyone else behind the same address.
+      await giveBack(db, ipLimit(ip).key);
+      throw tooMany(`Too many sign-in attempts. Try again in ${waitInWords(byAccount.retryAfter)}.`, byAccount.retryAfter);
+    }
 
     const [user] = await db
       .select()
       .from(users)
       .where(and(sql`lower(${users.email}) = ${body.email}`, isNull(users.deleted_at)));
-    if (!(await verifyPassword(body.password, user?.password_hash))) {
-      await hit(db, accountLimit(body.email), at);
-      await hit(db, ipLimit(ip), at);
-      throw invalid({ email: ["These credentials do not match our records."] });
-    }
+    if (!(await verifyPassword(body.password, user?.password_hash))) throw invalid({ email: ["These credentials do not match our records."] });
+    // Only wrong passwords count: a right one clears the account's count and takes back its address's.
     await clear(db, accountLimit(body.email).key);
+    await giveBack(db, ipLimit(ip).key);
     return c.json({ data: await startSession(c, user) });
   })
 
@@ -78,7 +85,12 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const user = c.var.user!.row;
     const session = c.var.session!;
     if (session.two_factor_passed) return c.json({ data: { verified: true } });
-    const result = await checkCode(db, config.SESSION_SECRET, user.id, code, now(c));
+    const check = await checkCode(db, config.SESSION_SECRET, user.id, code, now(c));
+    if (check.result === "locked") {
+      if (check.notify) await c.var.deps.mailer.send(codeEntryLockedMail(user.email, user.name, check.until, `${publicOrigin(c)}/forgot-password`));
+      throw codeEntryLocked(check.retryAfter);
+    }
+    const { result } = check;
     if (result === "expired") throw invalid({ code: ["That code has expired. Send a new one."] });
     if (result === "too_many_attempts") throw invalid({ code: ["Too many wrong codes. Send a new one."] });
     if (result === "wrong") throw invalid({ code: ["That code is not right. Check the e-mail and try again."] });
@@ -97,10 +109,13 @@ export const sessionRoutes = new Hono<ApiEnv>()
 
   .post("/email/resend", requireSession, async (c) => {
     const { db } = c.var.deps;
+    const user = c.var.user!.row;
     if (c.var.session!.two_factor_passed) return c.json({ data: { message: "You are already verified." } });
-    const wait = await resendWait(db, c.var.user!.row.id, now(c));
+    const locked = await codeEntryLockedFor(db, user.id, now(c));
+    if (locked > 0) throw codeEntryLocked(locked);
+    const wait = await sendWait(db, user.id, now(c));
     if (wait > 0) throw tooMany(`You can ask for a new code in ${waitInWords(wait)}.`, wait);
-    await sendCode(c, c.var.user!.row);
+    await mailCode(c, user);
     return c.json({ data: { message: "We sent a new code." } });
   })
 
@@ -109,14 +124,12 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const { email } = await readBody(c, forgotPasswordSchema);
     const at = now(c);
     const ip = clientIp(c);
-    const wait = await blockedFor(db, forgotLimit(ip), at);
-    if (wait > 0) throw tooMany(`Too many requests. Try again in ${waitInWords(wait)}.`, wait);
-    await hit(db, forgotLimit(ip), at);
+    const byIp = await take(db, forgotLimit(ip), at);
+    if (!byIp.allowed) throw tooMany(`Too many requests. Try again in ${waitInWords(byIp.retryAfter)}.`, byIp.retryAfter);
     // The same answer whether or not the address has an account.
     const answer = c.json({ data: { message: "If that e-mail address has an account, we have sent it a link to reset the password." } });
     const [user] = await db.select().from(users).where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deleted_at)));
-    if (!user || (await blockedFor(db, forgotPerEmail(email), at)) > 0) return answer;
-    await hit(db, forgotPerEmail(email), at);
+    if (!user || !(await take(db, forgotPerEmail(email), at)).allowed) return answer;
     const token = await createLink(db, user.id, "reset", at);
     const url = `${publicOrigin(c, isSignupHost(c) ? "signup" : "backoffice")}/reset-password?token=${token}`;
     await mailer.send(resetPasswordMail(user.email, user.name, url));
@@ -168,6 +181,8 @@ export const sessionRoutes = new Hono<ApiEnv>()
         .where(eq(users.id, link.user_id));
       // A new password ends every session, here and on every other device.
       await endAllSessions(tx, link.user_id);
+      // and ends a lock on code entry: whoever resets holds the mailbox the codes go to, and the old password is void.
+      await endCodeEntryLock(tx, link.user_id);
     });
     clearSessionCookie(c);
     return c.json({ data: { message: "Your password has been set. Sign in with it now." } });
@@ -175,10 +190,12 @@ export const sessionRoutes = new Hono<ApiEnv>()
 
 export const COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess.";
 
+const codeEntryLocked = (seconds: number) =>
+  tooMany(`Too many wrong codes. Signing in to this account is paused for ${waitInWords(seconds)}; we have e-mailed you about it.`, seconds);
+
 /** Signs `user` in on a fresh session id; asks for the e-mailed code unless this browser is trusted. */
 export async function startSession(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
   const { db, config } = c.var.deps;
-  if (c.var.session) await endSession(db, c.var.session.id);
   const trusted = deviceTrusted(
     config.SESSION_SECRET,
     getCookie(c, TRUSTED_DEVICE_COOKIE),
@@ -186,13 +203,22 @@ export async function startSession(c: Context<ApiEnv>, user: typeof users.$infer
     passwordStamp(user.password_hash),
     now(c),
   );
+  if (!trusted) {
+    // While code entry is locked a sign-in mails no code: there would be nothing to do with it.
+    const locked = await codeEntryLockedFor(db, user.id, now(c));
+    if (locked > 0) throw codeEntryLocked(locked);
+  }
+  if (c.var.session) await endSession(db, c.var.session.id);
   const token = await createSession(db, user.id, { twoFactorPassed: trusted, ip: clientIp(c), userAgent: c.req.header("user-agent") }, now(c));
   setSessionCookie(c, token);
-  if (!trusted) await sendCode(c, user);
+  if (!trusted) {
+    await sendWait(db, user.id, now(c)); // a sign-in always sends; this starts the wait before "send a new code"
+    await mailCode(c, user);
+  }
   return { two_factor_required: !trusted, is_staff: user.is_staff };
 }
 
-async function sendCode(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
+async function mailCode(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
   const { db, mailer, config } = c.var.deps;
   const code = await issueCode(db, config.SESSION_SECRET, user.id, now(c));
   await mailer.send(signInCodeMail(user.email, user.name, code));

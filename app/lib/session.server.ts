@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { mePayload } from "../../server/api/users/current";
-import { ApiRequestError, gymApi, type ApiContext, type GymApi } from "./api.server";
+import { type ApiContext, apiPath, ApiRequestError, gymApi, type GymApi } from "./api.server";
 import { appFor, originOf } from "./host.server";
 
 /** The signed-in user as GET /api/me returns it (SPEC §3). */
@@ -12,7 +12,7 @@ export async function fetchMe(api: GymApi): Promise<MeState> {
   // No cookie, no session: a first visit to the login page costs no API call (and no 401).
   if (!api.hasCookies) return { state: "anonymous" };
   try {
-    return { state: "ok", me: await api.get<Me>("/me") };
+    return { state: "ok", me: await api.get<Me>(apiPath`/me`) };
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 400 && err.error === "not_two_factor_authenticated") return { state: "unverified" };
     if (err instanceof ApiRequestError && err.status === 401) return { state: "anonymous" };
@@ -63,7 +63,7 @@ export async function requireStaff(args: ApiContext) {
   const s = await fetchMe(api);
   if (s.state === "ok" && !s.me.is_staff) {
     // The sign-up host has its own cookies: carry the verified session over with a one-time token.
-    const { token } = await api.post<{ token: string }>("/session/handoff");
+    const { token } = await api.post<{ token: string }>(apiPath`/session/handoff`);
     throw redirect(`${originOf(args.request, "signup")}/session-handoff?${new URLSearchParams({ token })}`);
   }
   const to = guardStaffPage(args.request, s);

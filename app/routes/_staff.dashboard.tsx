@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardPage } from "../features/dashboard/dashboard-page";
 import type { ActiveUsersWeek, CostAndVisitMonth, DashboardData, Stats, UserBreakdown } from "../features/dashboard/types";
-import { gymApi } from "../lib/api.server";
+import { apiPath, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
@@ -14,10 +14,10 @@ export async function loader(args: LoaderFunctionArgs): Promise<DashboardData> {
   const api = gymApi(args);
   try {
     const [stats, activeUsers, breakdown, costs] = await Promise.all([
-      api.get<Stats>("/stats"),
-      api.get<ActiveUsersWeek[]>("/active-users", { weeks: 12 }),
-      api.get<UserBreakdown>("/user-breakdown"),
-      api.get<CostAndVisitMonth[]>("/cost-and-visit-breakdown"),
+      api.get<Stats>(apiPath`/stats`),
+      api.get<ActiveUsersWeek[]>(apiPath`/active-users`, { weeks: 12 }),
+      api.get<UserBreakdown>(apiPath`/user-breakdown`),
+      api.get<CostAndVisitMonth[]>(apiPath`/cost-and-visit-breakdown`),
     ]);
     return { stats, activeUsers, breakdown, costs };
   } catch (err) {

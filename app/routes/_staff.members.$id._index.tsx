@@ -5,8 +5,9 @@ import type { Credential, MemberDetail, PaymentsPage, PriceChange, VisitsPage } 
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "../features/members/member-history";
 import { MemberProfile } from "../features/members/member-profile";
 import { StatusCard } from "../features/members/status-card";
-import { gymApi } from "../lib/api.server";
+import { apiPath, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
+import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
 
@@ -15,16 +16,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 /** /members/{id}: profile, status card, payments, visits, door access and price changes. */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
+  const id = idParam(args.params, "id");
   const api = gymApi(args);
-  const id = args.params.id!;
   const url = new URL(args.request.url);
   try {
     const [member, payments, visits, credentials, changes] = await Promise.all([
-      api.get<MemberDetail>(`/members/${id}`),
-      api.get<PaymentsPage>(`/users/${id}/payments`, { page: url.searchParams.get("payments_page") ?? undefined }),
-      api.get<VisitsPage>(`/users/${id}/visits`, { page: url.searchParams.get("visits_page") ?? undefined }),
-      api.get<{ data: Credential[] }>(`/members/${id}/access-control-credentials`),
-      api.get<{ data: PriceChange[] }>(`/users/${id}/price-change-history`),
+      api.get<MemberDetail>(apiPath`/members/${id}`),
+      api.get<PaymentsPage>(apiPath`/users/${id}/payments`, { page: url.searchParams.get("payments_page") ?? undefined }),
+      api.get<VisitsPage>(apiPath`/users/${id}/visits`, { page: url.searchParams.get("visits_page") ?? undefined }),
+      api.get<{ data: Credential[] }>(apiPath`/members/${id}/access-control-credentials`),
+      api.get<{ data: PriceChange[] }>(apiPath`/users/${id}/price-change-history`),
     ]);
     return { member, payments, visits, credentials: credentials.data, changes: changes.data };
   } catch (err) {

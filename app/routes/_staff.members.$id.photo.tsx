@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
+import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
 
@@ -10,7 +11,8 @@ const LIMIT = 10 * 1024 * 1024;
 /** POST /members/{id}/photo: the detail page's upload form; the API judges and resizes the file. */
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const back = `/members/${args.params.id}`;
+  const id = idParam(args.params, "id");
+  const back = `/members/${id}`;
   const fail = (detail: string) => redirectWithToast(back, { severity: "error", summary: "Photo not changed", detail, life: 10_000 });
   // Refused before reading a body the API would refuse anyway.
   if (Number(args.request.headers.get("content-length") ?? 0) > LIMIT + 64 * 1024) return fail("The photo is larger than 10 MB.");
@@ -20,7 +22,7 @@ export async function action(args: ActionFunctionArgs) {
   form.set("file", file, (file as File).name || "photo");
   const api = gymApi(args);
   try {
-    await api.raw("POST", `/members/${args.params.id}/profile-picture`, form);
+    await api.raw("POST", apiPath`/members/${id}/profile-picture`, form);
   } catch (err) {
     if (err instanceof ApiRequestError && (err.status === 422 || err.status === 413)) return fail(`${err.errors?.file?.[0] ?? err.message}.`.replace(/\.\.$/, "."));
     redirectForApiError(args.request, err);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { nextSignupStep } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
@@ -14,7 +14,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const token = new URL(args.request.url).searchParams.get("token") ?? "";
   const api = gymApi(args);
   try {
-    await api.post("/session/claim", { token });
+    await api.post(apiPath`/session/claim`, { token });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status < 500) {
       return redirectWithToast("/", { severity: "warn", summary: "That sign-in link has expired", detail: err.message });

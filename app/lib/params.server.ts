@@ -1,7 +1,5 @@
 import type { Params } from "@remix-run/react";
-
-/** PostgreSQL's `integer`: an id above it can name no row (and the database would refuse to compare it). */
-export const PG_INT_MAX = 2_147_483_647;
+import { PG_INT_MAX } from "../../domain/schemas/ids";
 
 /**
  * A route's id parameter as a number, or the 404 page: only a positive integer within PostgreSQL's integer

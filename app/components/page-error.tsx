@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { requestProblem } from "../lib/request-problem";
 
 /**
  * A back-office page's error boundary: shown inside the shell, so the sidebar and search stay usable.
@@ -8,8 +9,10 @@ export function PageError() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status >= 500) console.error(error);
-  const [title, text] =
-    status === 404
+  const problem = status === 400 && isRouteErrorResponse(error) ? requestProblem(error.data) : null;
+  const [title, text] = problem
+    ? ["That did not work", problem]
+    : status === 404
       ? ["Not found", "There is nothing here. It may have been deleted, or the link may be wrong."]
       : status === 403
         ? ["Not allowed", "Your role does not allow this. Ask an organisation admin if you need it."]

@@ -12,3 +12,15 @@ export function idParam(params: Params, name: string): number {
   if (!(id <= PG_INT_MAX)) throw new Response("Not found.", { status: 404, statusText: "Not Found" });
   return id;
 }
+
+/** The API's largest page number for a member's payments and visits. */
+const MAX_PAGE = 100_000;
+
+/**
+ * A page number from the page's own query string (`?payments_page=`): a link anyone may edit, so anything
+ * but a whole number counts as the first page and a large one as the last the API serves, not an error page.
+ */
+export function pageQuery(url: URL, name: string): number {
+  const page = Number(url.searchParams.get(name));
+  return Number.isInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1;
+}

@@ -5,6 +5,7 @@ import { requireApp } from "./host.server";
 import { safeRedirect } from "./redirect";
 import { redirectForApiError } from "./session.server";
 import { redirectWithToast, type ToastInput } from "./toast.server";
+import { readForm } from "./forms.server";
 
 /** What POST /api/organisations/{id}/switch answers (the gym switch's answer is not needed). */
 type OrganisationSwitched = { current_organisation: { name: string } };
@@ -35,7 +36,7 @@ const KINDS = {
 export async function switchAction(args: ActionFunctionArgs, kind: keyof typeof KINDS) {
   requireApp(args.request, "backoffice");
   const { field, path, failed, switched } = KINDS[kind];
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const id = Number(form.get(field));
   const back = safeRedirect(form.get("redirectTo"));
   const api = gymApi(args);

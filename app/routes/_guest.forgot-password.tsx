@@ -7,7 +7,7 @@ import { forgotPasswordSchema } from "../../domain/schemas/auth";
 import { AuthCard } from "../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../components/field";
 import { apiPath, gymApi } from "../lib/api.server";
-import { replyWithApiError } from "../lib/forms.server";
+import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { redirectWithToast } from "../lib/toast.server";
 
@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Forgot password · Gym Member
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const submission = parseWithZod(await args.request.formData(), { schema: forgotPasswordSchema });
+  const submission = parseWithZod(await readForm(args.request), { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const api = gymApi(args);
   let answer: { message: string };

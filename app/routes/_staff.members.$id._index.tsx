@@ -7,7 +7,7 @@ import { MemberProfile } from "../features/members/member-profile";
 import { StatusCard } from "../features/members/status-card";
 import { apiPath, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
-import { idParam } from "../lib/params.server";
+import { idParam, pageQuery } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
 
@@ -22,8 +22,8 @@ export async function loader(args: LoaderFunctionArgs) {
   try {
     const [member, payments, visits, credentials, changes] = await Promise.all([
       api.get<MemberDetail>(apiPath`/members/${id}`),
-      api.get<PaymentsPage>(apiPath`/users/${id}/payments`, { page: url.searchParams.get("payments_page") ?? undefined }),
-      api.get<VisitsPage>(apiPath`/users/${id}/visits`, { page: url.searchParams.get("visits_page") ?? undefined }),
+      api.get<PaymentsPage>(apiPath`/users/${id}/payments`, { page: pageQuery(url, "payments_page") }),
+      api.get<VisitsPage>(apiPath`/users/${id}/visits`, { page: pageQuery(url, "visits_page") }),
       api.get<{ data: Credential[] }>(apiPath`/members/${id}/access-control-credentials`),
       api.get<{ data: PriceChange[] }>(apiPath`/users/${id}/price-change-history`),
     ]);

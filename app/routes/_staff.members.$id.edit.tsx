@@ -7,7 +7,7 @@ import { memberUpdateSchema } from "../../domain/schemas/members";
 import type { MemberDetail } from "../features/members/detail-types";
 import { MemberForm } from "../features/members/member-form";
 import { apiPath, gymApi } from "../lib/api.server";
-import { replyWithApiError } from "../lib/forms.server";
+import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
@@ -29,7 +29,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
   const id = idParam(args.params, "id");
-  const submission = parseWithZod(await args.request.formData(), { schema: memberUpdateSchema });
+  const submission = parseWithZod(await readForm(args.request), { schema: memberUpdateSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const api = gymApi(args);
   try {

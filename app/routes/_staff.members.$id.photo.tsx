@@ -5,6 +5,7 @@ import { requireApp } from "../lib/host.server";
 import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { readForm } from "../lib/forms.server";
 
 const LIMIT = 10 * 1024 * 1024;
 
@@ -16,7 +17,7 @@ export async function action(args: ActionFunctionArgs) {
   const fail = (detail: string) => redirectWithToast(back, { severity: "error", summary: "Photo not changed", detail, life: 10_000 });
   // Refused before reading a body the API would refuse anyway.
   if (Number(args.request.headers.get("content-length") ?? 0) > LIMIT + 64 * 1024) return fail("The photo is larger than 10 MB.");
-  const file = (await args.request.formData()).get("file");
+  const file = (await readForm(args.request)).get("file");
   if (!(file instanceof Blob) || file.size === 0) return fail("Choose a photo to upload.");
   const form = new FormData();
   form.set("file", file, (file as File).name || "photo");

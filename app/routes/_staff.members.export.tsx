@@ -3,6 +3,7 @@ import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { readForm } from "../lib/forms.server";
 
 /**
  * POST /members/export: the list page's Export button. Passes the API's CSV through as it streams, so the
@@ -10,7 +11,7 @@ import { redirectWithToast } from "../lib/toast.server";
  */
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const form = Object.fromEntries([...(await args.request.formData())].filter(([, v]) => typeof v === "string"));
+  const form = Object.fromEntries([...(await readForm(args.request))].filter(([, v]) => typeof v === "string"));
   try {
     const res = await gymApi(args).raw("POST", apiPath`/members/export`, form);
     return new Response(res.body, {

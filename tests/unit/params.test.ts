@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiPath, ApiRequestError } from "../../app/lib/api.server";
-import { idParam } from "../../app/lib/params.server";
+import { idParam, pageQuery } from "../../app/lib/params.server";
 
 const status = (fn: () => unknown) => {
   try {
@@ -46,4 +46,15 @@ describe("apiPath: every interpolation one encoded segment", () => {
       expect(status(() => apiPath(strings))).toBe(404);
     },
   );
+});
+
+describe("pageQuery: a page number from the page's own link", () => {
+  const page = (q: string) => pageQuery(new URL(`http://localhost/members/1?${q}`), "payments_page");
+  it("takes whole numbers from 1, the largest clamped to the API's last page", () => {
+    expect(page("payments_page=3")).toBe(3);
+    expect(page("payments_page=2147483648")).toBe(100_000);
+  });
+  it.each(["", "payments_page=", "payments_page=x", "payments_page=0", "payments_page=-1", "payments_page=1.5", "payments_page=%00", "payments_page=1e400"])("reads %j as the first page", (q) => {
+    expect(page(q)).toBe(1);
+  });
 });

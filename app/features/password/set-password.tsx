@@ -7,7 +7,7 @@ import { setPasswordSchema } from "../../../domain/schemas/auth";
 import { AuthCard } from "../../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
 import { apiPath, ApiRequestError, gymApi } from "../../lib/api.server";
-import { replyWithApiError } from "../../lib/forms.server";
+import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { requireApp } from "../../lib/host.server";
 import { redirectWithToast } from "../../lib/toast.server";
 
@@ -30,7 +30,7 @@ export async function setPasswordLoader(args: LoaderFunctionArgs) {
 
 export async function setPasswordAction(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const submission = parseWithZod(await args.request.formData(), { schema: setPasswordSchema });
+  const submission = parseWithZod(await readForm(args.request), { schema: setPasswordSchema });
   const hide = { hideFields: ["password", "password_confirmation"] };
   if (submission.status !== "success") return data(submission.reply(hide), { status: 400 });
   const api = gymApi(args);

@@ -2,12 +2,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect } from "@remix-run/node";
 import { twoFactorSchema } from "../../../domain/schemas/auth";
 import { type ApiContext, apiPath, ApiRequestError, gymApi } from "../../lib/api.server";
-import { replyWithApiError } from "../../lib/forms.server";
+import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { redirectWithToast } from "../../lib/toast.server";
 
 /** Handles both forms of the code page: verify the code, or send a new one. */
 export async function codeAction(args: ApiContext, onVerified: (form: FormData) => string, signedOut: string) {
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const api = gymApi(args);
   const submission = parseWithZod(form, { schema: twoFactorSchema });
   try {

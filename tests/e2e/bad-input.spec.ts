@@ -21,7 +21,7 @@ test("a route id cannot walk the API path: the photo form with ..%2F… is 404 a
 });
 
 test("a page post without a form Content-Type answers 400 with a message, not 500", async ({ page }) => {
-  for (const headers of [{ "content-type": "text/plain" }, { "content-type": "multipart/form-data; boundary=x" }, {}]) {
+  for (const headers of [{ "content-type": "text/plain" }, { "content-type": "multipart/form-data; boundary=x" }, {}] as Record<string, string>[]) {
     const res = await page.request.post(`${BACKOFFICE}/login`, { headers: { origin: BACKOFFICE, ...headers }, data: "email=admin%40example.com", maxRedirects: 0 });
     expect(res.status(), JSON.stringify(headers)).toBe(400);
     expect(await res.text()).toContain("The form could not be read");

@@ -65,8 +65,8 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  // A request the server could not read (a form without its Content-Type, say) says so, rather than blaming us.
-  const badRequest = isRouteErrorResponse(error) && error.status === 400 ? requestProblem(error.data) : null;
+  // A refused request (a form without its Content-Type, a body too large) says why, rather than blaming us.
+  const badRequest = requestProblem(error);
   if (!notFound && !badRequest) console.error(error);
   return (
     <main className="mx-auto max-w-lg px-6 py-24 text-center">

@@ -10,12 +10,14 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, oddBody, oddId, oddQuery, seededRandom, type Rng } from "./fuzz/inputs";
+import { describe, oddBody, oddCookies, oddId, oddQuery, seededRandom, type Rng } from "./fuzz/inputs";
 import { Jar, send, startServer, type Reply, type Server } from "./fuzz/server";
 import { apiTargets, fieldNames, pageTargets, type Target } from "./fuzz/targets";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ADMIN = { email: "admin@example.com", password: "demo-gym-pass" };
+/** Our cookies (session, toast, trusted device) and one unknown, for forged cookie headers. */
+const COOKIE_NAMES = ["gym_session", "__Host-gym_session", "gym_toast", "gym_device", "other"];
 
 function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -25,7 +27,7 @@ function intEnv(name: string, fallback: number): number {
   return n;
 }
 
-type Failure = { method: string; path: string; host: string; who: string; input: string; status: Reply["status"] };
+type Failure = { method: string; path: string; host: string; who: string; input: string; status: Reply["status"]; log: string[] };
 
 async function main() {
   const requests = intEnv("FUZZ_REQUESTS", 3000);
@@ -92,7 +94,8 @@ async function main() {
     let sent = 0;
     let reSignIns = 0;
     const statuses = new Map<Reply["status"], number>();
-    const deadline = Date.now() + seconds * 1000;
+    const started = Date.now();
+    const deadline = started + seconds * 1000;
 
     const next = (rng: Rng) => {
       const target = rng.pick(targets);
@@ -100,13 +103,16 @@ async function main() {
       const endsSession = /\/logout$/.test(target.path);
       const who = !endsSession && rng.chance(0.7) ? "admin" : "anonymous";
       const host = target.kind === "api" || rng.chance(0.7) ? backoffice : signup;
-      const filled = target.path.replace(/:(\w+)(\{[^}]*\})?/g, () => oddId(rng, valid, foreign));
+      let filled = target.path.replace(/:(\w+)(\{[^}]*\})?/g, () => oddId(rng, valid, foreign));
+      // With JavaScript on, Remix fetches and posts a page's data at `<path>.data` (single fetch): try that door too.
+      if (target.kind === "page" && rng.chance(0.2)) filled = filled === "/" ? "/_root.data" : `${filled}.data`;
       const query = target.method === "GET" || rng.chance(0.2) ? oddQuery(rng, names) : "";
       const body = target.method === "GET" || target.method === "DELETE" ? null : oddBody(rng, names);
       const headers: Record<string, string> = { origin: `http://${host}`, accept: rng.pick(["text/html", "application/json", "*/*"]) };
       if (target.kind === "api" || rng.chance(0.3)) headers["x-requested-with"] = "XMLHttpRequest";
       if (body?.contentType) headers["content-type"] = body.contentType;
-      return { target, who, host, path: filled + query, headers, body };
+      const cookies = rng.chance(0.1) ? oddCookies(rng, COOKIE_NAMES) : "";
+      return { target, who, host, path: filled + query, headers, body, cookies };
     };
 
     const worker = async () => {
@@ -120,26 +126,27 @@ async function main() {
         const req = next(r);
         counts[req.target.kind]++;
         const jar = req.who === "admin" ? admin : anonymous;
-        const reply = await send(port, { method: req.target.method, path: req.path, host: req.host, headers: { ...req.headers, ...jar.header() }, body: req.body?.body });
+        const cookie = [jar.header().cookie, req.cookies].filter(Boolean).join("; ");
+        const mark = server?.mark() ?? 0;
+        const reply = await send(port, { method: req.target.method, path: req.path, host: req.host, headers: { ...req.headers, ...(cookie ? { cookie } : {}) }, body: req.body?.body });
         jar.take(reply.setCookies);
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-        if (typeof reply.status !== "number" || reply.status >= 500) {
-          failures.push({ method: req.target.method, path: req.path, host: req.host, who: req.who, input: req.body?.what ?? "no body", status: reply.status });
+        if (reply.status === "closed" ? false : typeof reply.status !== "number" || reply.status >= 500) {
+          failures.push({ method: req.target.method, path: req.path, host: req.host, who: req.who, input: (req.body?.what ?? "no body") + (req.cookies ? `; cookies ${describe(req.cookies)}` : ""), status: reply.status, log: server?.since(mark).slice(0, 12) ?? [] });
         }
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
 
-    console.log(`fuzz: ${sent} requests (${counts.api} API, ${counts.page} pages; ${reSignIns} re-sign-ins), ${failures.length} 5xx`);
+    const took = ((Date.now() - started) / 1000).toFixed(0);
+    console.log(`fuzz: ${sent} requests (${counts.api} API, ${counts.page} pages; ${reSignIns} re-sign-ins; ${took} s), ${failures.length} 5xx`);
     console.log(`fuzz: answers ${[...statuses].sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([k, v]) => `${k}×${v}`).join(", ")}`);
     for (const f of failures.slice(0, 200)) {
       console.log(`  ${f.status} ${f.method} ${describe(f.path)} on ${f.host.split(":")[0]} as ${f.who}: ${f.input}`);
+      // What the server logged meanwhile (the first failures only: enough to find the cause).
+      if (failures.indexOf(f) < 10) for (const line of f.log) console.log(`    | ${line}`);
     }
     if (failures.length > 200) console.log(`  … and ${failures.length - 200} more`);
-    if (failures.length && server) {
-      console.log("fuzz: the server's last log lines:");
-      for (const line of server.log.slice(-40)) console.log(`  | ${line}`);
-    }
     process.exitCode = failures.length ? 1 : 0;
   } finally {
     await server?.stop();

@@ -9,7 +9,7 @@ export function PageError() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status >= 500) console.error(error);
-  const problem = status === 400 && isRouteErrorResponse(error) ? requestProblem(error.data) : null;
+  const problem = requestProblem(error);
   const [title, text] = problem
     ? ["That did not work", problem]
     : status === 404

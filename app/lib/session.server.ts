@@ -82,8 +82,9 @@ export function redirectForApiError(request: Request, err: unknown): never {
     if (err.status === 400 && err.error === "not_two_factor_authenticated") {
       throw redirect(signup ? "/verification-code?twoFactorAuth=1" : "/two-factor-authentication");
     }
-    // Not found (another organisation's record looks the same) and not allowed: the error pages, not a 500.
-    if (err.status === 404 || err.status === 403) throw new Response(err.message, { status: err.status });
+    // Not found (another organisation's record looks the same), not allowed, and any other refusal the page did
+    // not handle itself (a body too large, say): the error page with the API's status and message, not a 500.
+    if (err.status >= 400 && err.status < 500) throw new Response(err.message, { status: err.status });
   }
   throw err;
 }

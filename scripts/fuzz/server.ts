@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** One HTTP exchange with the server under test, over node:http so bodies and headers go out byte for byte. */
-export type Reply = { status: number | "timeout" | "aborted" | "refused"; body: string; setCookies: string[] };
+export type Reply = { status: number | "timeout" | "aborted" | "refused" | "closed"; body: string; setCookies: string[] };
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -38,8 +38,9 @@ export function send(port: number, req: { method: string; path: string; host: st
       done({ status: "timeout", body: "", setCookies: [] });
     });
     out.on("error", (err: NodeJS.ErrnoException) => {
-      // The server may refuse a large body early and close: that is an answer, not a crash.
-      done({ status: err.code === "ECONNREFUSED" ? "refused" : "aborted", body: err.code ?? "", setCookies: [] });
+      // A server may answer a large body early (413) and close while the rest is still being sent: that is a refusal, not a crash.
+      const refusedBody = (req.body?.length ?? 0) > 64 * 1024 && (err.code === "EPIPE" || err.code === "ECONNRESET");
+      done({ status: err.code === "ECONNREFUSED" ? "refused" : refusedBody ? "closed" : "aborted", body: err.code ?? "", setCookies: [] });
     });
     out.end(req.body);
   });
@@ -73,7 +74,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-export type Server = { port: number; log: string[]; stop(): Promise<void> };
+/** The server's output: `mark()` before a request, `since(mark)` after it for the lines it logged (others' too, under concurrency). */
+export type Server = { port: number; mark(): number; since(mark: number): string[]; stop(): Promise<void> };
 
 /**
  * The built server (`node server.js`) on a free port and a fresh PGlite in a temporary folder, the demo seeded,
@@ -83,6 +85,7 @@ export async function startServer(root: string): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), "gym-fuzz-"));
   const log: string[] = [];
+  let total = 0; // lines ever logged; log keeps the last 2,000
   const child: ChildProcess = spawn(process.execPath, ["server.js"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
@@ -102,8 +105,12 @@ export async function startServer(root: string): Promise<Server> {
     },
   });
   const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) log.push(line.slice(0, 500));
-    if (log.length > 400) log.splice(0, log.length - 400);
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (!line.trim()) continue;
+      log.push(line.slice(0, 500));
+      total++;
+    }
+    if (log.length > 2000) log.splice(0, log.length - 2000);
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
@@ -124,7 +131,7 @@ export async function startServer(root: string): Promise<Server> {
       throw new Error(`the server stopped (exit ${exited}) before it answered:\n${log.slice(-20).join("\n")}`);
     }
     const r = await send(port, { method: "GET", path: "/login", host: `localhost:${port}`, headers: {} });
-    if (r.status === 200) return { port, log, stop };
+    if (r.status === 200) return { port, mark: () => total, since: (mark) => log.slice(Math.max(0, log.length - (total - mark))), stop };
     await new Promise((res) => setTimeout(res, 500));
   }
   await stop();

@@ -42,3 +42,10 @@ test("the member page takes any ?payments_page= and ?visits_page= without an err
   const res = await page.goto(`${BACKOFFICE}/members/99999999999/edit`);
   expect(res?.status()).toBe(404);
 });
+
+test("an API refusal a page did not expect (the export's filters too large) is its 4xx page, not 500", async ({ page }) => {
+  await signIn(page);
+  const res = await page.request.post(`${BACKOFFICE}/members/export`, { headers: { origin: BACKOFFICE }, form: { q: "x".repeat(70_000) }, maxRedirects: 0 });
+  expect(res.status()).toBe(413);
+  expect(await res.text()).toContain("The request body is too large.");
+});

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -82,6 +82,7 @@ export type Server = { port: number; mark(): number; since(mark: number): string
  * as playwright.config.ts starts it. Its output is kept (the last lines) to show beside any 5xx.
  */
 export async function startServer(root: string): Promise<Server> {
+  if (!existsSync(path.join(root, "build/index.js"))) throw new Error("no server build: run `npx remix build` first (or set FUZZ_URL).");
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), "gym-fuzz-"));
   const log: string[] = [];

@@ -139,8 +139,8 @@ async function main() {
     await Promise.all(Array.from({ length: concurrency }, worker));
 
     const took = ((Date.now() - started) / 1000).toFixed(0);
-    console.log(`fuzz: ${sent} requests (${counts.api} API, ${counts.page} pages; ${reSignIns} re-sign-ins; ${took} s), ${failures.length} 5xx`);
-    console.log(`fuzz: answers ${[...statuses].sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([k, v]) => `${k}×${v}`).join(", ")}`);
+    console.log(`fuzz: ${sent} requests, ${failures.length} 5xx`);
+    console.log(`fuzz: ${counts.api} to the API, ${counts.page} to pages, ${took} s, ${reSignIns} re-sign-ins; answers ${[...statuses].sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([k, v]) => `${k}×${v}`).join(", ")}`);
     for (const f of failures.slice(0, 200)) {
       console.log(`  ${f.status} ${f.method} ${describe(f.path)} on ${f.host.split(":")[0]} as ${f.who}: ${f.input}`);
       // What the server logged meanwhile (the first failures only: enough to find the cause).

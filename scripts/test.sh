@@ -11,6 +11,7 @@ if [ -n "${DATABASE_URL:-}" ]; then
   echo "== vitest API suite (PostgreSQL)"; npx vitest run tests/api
 fi
 echo "== build"; npx remix build
+echo "== fuzz (a short run: npm run fuzz for the full one)"; FUZZ_REQUESTS=400 FUZZ_SECONDS=60 npx tsx scripts/fuzz.ts
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "== installing Debian's chromium"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null

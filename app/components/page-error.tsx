@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+import { requestProblem } from "../lib/request-problem";
 
 /** The list a page belongs to, to go back to: members pages to Members, the rest to the dashboard. */
 function sectionOf(pathname: string) {
@@ -16,8 +17,10 @@ export function PageError() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const back = sectionOf(useLocation().pathname);
   if (status >= 500) console.error(error);
-  const [title, text] =
-    status === 404
+  const problem = requestProblem(error);
+  const [title, text] = problem
+    ? ["That did not work", problem]
+    : status === 404
       ? ["Not found", "There is nothing here. It may have been deleted, or the link may be wrong."]
       : status === 403
         ? ["Not allowed", "Your role does not allow this. Ask an organisation admin if you need it."]

@@ -20,21 +20,52 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** A path on the gym API, built by `apiPath` (so every value in it is one encoded segment). */
+export type ApiPath = string & { readonly __apiPath: true };
+
+/** A `.` or `..` segment (also percent-encoded, which URL parsers resolve too): it would walk up the API's paths. */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
+
+/**
+ * Builds an API path from a template, each interpolation one path segment: `apiPath\`/members/${id}/photo\``.
+ * Values are encodeURIComponent()-ed, so a `/`, `?` or `#` in them stays inside their segment; an empty,
+ * `.` or `..` value is refused, as it would still walk the path.
+ */
+export function apiPath(strings: TemplateStringsArray, ...values: (string | number)[]): ApiPath {
+  let path = strings[0];
+  values.forEach((value, i) => {
+    const segment = String(value);
+    if (segment === "" || segment === "." || segment === "..") throw refused(`${path}${segment}`);
+    path += encodeURIComponent(segment) + strings[i + 1];
+  });
+  return checkedPath(path);
+}
+
+function refused(path: string) {
+  return new ApiRequestError(404, `Not an API path: ${JSON.stringify(path.slice(0, 100))}.`, "not_found");
+}
+
+/** The client's own check on any path it is handed: absolute, no query or fragment, no dot segments. */
+function checkedPath(path: string): ApiPath {
+  if (!path.startsWith("/") || path.startsWith("//") || /[?#\\]/.test(path) || DOT_SEGMENT.test(path)) throw refused(path);
+  return path as ApiPath;
+}
+
 export interface ApiContext {
   request: Request;
   context?: { clientIp?: string; sessionMemo?: SessionMemo };
 }
 
 export interface GymApi {
-  get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
-  put<T>(path: string, body?: unknown): Promise<T>;
-  delete<T>(path: string): Promise<T>;
+  get<T>(path: ApiPath, query?: Record<string, string | number | undefined>): Promise<T>;
+  post<T>(path: ApiPath, body?: unknown): Promise<T>;
+  put<T>(path: ApiPath, body?: unknown): Promise<T>;
+  delete<T>(path: ApiPath): Promise<T>;
   /**
    * The API's answer itself, for bodies to pass on as they stream (CSV exports, images). A failure still
    * raises ApiRequestError. `body` is JSON unless it is FormData (multipart uploads).
    */
-  raw(method: string, path: string, body?: unknown): Promise<Response>;
+  raw(method: string, path: ApiPath, body?: unknown): Promise<Response>;
   /** Set-Cookie headers the API sent, to pass on with the page's response. */
   headers: Headers;
   /** Whether the next call carries any cookie (the browser's, or one the API set during this request). */
@@ -49,13 +80,15 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     if (k) cookies.set(k, v.join("="));
   }
 
-  async function send<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+  async function send<T>(method: string, path: ApiPath, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
     const res = await call(method, path, body, query);
     const payload = (await res.json().catch(() => null)) as { data?: T } | null;
     return (payload?.data ?? payload) as T;
   }
 
-  async function call(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<Response> {
+  async function call(method: string, path: ApiPath, body?: unknown, query?: Record<string, string | number | undefined>): Promise<Response> {
+    // Checked again here: a cast string would otherwise reach the URL parser, which resolves `..` and cuts at `?`.
+    checkedPath(path);
     const { config, api } = await getRuntime();
     const base = config.API_BASE ?? new URL(request.url).origin;
     const url = new URL(`/api${path}`, base);

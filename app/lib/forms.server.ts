@@ -2,6 +2,18 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 import { ApiRequestError } from "./api.server";
 
+/**
+ * The posted form of a page's action, or a 400 page: a post with no or the wrong Content-Type, or a body that
+ * does not parse, makes Remix's request.formData() throw, which would otherwise be a 500. Every action reads its form here.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data({ message: "The form could not be read. Go back to the page and send it again." }, { status: 400 });
+  }
+}
+
 type Submission = { reply(options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }): SubmissionResult<string[]> };
 
 /**

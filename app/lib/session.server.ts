@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { mePayload } from "../../server/api/users/current";
-import { ApiRequestError, gymApi, type ApiContext, type GymApi } from "./api.server";
+import { type ApiContext, apiPath, ApiRequestError, gymApi, type GymApi } from "./api.server";
 import { appFor, originOf } from "./host.server";
 
 /** The signed-in user as GET /api/me returns it (SPEC §3). */
@@ -12,7 +12,7 @@ export async function fetchMe(api: GymApi): Promise<MeState> {
   // No cookie, no session: a first visit to the login page costs no API call (and no 401).
   if (!api.hasCookies) return { state: "anonymous" };
   try {
-    return { state: "ok", me: await api.get<Me>("/me") };
+    return { state: "ok", me: await api.get<Me>(apiPath`/me`) };
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 400 && err.error === "not_two_factor_authenticated") return { state: "unverified" };
     if (err instanceof ApiRequestError && err.status === 401) return { state: "anonymous" };
@@ -78,8 +78,9 @@ export function redirectForApiError(request: Request, err: unknown): never {
     if (err.status === 400 && err.error === "not_two_factor_authenticated") {
       throw redirect(signup ? "/verification-code?twoFactorAuth=1" : "/two-factor-authentication");
     }
-    // Not found (another organisation's record looks the same) and not allowed: the error pages, not a 500.
-    if (err.status === 404 || err.status === 403) throw new Response(err.message, { status: err.status });
+    // Not found (another organisation's record looks the same), not allowed, and any other refusal the page did
+    // not handle itself (a body too large, say): the error page with the API's status and message, not a 500.
+    if (err.status >= 400 && err.status < 500) throw new Response(err.message, { status: err.status });
   }
   throw err;
 }

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ApiRequestError, gymApi } from "./api.server";
+import { ApiRequestError, apiPath, gymApi } from "./api.server";
 import { requireApp } from "./host.server";
 import { safeRedirect } from "./redirect";
 import { redirectForApiError } from "./session.server";
 import { redirectWithToast, type ToastInput } from "./toast.server";
+import { readForm } from "./forms.server";
 
 /** What POST /api/organisations/{id}/switch answers (the gym switch's answer is not needed). */
 type OrganisationSwitched = { current_organisation: { name: string } };
@@ -13,14 +14,14 @@ type OrganisationSwitched = { current_organisation: { name: string } };
 const KINDS = {
   organisation: {
     field: "organisation_id",
-    path: (id: number) => `/organisations/${id}/switch`,
+    path: (id: number) => apiPath`/organisations/${id}/switch`,
     failed: "Could not switch organisation",
     // A new organisation changes the whole page: say where the user now is.
     switched: (answer: unknown): ToastInput | null => ({ severity: "info", summary: `Now working in ${(answer as OrganisationSwitched).current_organisation.name}` }),
   },
   gym: {
     field: "gym_id",
-    path: (id: number) => `/gyms/${id}/switch`,
+    path: (id: number) => apiPath`/gyms/${id}/switch`,
     failed: "Could not switch gym",
     // The gym's name is in the switcher itself on the reloaded page.
     switched: (_answer: unknown): ToastInput | null => null,
@@ -35,7 +36,7 @@ const KINDS = {
 export async function switchAction(args: ActionFunctionArgs, kind: keyof typeof KINDS) {
   requireApp(args.request, "backoffice");
   const { field, path, failed, switched } = KINDS[kind];
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const id = Number(form.get(field));
   const back = safeRedirect(form.get("redirectTo"));
   const api = gymApi(args);

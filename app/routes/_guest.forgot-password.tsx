@@ -6,8 +6,8 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { forgotPasswordSchema } from "../../domain/schemas/auth";
 import { AuthCard } from "../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../components/field";
-import { gymApi } from "../lib/api.server";
-import { replyWithApiError } from "../lib/forms.server";
+import { apiPath, gymApi } from "../lib/api.server";
+import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { redirectWithToast } from "../lib/toast.server";
 
@@ -15,12 +15,12 @@ export const meta: MetaFunction = () => [{ title: "Forgot password · Gym Member
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const submission = parseWithZod(await args.request.formData(), { schema: forgotPasswordSchema });
+  const submission = parseWithZod(await readForm(args.request), { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const api = gymApi(args);
   let answer: { message: string };
   try {
-    answer = await api.post("/forgot-password", submission.value);
+    answer = await api.post(apiPath`/forgot-password`, submission.value);
   } catch (err) {
     return replyWithApiError(submission, err);
   }

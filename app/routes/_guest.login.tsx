@@ -6,8 +6,8 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { loginSchema } from "../../domain/schemas/auth";
 import { AuthCard } from "../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../components/field";
-import { gymApi } from "../lib/api.server";
-import { replyWithApiError } from "../lib/forms.server";
+import { apiPath, gymApi } from "../lib/api.server";
+import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { safeRedirect } from "../lib/redirect";
 
@@ -20,12 +20,12 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const submission = parseWithZod(await args.request.formData(), { schema: loginSchema });
+  const submission = parseWithZod(await readForm(args.request), { schema: loginSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const api = gymApi(args);
   let result: { two_factor_required: boolean };
   try {
-    result = await api.post("/login", { email: submission.value.email, password: submission.value.password });
+    result = await api.post(apiPath`/login`, { email: submission.value.email, password: submission.value.password });
   } catch (err) {
     return replyWithApiError(submission, err, { hideFields: ["password"] });
   }

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardPage } from "../features/dashboard/dashboard-page";
 import type { ActiveUsersWeek, CostAndVisitMonth, DashboardData, Stats, UserBreakdown } from "../features/dashboard/types";
+import { apiPath } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError, requireStaff } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
@@ -13,11 +14,11 @@ export async function loader(args: LoaderFunctionArgs): Promise<DashboardData> {
   const { me, api } = await requireStaff(args);
   try {
     const [stats, activeUsers, breakdown, costs] = await Promise.all([
-      api.get<Stats>("/stats"),
-      api.get<ActiveUsersWeek[]>("/active-users", { weeks: 12 }),
-      api.get<UserBreakdown>("/user-breakdown"),
+      api.get<Stats>(apiPath`/stats`),
+      api.get<ActiveUsersWeek[]>(apiPath`/active-users`, { weeks: 12 }),
+      api.get<UserBreakdown>(apiPath`/user-breakdown`),
       // Revenue is for staff who may see money in this gym.
-      me.permissions.includes("money.read") ? api.get<CostAndVisitMonth[]>("/cost-and-visit-breakdown") : null,
+      me.permissions.includes("money.read") ? api.get<CostAndVisitMonth[]>(apiPath`/cost-and-visit-breakdown`) : null,
     ]);
     return { stats, activeUsers, breakdown, costs };
   } catch (err) {

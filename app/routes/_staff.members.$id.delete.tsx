@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
 import type { MemberDetail } from "../features/members/detail-types";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
+import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
 
@@ -12,9 +13,10 @@ export const meta: MetaFunction = () => [{ title: "Delete member · Gym Membersh
 /** The confirmation step is a page of its own, so it works without JavaScript. */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
+  const id = idParam(args.params, "id");
   let member: MemberDetail;
   try {
-    member = await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`);
+    member = await gymApi(args).get<MemberDetail>(apiPath`/members/${id}`);
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -24,13 +26,14 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
+  const id = idParam(args.params, "id");
   const api = gymApi(args);
   try {
-    const { name } = await api.delete<{ name: string }>(`/members/${args.params.id}`);
+    const { name } = await api.delete<{ name: string }>(apiPath`/members/${id}`);
     return redirectWithToast("/members", { summary: "Member deleted", detail: `${capitaliseWords(name)} no longer shows in lists or search. Their payments and visits are kept.` }, api.headers);
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 403) {
-      return redirectWithToast(`/members/${args.params.id}`, { severity: "error", summary: "Not deleted", detail: err.message });
+      return redirectWithToast(`/members/${id}`, { severity: "error", summary: "Not deleted", detail: err.message });
     }
     redirectForApiError(args.request, err);
   }

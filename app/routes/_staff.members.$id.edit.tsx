@@ -6,9 +6,10 @@ import { capitaliseWords } from "../../domain/dates";
 import { memberUpdateSchema } from "../../domain/schemas/members";
 import type { MemberDetail } from "../features/members/detail-types";
 import { MemberForm } from "../features/members/member-form";
-import { gymApi } from "../lib/api.server";
-import { replyWithApiError } from "../lib/forms.server";
+import { apiPath, gymApi } from "../lib/api.server";
+import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
+import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
 import type { loader as staffLoader } from "./_staff";
@@ -17,9 +18,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit $
 
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
+  const id = idParam(args.params, "id");
   let member: MemberDetail;
   try {
-    member = await gymApi(args).get<MemberDetail>(`/members/${args.params.id}`);
+    member = await gymApi(args).get<MemberDetail>(apiPath`/members/${id}`);
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -30,13 +32,14 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const submission = parseWithZod(await args.request.formData(), { schema: memberUpdateSchema });
+  const id = idParam(args.params, "id");
+  const submission = parseWithZod(await readForm(args.request), { schema: memberUpdateSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const api = gymApi(args);
   try {
     // JSON drops the fields the schema left undefined (empty values); numbers are numbers already.
-    const saved = await api.put<MemberDetail>(`/members/${args.params.id}`, submission.value);
-    return redirectWithToast(`/members/${args.params.id}`, { summary: "Member saved", detail: capitaliseWords(saved.name) }, api.headers);
+    const saved = await api.put<MemberDetail>(apiPath`/members/${id}`, submission.value);
+    return redirectWithToast(`/members/${id}`, { summary: "Member saved", detail: capitaliseWords(saved.name) }, api.headers);
   } catch (err) {
     if (err instanceof Error && "status" in err && ((err as { status: number }).status === 404 || (err as { status: number }).status === 401)) redirectForApiError(args.request, err);
     return replyWithApiError(submission, err);

@@ -1,25 +1,28 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { PHOTO_BODY_LIMIT } from "../../server/api/members/photo";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
+import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { readForm } from "../lib/forms.server";
 
 /** POST /members/{id}/photo: the detail page's upload form; the API judges and resizes the file. */
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const back = `/members/${args.params.id}`;
+  const id = idParam(args.params, "id");
+  const back = `/members/${id}`;
   const fail = (detail: string) => redirectWithToast(back, { severity: "error", summary: "Photo not changed", detail, life: 10_000 });
   // Refused before reading a body the API would refuse anyway (server.js answers 413 first; this is for other callers).
   if (Number(args.request.headers.get("content-length") ?? 0) > PHOTO_BODY_LIMIT) return fail("The photo is larger than 10 MB.");
-  const file = (await args.request.formData()).get("file");
+  const file = (await readForm(args.request)).get("file");
   if (!(file instanceof Blob) || file.size === 0) return fail("Choose a photo to upload.");
   const form = new FormData();
   form.set("file", file, (file as File).name || "photo");
   const api = gymApi(args);
   try {
-    await api.raw("POST", `/members/${args.params.id}/profile-picture`, form);
+    await api.raw("POST", apiPath`/members/${id}/profile-picture`, form);
   } catch (err) {
     if (err instanceof ApiRequestError && (err.status === 422 || err.status === 413)) return fail(`${err.errors?.file?.[0] ?? err.message}.`.replace(/\.\.$/, "."));
     redirectForApiError(args.request, err);

@@ -3,7 +3,7 @@ import { useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react
 import { MemberFilters } from "../features/members/list-filters";
 import { MembersTable, Pagination } from "../features/members/members-table";
 import type { MemberListPage, OfferingSummary } from "../features/members/types";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
@@ -19,11 +19,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const query = Object.fromEntries(new URL(args.request.url).searchParams);
   try {
     const [list, offerings] = await Promise.all([
-      api.get<MemberListPage>("/members", query).catch((err: unknown) => {
+      api.get<MemberListPage>(apiPath`/members`, query).catch((err: unknown) => {
         if (err instanceof ApiRequestError && err.status === 422) return { errors: err.errors ?? {} };
         throw err;
       }),
-      api.get<{ data: OfferingSummary[] }>("/offerings"),
+      api.get<{ data: OfferingSummary[] }>(apiPath`/offerings`),
     ]);
     return {
       list: "errors" in list ? null : list,

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { readForm } from "../lib/forms.server";
 
 /**
  * POST /members/export: the list page's Export button. Passes the API's CSV through as it streams, so the
@@ -10,9 +11,9 @@ import { redirectWithToast } from "../lib/toast.server";
  */
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const form = Object.fromEntries([...(await args.request.formData())].filter(([, v]) => typeof v === "string"));
+  const form = Object.fromEntries([...(await readForm(args.request))].filter(([, v]) => typeof v === "string"));
   try {
-    const res = await gymApi(args).raw("POST", "/members/export", form);
+    const res = await gymApi(args).raw("POST", apiPath`/members/export`, form);
     return new Response(res.body, {
       headers: {
         "Content-Type": res.headers.get("content-type") ?? "text/csv; charset=utf-8",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CONFIDENCE_ANSWERS, HEAR_ABOUT_US_ANSWERS } from "../member";
 import type { SubscriptionState } from "../subscription";
+import { databaseId } from "./ids";
 import { MSG } from "./messages";
 
 export const MEMBERS_PER_PAGE = 50;
@@ -17,7 +18,7 @@ export type MemberStatusFilter = (typeof MEMBER_STATUS_FILTERS)[number];
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 const id = (what: string) => {
   const message = `Choose ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} from the list`;
-  return z.coerce.number({ invalid_type_error: message }).int(message).positive(message);
+  return databaseId(message);
 };
 
 /**
@@ -96,7 +97,7 @@ export const memberUpdateSchema = z
     confidence_and_experience: z.preprocess(blank, z.enum(CONFIDENCE_ANSWERS, { errorMap: () => ({ message: "Choose an answer from the list" }) }).optional()),
     hear_about_us: z.preprocess(blank, z.enum(HEAR_ABOUT_US_ANSWERS, { errorMap: () => ({ message: "Choose an answer from the list" }) }).optional()),
     hear_about_us_other: text(200),
-    home_gym_id: z.preprocess(blank, z.coerce.number({ invalid_type_error: "Choose a gym from the list" }).int().positive("Choose a gym from the list").optional()),
+    home_gym_id: z.preprocess(blank, databaseId("Choose a gym from the list").optional()),
   })
   .superRefine((v, ctx) => {
     if (v.hear_about_us === "other" && !v.hear_about_us_other) ctx.addIssue({ code: "custom", path: ["hear_about_us_other"], message: MSG.required });

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { routePath } from "hono/route";
 import type { ZodError } from "zod";
 
 /**
@@ -45,6 +46,21 @@ export function onError(err: Error, c: Context) {
   if (err instanceof HTTPException) {
     return c.json({ message: err.message || "Bad request.", error: "bad_request" }, err.status);
   }
-  console.error("[api]", c.req.method, c.req.path, err);
+  console.error("[api]", c.req.method, routePath(c, -1), describeError(err));
   return c.json({ message: "Something went wrong on our side. Please try again.", error: "server_error" }, 500);
+}
+
+/**
+ * What the log may say about an unexpected error: its class, its database code and where it was thrown.
+ * Never its message: a Drizzle error's message carries the query's parameters (members' details), and a
+ * database error's message may quote the value it refused.
+ */
+export function describeError(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    parts.push(`${(e as object).constructor?.name ?? typeof e}${typeof code === "string" ? ` ${code}` : ""}`);
+  }
+  const frames = (err as Error)?.stack?.split("\n").filter((l) => l.trimStart().startsWith("at ")).slice(0, 5) ?? [];
+  return [parts.join(" caused by "), ...frames].join("\n");
 }

@@ -24,8 +24,9 @@ export interface Tenant {
   /** Stamps the current organisation on rows about to be inserted. */
   owned<T extends object>(values: T): T & { organisation_id: number };
   /**
-   * Work that outlives the request's transaction (a streamed export's batches after the first): a new scoped
-   * transaction of its own, short, so none stays open while a slow client downloads.
+   * Work that may outlive the request's transaction (a streamed export's batches): in the request's transaction
+   * while it is open, else in a new, short scoped transaction of its own, so none stays open while a slow
+   * client downloads. (Opening a second one while the first is open would wait forever on PGlite.)
    */
   again<T>(work: (t: Tenant) => Promise<T>): Promise<T>;
 }
@@ -81,7 +82,7 @@ function scoped(root: Db, db: Db, organisationId: number, gymId: number | null, 
     where: (table, ...conditions) => and(eq(table.organisation_id, organisationId), ...conditions) as SQL,
     inGym: (table) => (gymId ? eq(table.gym_id, gymId) : undefined),
     owned: (values) => ({ ...values, organisation_id: organisationId }),
-    again: (work) => withTenant(root, organisationId, gymId, work, opts),
+    again: (work) => (closed.has(t) ? withTenant(root, organisationId, gymId, work, opts) : work(t)),
   };
   return t;
 }

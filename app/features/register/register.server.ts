@@ -2,8 +2,8 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { registerSchema } from "../../../domain/schemas/auth";
-import { gymApi } from "../../lib/api.server";
-import { replyWithApiError } from "../../lib/forms.server";
+import { apiPath, gymApi } from "../../lib/api.server";
+import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { fetchMe, guardSignupPage, nextSignupStep } from "../../lib/session.server";
 
 /** Signed-in people do not see the register form: they go to their next step (SPEC §2). */
@@ -15,12 +15,12 @@ export async function registerLoader(args: LoaderFunctionArgs) {
 
 /** Creates the member (POST /api/register), signs them in and asks for the e-mailed code. */
 export async function registerAction(args: ActionFunctionArgs) {
-  const submission = parseWithZod(await args.request.formData(), { schema: registerSchema });
+  const submission = parseWithZod(await readForm(args.request), { schema: registerSchema });
   const hide = { hideFields: ["password", "website"] };
   if (submission.status !== "success") return data(submission.reply(hide), { status: 400 });
   const api = gymApi(args);
   try {
-    await api.post("/register", submission.value);
+    await api.post(apiPath`/register`, submission.value);
   } catch (err) {
     return replyWithApiError(submission, err, hide);
   }

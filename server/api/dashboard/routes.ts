@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ApiEnv } from "../context";
-import { invalid, zodErrors } from "../errors";
+import { readQuery } from "../body";
 import { inCurrentGym, now, requireStaff } from "../middleware";
 import { membershipFigures } from "./membership-figures";
 import { cachedMemberSummary, runningMembers } from "./member-summary";
@@ -21,9 +21,7 @@ const activeUsersQuery = z.object({
 export const dashboardRoutes = new Hono<ApiEnv>()
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
   .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {
-    const parsed = activeUsersQuery.safeParse(c.req.query());
-    if (!parsed.success) throw invalid(zodErrors(parsed.error));
-    const { weeks } = parsed.data;
+    const { weeks } = readQuery(c, activeUsersQuery);
     const t = c.var.tenant;
     const at = now(c);
     // Finished weeks are settled and cached long (keyed by the current week, so they roll over on Monday);

@@ -1,6 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { formatCents } from "../../../domain/money";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
+import { describeError } from "../errors";
 import type { MemberListRow } from "./list";
 
 export const CSV_HEADER = ["ID", "Name", "E-mail", "Mobile", "Gym", "Offering", "Price", "Frequency", "Term", "Status", "Tags", "Last visit", "Visits", "Joined"];
@@ -35,3 +36,33 @@ export function csvRows(rows: MemberListRow[]): string {
 }
 
 export const csvHeader = () => stringify([CSV_HEADER]);
+
+/**
+ * The CSV export's body: the header and the first batch are read before anything is sent, so a failure
+ * there answers an error (not a 200 with a header row only); a failure in a later batch errors the stream,
+ * which aborts the response instead of ending it cleanly, so the download shows as failed, never as complete.
+ */
+export async function csvBody(batches: AsyncIterable<MemberListRow[]>): Promise<ReadableStream<Uint8Array>> {
+  const it = batches[Symbol.asyncIterator]();
+  const first = await it.next();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvHeader() + (first.done ? "" : csvRows(first.value))));
+      if (first.done) controller.close();
+    },
+    async pull(controller) {
+      try {
+        const next = await it.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(csvRows(next.value)));
+      } catch (err) {
+        console.error("[api] export failed mid-stream:", describeError(err));
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await it.return?.();
+    },
+  });
+}

@@ -1,11 +1,10 @@
 import { Hono, type Context } from "hono";
-import { stream } from "hono/streaming";
 import { z } from "zod";
-import { memberListQuery, memberUpdateSchema } from "../../../domain/schemas/members";
+import { memberListQuery, memberUpdateSchema, type MemberListQuery } from "../../../domain/schemas/members";
 import { localDay } from "../../../domain/dates";
-import { readBody } from "../body";
+import { readBody, readForm, readQuery } from "../body";
 import type { ApiEnv } from "../context";
-import { invalid, zodErrors } from "../errors";
+import { invalid } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { ApiError, notFound } from "../errors";
 import { isOrganisationAdmin } from "../users/current";
@@ -17,7 +16,7 @@ import { findMember, type FoundMember } from "./find";
 import { PHOTO_BODY_LIMIT, readPhoto, storePhoto } from "./photo";
 import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activity";
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
-import { csvHeader, csvRows } from "./csv";
+import { csvBody } from "./csv";
 import { eachMember, listMembers, type MemberFilters } from "./list";
 
 /**
@@ -36,10 +35,8 @@ function resolveGym(c: Context<ApiEnv>, gym: number | "all" | undefined): number
   return gym;
 }
 
-function filtersFrom(c: Context<ApiEnv>, raw: unknown, capability: Capability): { filters: MemberFilters; page: number } {
-  const parsed = memberListQuery.safeParse(raw);
-  if (!parsed.success) throw invalid(zodErrors(parsed.error));
-  const { gym, page, ...rest } = parsed.data;
+function filtersFrom(c: Context<ApiEnv>, query: MemberListQuery, capability: Capability): { filters: MemberFilters; page: number } {
+  const { gym, page, ...rest } = query;
   const gymId = resolveGym(c, gym);
   assertCan(c.var.user!, capability, gymId);
   return { filters: { ...rest, gymId }, page };
@@ -62,7 +59,7 @@ const allowedOn = (c: Context<ApiEnv>, found: FoundMember) => {
 export const memberRoutes = new Hono<ApiEnv>()
   /** GET /api/members?status=&offering=&price=&tag=&gym=&q=&sort=&dir=&page= → { data: { data: [...], meta } } */
   .get("/members", requireStaff, requireCan("members.read"), async (c) => {
-    const { filters, page } = filtersFrom(c, c.req.query(), "members.read");
+    const { filters, page } = filtersFrom(c, readQuery(c, memberListQuery), "members.read");
     return c.json({ data: await listMembers(c.var.tenant, filters, page, now(c)) });
   })
   /**
@@ -70,17 +67,10 @@ export const memberRoutes = new Hono<ApiEnv>()
    * in list order, streamed in batches: memory stays flat at 100,000 members.
    */
   .post("/members/export", requireStaff, requireCan("members.export"), async (c) => {
-    const { filters } = filtersFrom(c, await readBody(c, z.record(z.unknown())), "members.export");
+    const { filters } = filtersFrom(c, await readBody(c, memberListQuery), "members.export");
     const at = now(c);
-    c.header("Content-Type", "text/csv; charset=utf-8");
-    c.header("Content-Disposition", `attachment; filename="members-${localDay(at)}.csv"`);
-    return stream(c, async (out) => {
-      await out.write(csvHeader());
-      for await (const batch of eachMember(c.var.tenant, filters, at)) {
-        if (out.aborted) break;
-        await out.write(csvRows(batch));
-      }
-    });
+    const body = await csvBody(eachMember(c.var.tenant, filters, at));
+    return c.body(body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="members-${localDay(at)}.csv"` });
   })
   /** GET /api/members/{id}: the profile and the status card. Another organisation's member is 404. */
   .get("/members/:id{[0-9]+}", requireStaff, async (c) => {
@@ -130,7 +120,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     if (Number(c.req.header("content-length") ?? 0) > PHOTO_BODY_LIMIT) {
       throw new ApiError(413, "The photo is larger than 10 MB.", "payload_too_large", { file: ["The photo is larger than 10 MB"] });
     }
-    const body = await c.req.parseBody();
+    const body = await readForm(c);
     await storePhoto(c.var.tenant, found.user.id, body.file);
     const updated = await findMember(c.var.tenant, c.req.param("id"));
     return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, now(c))), can: allowedOn(c, updated) } });
@@ -163,16 +153,8 @@ const weeksSchema = z.object({
   weeks: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: weeksMessage }).int(weeksMessage).min(1, weeksMessage).max(104, weeksMessage).default(26)),
 });
 
-function weeksParam(c: Context<ApiEnv>): number {
-  const parsed = weeksSchema.safeParse(c.req.query());
-  if (!parsed.success) throw invalid(zodErrors(parsed.error));
-  return parsed.data.weeks;
-}
+const weeksParam = (c: Context<ApiEnv>) => readQuery(c, weeksSchema).weeks;
 
 const pageSchema = z.object({ page: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: "Page must be a whole number from 1" }).int("Page must be a whole number from 1").min(1, "Page must be a whole number from 1").max(100_000).default(1)) });
 
-function pageParam(c: Context<ApiEnv>): number {
-  const parsed = pageSchema.safeParse(c.req.query());
-  if (!parsed.success) throw invalid(zodErrors(parsed.error));
-  return parsed.data.page;
-}
+const pageParam = (c: Context<ApiEnv>) => readQuery(c, pageSchema).page;

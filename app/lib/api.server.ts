@@ -1,3 +1,4 @@
+import type { JSONParsed } from "hono/utils/types";
 import type { SessionMemo } from "../../server/api/context";
 import { getRuntime } from "../../server/runtime";
 
@@ -57,10 +58,13 @@ export interface ApiContext {
 }
 
 export interface GymApi {
-  get<T>(path: ApiPath, query?: Record<string, string | number | undefined>): Promise<T>;
-  post<T>(path: ApiPath, body?: unknown): Promise<T>;
-  put<T>(path: ApiPath, body?: unknown): Promise<T>;
-  delete<T>(path: ApiPath): Promise<T>;
+  // T is the type the API's own code builds (e.g. Awaited<ReturnType<typeof memberDetail>>); the answer is
+  // typed as that value after a trip through JSON (Dates arrive as strings), so the compiler catches a page
+  // that expects otherwise.
+  get<T>(path: ApiPath, query?: Record<string, string | number | undefined>): Promise<JSONParsed<T>>;
+  post<T>(path: ApiPath, body?: unknown): Promise<JSONParsed<T>>;
+  put<T>(path: ApiPath, body?: unknown): Promise<JSONParsed<T>>;
+  delete<T>(path: ApiPath): Promise<JSONParsed<T>>;
   /**
    * The API's answer itself, for bodies to pass on as they stream (CSV exports, images). A failure still
    * raises ApiRequestError. `body` is JSON unless it is FormData (multipart uploads).

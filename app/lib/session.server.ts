@@ -1,10 +1,11 @@
+import type { JSONParsed } from "hono/utils/types";
 import { redirect } from "@remix-run/node";
 import type { mePayload } from "../../server/api/users/current";
 import { type ApiContext, apiPath, ApiRequestError, gymApi, type GymApi } from "./api.server";
 import { appFor, originOf } from "./host.server";
 
 /** The signed-in user as GET /api/me returns it (SPEC §3). */
-export type Me = Awaited<ReturnType<typeof mePayload>>;
+export type Me = JSONParsed<ReturnType<typeof mePayload>>;
 
 export type MeState = { state: "ok"; me: Me } | { state: "anonymous" } | { state: "unverified" };
 

@@ -136,8 +136,10 @@ test("Remix data requests are private, unsniffable and unframeable; built assets
   expect(data.headers()["x-frame-options"]).toBe("DENY");
   expect(data.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
 
-  await page.goto(`${BACKOFFICE}/dashboard`);
-  const script = await page.locator("script[src^='/build/'], link[rel=modulepreload][href^='/build/']").first().evaluate((el) => el.getAttribute("src") ?? el.getAttribute("href"));
+  // A built script the dashboard names, read from the page as sent (the DOM may be mid-hydration).
+  const html = await (await page.request.get(`${BACKOFFICE}/dashboard`)).text();
+  const script = html.match(/\/build\/[^"'\s]+\.js/)?.[0];
+  expect(script).toBeTruthy();
   const asset = await page.request.get(`${BACKOFFICE}${script}`);
   expect(asset.headers()["cache-control"]).toContain("immutable");
 });

@@ -1,5 +1,4 @@
 import { formatTime } from "../../../domain/dates";
-import { ServerMemo } from "../../components/server-memo";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
@@ -25,14 +24,13 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       {/* Two columns only where a card is wide enough for its chart to draw near 1:1; each column stacks
           on its own, so a tall card leaves no gap beside a short one. */}
       <div className="mt-6 grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
-        {/* Each pane is a pure function of its figures: its markup is rendered once per distinct figures. */}
         <div className="space-y-6">
-          <ServerMemo name="active-members" input={data.activeUsers} render={(weeks) => <ActiveMembersPanel weeks={weeks} />} />
-          <ServerMemo name="members-by-state" input={data.breakdown.by_state} render={(byState) => <MembersByStatePanel byState={byState} />} />
+          <ActiveMembersPanel weeks={data.activeUsers} />
+          <MembersByStatePanel byState={data.breakdown.by_state} />
         </div>
         <div className="space-y-6">
-          <ServerMemo name="revenue" input={data.costs} render={(months) => <RevenuePanel months={months} />} />
-          <ServerMemo name="members-by-offering" input={data.breakdown.by_offering} render={(byOffering) => <MembersByOfferingPanel byOffering={byOffering} />} />
+          <RevenuePanel months={data.costs} />
+          <MembersByOfferingPanel byOffering={data.breakdown.by_offering} />
         </div>
       </div>
     </div>

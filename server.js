@@ -88,8 +88,8 @@ async function serve() {
     createRequestHandler({
       build,
       mode: config.NODE_ENV === "production" ? "production" : "development",
-      // sessionMemo: the loaders of one page share one session lookup (see server/api/middleware.ts).
-      getLoadContext: (req) => ({ clientIp: req.ip, sessionMemo: new Map() }),
+      // pageReads: the loaders of one page share one session lookup and member summary (server/api/middleware.ts pageRead).
+      getLoadContext: (req) => ({ clientIp: req.ip, pageReads: new Map() }),
     }),
   );
 

@@ -1,11 +1,8 @@
-import { formatTime } from "../../../domain/dates";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
 import { RevenuePanel } from "./revenue-by-month";
 import type { DashboardData } from "./types";
-
-const oldest = (a: string, b: string) => (a < b ? a : b);
 
 /** The dashboard: headline figures, then the charts, all for the current organisation and gym. */
 export function DashboardPage({ data, organisation, gym }: { data: DashboardData; organisation?: string; gym?: string }) {
@@ -15,8 +12,6 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       <p className="mt-1 text-sm text-slate-600">
         {organisation}
         {gym ? ` · ${gym}` : ""}
-        {/* Membership counts are cached for up to half a minute (server/api/dashboard/membership-figures.ts). */}
-        {` · Members counted at ${formatTime(oldest(data.stats.membership_as_of, data.breakdown.as_of))}`}
       </p>
       <div className="mt-6">
         <HeadlineCards stats={data.stats} />

@@ -9,7 +9,6 @@ import { invalid, zodErrors } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { ApiError, forbidden, notFound } from "../errors";
 import { isGymAdmin, isOrganisationAdmin } from "../users/current";
-import { invalidateMembershipFigures } from "../dashboard/membership-figures";
 import { memberDetail } from "./detail";
 import { deleteMember, updateMember } from "./edit";
 import { findMember } from "./find";
@@ -75,7 +74,6 @@ export const memberRoutes = new Hono<ApiEnv>()
     const found = await findMember(c.var.tenant, c.req.param("id"));
     const values = await readBody(c, memberUpdateSchema);
     await updateMember(c.var.tenant, found, values);
-    invalidateMembershipFigures(c.var.deps, c.var.tenant.organisationId);
     return c.json({ data: await memberDetail(c.var.tenant, await findMember(c.var.tenant, c.req.param("id")), now(c)) });
   })
   /** DELETE /api/members/{id}: soft delete, for organisation and gym admins. Payments and visits stay. */
@@ -84,7 +82,6 @@ export const memberRoutes = new Hono<ApiEnv>()
     if (!isOrganisationAdmin(user) && !isGymAdmin(user)) throw forbidden("Only admins can delete members.");
     const found = await findMember(c.var.tenant, c.req.param("id"));
     await deleteMember(c.var.tenant, found, now(c));
-    invalidateMembershipFigures(c.var.deps, c.var.tenant.organisationId);
     return c.json({ data: { id: found.user.id, name: found.user.name, deleted: true } });
   })
   .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {

@@ -33,7 +33,4 @@ export type HeadlineStats = {
   members: number;
   /** Memberships by state (cancelled ones are not a headline). */
   subscriptions: Record<"active" | "paused" | "grace_period" | "upcoming", number>;
-} & Awaited<ReturnType<typeof activityStats>> & {
-    /** When the membership counts were computed (they may be up to DASHBOARD_CACHE_SECONDS old). */
-    membership_as_of: string;
-  };
+} & Awaited<ReturnType<typeof activityStats>>;

@@ -1,16 +1,15 @@
 import { Hono } from "hono";
 import type { ApiEnv } from "../context";
 import { now, requireStaff } from "../middleware";
-import { cachedMemberSummary } from "../dashboard/member-summary";
+import { pageMemberSummary } from "../dashboard/member-summary";
 import { activityStats, type HeadlineStats } from "./queries";
 
 /** GET /api/stats: the dashboard's headline counts for the current organisation and gym. */
 export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, async (c) => {
   const t = c.var.tenant;
   const at = now(c);
-  const [membership, activity] = await Promise.all([cachedMemberSummary(c), activityStats(t, at)]);
-  const { members, by_state } = membership.value;
+  const [{ members, by_state }, activity] = await Promise.all([pageMemberSummary(c), activityStats(t, at)]);
   const subscriptions = { active: by_state.active, paused: by_state.paused, grace_period: by_state.grace_period, upcoming: by_state.upcoming };
-  const data: HeadlineStats = { members, subscriptions, ...activity, membership_as_of: membership.asOf.toISOString() };
+  const data: HeadlineStats = { members, subscriptions, ...activity };
   return c.json({ data });
 });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { createFinishedWeeksCache } from "./dashboard/finished-weeks";
+import { sharedFigures } from "../cache/shared-figures";
 import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
 import { onError } from "./errors";
@@ -18,7 +19,11 @@ const CROSS_SITE_ALLOWED = ["/api/register"];
 
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
 export function createApi(given: ApiDeps) {
-  const deps: ApiDeps = { ...given, finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache() };
+  const deps: ApiDeps = {
+    ...given,
+    finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),
+    figures: given.figures ?? sharedFigures(given.db),
+  };
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));

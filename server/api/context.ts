@@ -5,6 +5,7 @@ import type { Mailer } from "../mail/mailer";
 import type { SessionRow } from "../auth/sessions";
 import type { CurrentUser } from "./users/current";
 import type { FinishedWeeksCache } from "./dashboard/finished-weeks";
+import type { SharedFigures } from "../cache/shared-figures";
 
 /** Reads one page's loaders share: their GET calls to the in-process API ask once (server/api/middleware.ts pageRead). */
 export type PageReads = Map<string, Promise<unknown>>;
@@ -16,6 +17,8 @@ export interface ApiDeps {
   now?: () => Date;
   /** Active members in finished weeks, kept until the week rolls over (server/api/dashboard/finished-weeks.ts); made by createApi. */
   finishedWeeks?: FinishedWeeksCache;
+  /** Membership figures kept in the database for every process (server/cache/shared-figures.ts); made by createApi. */
+  figures?: SharedFigures;
 }
 
 export type ApiEnv = {

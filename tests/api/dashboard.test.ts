@@ -5,7 +5,7 @@ import { hashPassword } from "../../server/auth/password";
 import { offering_gyms, offerings, organisation_users, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, setup, signedIn } from "./harness";
+import { browser, setup, signedIn, testConfig } from "./harness";
 
 /**
  * "Now" is fixed at Wednesday 15 April 2026, 1 pm in Auckland (NZST, +12). Daylight saving ended on
@@ -208,7 +208,7 @@ describe("GET /api/active-users: finished weeks", () => {
     const price = await offering(gamma.id, "Gamma Anytime", { all_gyms_access: true });
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma1@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
     let clock = NOW;
-    const timed = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => clock });
+    const timed = createApi({ db: env.db, mailer: outboxMailer(env.db), config: testConfig({ DASHBOARD_CACHE_SECONDS: "0" }), now: () => clock });
     const weeks = async () => (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data;
     expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 1 }]);
 
@@ -227,6 +227,7 @@ describe("GET /api/user-breakdown", () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/user-breakdown");
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual({
+      as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by_state: { active: 2, paused: 1, cancelled: 1, grace_period: 1, upcoming: 1 },
       by_offering: [
         { offering_id: ids["Anytime"], name: "Anytime", members: 3 },
@@ -242,6 +243,7 @@ describe("GET /api/user-breakdown", () => {
   it("shows only the current gym's members and the offerings open there", async () => {
     const res = await (await signIn("south@example.com")).call("GET", "/api/user-breakdown");
     expect(res.json.data).toEqual({
+      as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by_state: { active: 2, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 },
       by_offering: [
         { offering_id: ids["Anytime"], name: "Anytime", members: 1 },
@@ -253,6 +255,7 @@ describe("GET /api/user-breakdown", () => {
   it("keeps other organisations out", async () => {
     const res = await (await signIn("beta-admin@example.com")).call("GET", "/api/user-breakdown");
     expect(res.json.data).toEqual({
+      as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by_state: { active: 4, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 },
       by_offering: [{ offering_id: ids["Beta Unlimited"], name: "Beta Unlimited", members: 4 }],
     });

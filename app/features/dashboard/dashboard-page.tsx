@@ -1,3 +1,4 @@
+import { formatTime } from "../../../domain/dates";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
@@ -12,6 +13,8 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       <p className="mt-1 text-sm text-slate-600">
         {organisation}
         {gym ? ` · ${gym}` : ""}
+        {/* Membership counts may be up to DASHBOARD_CACHE_SECONDS old (server/api/dashboard/member-summary.ts). */}
+        {` · Members counted at ${formatTime(data.stats.membership_as_of)}`}
       </p>
       <div className="mt-6">
         <HeadlineCards stats={data.stats} />

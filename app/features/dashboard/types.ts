@@ -4,7 +4,7 @@ import type { HeadlineStats } from "../../../server/api/stats/queries";
 
 /** The API's answers the dashboard reads (types only: the API may be remote, this is its contract). */
 export type Stats = HeadlineStats;
-export type UserBreakdown = BreakdownFigures;
+export type UserBreakdown = BreakdownFigures & { as_of: string };
 export type { ActiveUsersWeek, CostAndVisitMonth };
 
 export interface DashboardData {

@@ -5,6 +5,7 @@ import { offering_gyms, offerings, organisation_users } from "../../db/schema";
 import { memberPausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import type { ApiEnv } from "../context";
+import { keptFigures } from "../../cache/shared-figures";
 import { now, pageRead } from "../middleware";
 
 export type OfferingMembers = { offering_id: number; name: string; members: number };
@@ -74,13 +75,24 @@ export async function memberSummary(t: Tenant, at: Date): Promise<MemberSummary>
   return { members, by_state, by_offering };
 }
 
+/** The summary and when it was counted. */
+export type KeptMemberSummary = MemberSummary & { as_of: string };
+
 /**
- * The summary for the request's organisation and gym, read live (about 13 ms for a gym at 100,000 members):
- * the dashboard's three calls that need it (stats, active users, breakdown) share one reading per page.
+ * The summary for the request's organisation and gym, at most DASHBOARD_CACHE_SECONDS old and the same on every
+ * server process (server/cache/shared-figures.ts); the dashboard's three calls that need it (stats, active
+ * users, breakdown) share one reading per page.
  */
-export function pageMemberSummary(c: Context<ApiEnv>): Promise<MemberSummary> {
+export function pageMemberSummary(c: Context<ApiEnv>): Promise<KeptMemberSummary> {
   const t = c.var.tenant;
-  return pageRead(c, `member-summary:${t.organisationId}:${t.gymId ?? "all"}`, () => memberSummary(t, now(c)));
+  const key = `${t.organisationId}:${t.gymId ?? "all"}:member-summary`;
+  const { figures, config } = c.var.deps;
+  return pageRead(c, key, () =>
+    keptFigures(figures!, key, config.DASHBOARD_CACHE_SECONDS * 1000, async () => {
+      const at = now(c);
+      return { ...(await memberSummary(t, at)), as_of: at.toISOString() };
+    }),
+  );
 }
 
 /** GET /api/user-breakdown's figures. */

@@ -33,8 +33,8 @@ export const dashboardRoutes = new Hono<ApiEnv>()
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, async (c) => {
-    const { by_state, by_offering } = await pageMemberSummary(c);
-    return c.json({ data: { by_state, by_offering } });
+    const { by_state, by_offering, as_of } = await pageMemberSummary(c);
+    return c.json({ data: { by_state, by_offering, as_of } });
   })
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
   .get("/cost-and-visit-breakdown", requireStaff, async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

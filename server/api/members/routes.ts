@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { stream } from "hono/streaming";
 import { z } from "zod";
+import { dropFigures } from "../../cache/shared-figures";
 import { memberListQuery, memberUpdateSchema } from "../../../domain/schemas/members";
 import { localDay } from "../../../domain/dates";
 import { readBody } from "../body";
@@ -74,6 +75,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     const found = await findMember(c.var.tenant, c.req.param("id"));
     const values = await readBody(c, memberUpdateSchema);
     await updateMember(c.var.tenant, found, values);
+    await dropFigures(c.var.deps.db, c.var.tenant.organisationId);
     return c.json({ data: await memberDetail(c.var.tenant, await findMember(c.var.tenant, c.req.param("id")), now(c)) });
   })
   /** DELETE /api/members/{id}: soft delete, for organisation and gym admins. Payments and visits stay. */
@@ -82,6 +84,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     if (!isOrganisationAdmin(user) && !isGymAdmin(user)) throw forbidden("Only admins can delete members.");
     const found = await findMember(c.var.tenant, c.req.param("id"));
     await deleteMember(c.var.tenant, found, now(c));
+    await dropFigures(c.var.deps.db, c.var.tenant.organisationId);
     return c.json({ data: { id: found.user.id, name: found.user.name, deleted: true } });
   })
   .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {

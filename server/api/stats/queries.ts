@@ -33,4 +33,7 @@ export type HeadlineStats = {
   members: number;
   /** Memberships by state (cancelled ones are not a headline). */
   subscriptions: Record<"active" | "paused" | "grace_period" | "upcoming", number>;
-} & Awaited<ReturnType<typeof activityStats>>;
+} & Awaited<ReturnType<typeof activityStats>> & {
+    /** When the membership counts were counted (at most DASHBOARD_CACHE_SECONDS ago). */
+    membership_as_of: string;
+  };

@@ -8,8 +8,8 @@ import { activityStats, type HeadlineStats } from "./queries";
 export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, async (c) => {
   const t = c.var.tenant;
   const at = now(c);
-  const [{ members, by_state }, activity] = await Promise.all([pageMemberSummary(c), activityStats(t, at)]);
+  const [{ members, by_state, as_of }, activity] = await Promise.all([pageMemberSummary(c), activityStats(t, at)]);
   const subscriptions = { active: by_state.active, paused: by_state.paused, grace_period: by_state.grace_period, upcoming: by_state.upcoming };
-  const data: HeadlineStats = { members, subscriptions, ...activity };
+  const data: HeadlineStats = { members, subscriptions, ...activity, membership_as_of: as_of };
   return c.json({ data });
 });

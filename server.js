@@ -93,8 +93,8 @@ async function serve() {
     createRequestHandler({
       build,
       mode: config.NODE_ENV === "production" ? "production" : "development",
-      // sessionMemo: the loaders of one page share one session lookup (see server/api/middleware.ts).
-      getLoadContext: (req, res) => ({ clientIp: req.ip, sessionMemo: new Map(), cspNonce: res.locals.cspNonce }),
+      // pageReads: the loaders of one page share one session lookup and member summary (server/api/middleware.ts pageRead).
+      getLoadContext: (req, res) => ({ clientIp: req.ip, pageReads: new Map(), cspNonce: res.locals.cspNonce }),
     }),
   );
 

@@ -13,13 +13,29 @@ export interface SubscriptionFacts {
 
 const at = (d: Date | string | null | undefined) => (d == null ? null : new Date(d));
 
-export function subscriptionState(s: SubscriptionFacts, now: Date = new Date()): SubscriptionState {
+/**
+ * Leaving pauses aside, the first of these facts a subscription has decides its state; with none it is active.
+ * The database's subscription_state_unpaused() is written from this list (server/db/domain-rules.ts), and
+ * server/db/subscription-state.ts adds the pause at query time; tests/api/subscription-state.test.ts walks every
+ * combination through both.
+ */
+export const UNPAUSED_STATE_RULES = [
+  ["cancelled_at", "cancelled"],
+  ["grace_period_ends_at", "grace_period"],
+  ["upcoming_state", "upcoming"],
+] as const satisfies readonly (readonly [keyof SubscriptionFacts, SubscriptionState])[];
+
+/** A pause is running at `now`: it has started and not yet ended. */
+export function pausedAt(s: SubscriptionFacts, now: Date): boolean {
   const pauseStart = at(s.pause_start_at);
   const pauseEnd = at(s.pause_end_at);
-  if (pauseStart && now >= pauseStart && (!pauseEnd || now < pauseEnd)) return "paused";
-  if (s.cancelled_at) return "cancelled";
-  if (s.grace_period_ends_at) return "grace_period";
-  if (s.upcoming_state) return "upcoming";
+  return !!pauseStart && now >= pauseStart && (!pauseEnd || now < pauseEnd);
+}
+
+export function subscriptionState(s: SubscriptionFacts, now: Date = new Date()): SubscriptionState {
+  if (pausedAt(s, now)) return "paused";
+  // A fact counts when present (not null), as SQL's IS NOT NULL has it.
+  for (const [fact, state] of UNPAUSED_STATE_RULES) if (s[fact] != null) return state;
   return "active";
 }
 

@@ -42,7 +42,7 @@ const schema = z
     TRUST_PROXY: flag,
     /** Accounts one address may create on the public sign-up form in an hour. */
     SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
-    /** How old the dashboard's membership figures may be before they are recomputed (0: every request). */
+    /** How old the dashboard's membership counts may be, on every server process alike (0: counted on every page). */
     DASHBOARD_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
     TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),

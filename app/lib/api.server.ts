@@ -1,5 +1,5 @@
 import type { JSONParsed } from "hono/utils/types";
-import type { SessionMemo } from "../../server/api/context";
+import type { PageReads } from "../../server/api/context";
 import { getRuntime } from "../../server/runtime";
 
 /**
@@ -54,7 +54,7 @@ function checkedPath(path: string): ApiPath {
 
 export interface ApiContext {
   request: Request;
-  context?: { clientIp?: string; sessionMemo?: SessionMemo };
+  context?: { clientIp?: string; pageReads?: PageReads };
 }
 
 export interface GymApi {
@@ -113,9 +113,9 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     };
     let res: Response;
     try {
-      // A change (sign-in, sign-out, switch) makes the page's shared session lookup stale.
-      if (method !== "GET") context?.sessionMemo?.clear();
-      const env = { clientIp: context?.clientIp, sessionMemo: method === "GET" ? context?.sessionMemo : undefined };
+      // A change (sign-in, sign-out, switch, an edit) makes the page's shared reads stale.
+      if (method !== "GET") context?.pageReads?.clear();
+      const env = { clientIp: context?.clientIp, pageReads: method === "GET" ? context?.pageReads : undefined };
       res = config.API_BASE ? await fetch(url, init) : await api.fetch(new Request(url, init), env);
     } catch (err) {
       const timedOut = (err as Error).name === "TimeoutError";

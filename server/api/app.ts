@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createSwrCache } from "../cache/stale-while-revalidate";
+import { createFinishedWeeksCache } from "./dashboard/finished-weeks";
 import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
 import { onError } from "./errors";
@@ -18,7 +18,10 @@ const CROSS_SITE_ALLOWED = ["/api/register"];
 
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
 export function createApi(given: ApiDeps) {
-  const deps: ApiDeps = { ...given, figures: given.figures ?? createSwrCache({ ttlMs: given.config.DASHBOARD_CACHE_SECONDS * 1000 }) };
+  const deps: ApiDeps = {
+    ...given,
+    finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),
+  };
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));

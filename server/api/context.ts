@@ -1,28 +1,28 @@
-import type { SwrCache } from "../cache/stale-while-revalidate";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Tenant } from "../db/tenant";
 import type { Mailer } from "../mail/mailer";
 import type { SessionRow } from "../auth/sessions";
 import type { CurrentUser } from "./users/current";
+import type { FinishedWeeksCache } from "./dashboard/finished-weeks";
 
-/** One page's session lookups, shared by its loaders' GET calls to the in-process API. */
-export type SessionMemo = Map<string, Promise<{ session: SessionRow; user: CurrentUser } | null>>;
+/** Reads one page's loaders share: their GET calls to the in-process API ask once (server/api/middleware.ts pageRead). */
+export type PageReads = Map<string, Promise<unknown>>;
 
 export interface ApiDeps {
   db: Db;
   mailer: Mailer;
   config: Config;
   now?: () => Date;
-  /** Costly figures that may be a little old (server/api/dashboard/membership-figures.ts); made by createApi. */
-  figures?: SwrCache;
+  /** Active members in finished weeks, kept until the week rolls over (server/api/dashboard/finished-weeks.ts); made by createApi. */
+  finishedWeeks?: FinishedWeeksCache;
   /** Row-level security behind every tenant query (default on); off only in the tenant-isolation test. */
   rowLevelSecurity?: boolean;
 }
 
 export type ApiEnv = {
   /** Passed by the HTTP server (or the in-process client) from the socket: never read from headers unless TRUST_PROXY. */
-  Bindings: { clientIp?: string; sessionMemo?: SessionMemo };
+  Bindings: { clientIp?: string; pageReads?: PageReads };
   Variables: {
     deps: ApiDeps;
     session: SessionRow | null;

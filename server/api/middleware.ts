@@ -38,6 +38,20 @@ export function clientIp(c: Context<ApiEnv>) {
   return c.env?.clientIp ?? "unknown";
 }
 
+/**
+ * A read the GET calls of one page share (the loaders of a page each call the in-process API; server.js makes
+ * `pageReads` per page and app/lib/api.server.ts empties it after any change). Alone, or remote: read each time.
+ */
+export function pageRead<T>(c: Context<ApiEnv>, key: string, read: () => Promise<T>): Promise<T> {
+  const reads = c.req.method === "GET" ? c.env?.pageReads : undefined;
+  let pending = reads?.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = read();
+    reads?.set(key, pending);
+  }
+  return pending;
+}
+
 /** Loads the session and user for every request; guards below decide what each route needs. */
 export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const { db, config } = c.var.deps;
@@ -47,13 +61,7 @@ export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
     return found ? { session: found.session, user: currentUser(found.user, found.memberships) } : null;
   };
   // The loaders of one page each call the API; reads within that page share one lookup.
-  const memo = c.req.method === "GET" && token ? c.env?.sessionMemo : undefined;
-  let pending = memo?.get(token!);
-  if (!pending) {
-    pending = lookup();
-    memo?.set(token!, pending);
-  }
-  const found = await pending;
+  const found = token ? await pageRead(c, `session:${token}`, lookup) : null;
   c.set("session", found?.session ?? null);
   c.set("user", found?.user ?? null);
   await next();

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { installDomainRules } from "./domain-rules";
 import * as schema from "./schema";
 
 /** The one database handle type: PGlite and node-postgres both give a PgDatabase over the same schema. */
@@ -39,6 +40,7 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");
       await migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await installDomainRules(database.db);
     }
   } else {
     const client = await openPglite(opts.pgliteDir);
@@ -48,6 +50,7 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/pglite/migrator");
       await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await installDomainRules(database.db);
     }
   }
   return database;

@@ -5,7 +5,6 @@ import type { Db } from "./client";
  * values (`sql.placeholder`). For the reads every signed-in page makes: it saves drizzle building the SQL
  * each time and PostgreSQL parsing and planning it (on PostgreSQL each pooled connection prepares it once).
  * Only for queries whose shape never changes; anything built from optional filters stays a plain query.
- * Anything else kept per database handle uses it too (the rollups' same-turn batcher).
  */
 export function preparedFor<T>(build: (db: Db) => T): (db: Db) => T {
   const byDb = new WeakMap<Db, T>();

@@ -536,6 +536,16 @@ export const daily_visits = pgTable(
   (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
 );
 
+/**
+ * Figures the API computes and keeps for a while, shared by every server process (server/cache/shared-figures.ts):
+ * one entry per key, as cachified writes it. UNLOGGED (drizzle/0012): a cache, not worth the write-ahead log.
+ */
+export const figures_cache = pgTable("figures_cache", {
+  key: text("key").primaryKey(),
+  organisation_id: integer("organisation_id").notNull(),
+  entry: jsonb("entry").notNull(),
+});
+
 export const conversations = pgTable(
   "conversations",
   {

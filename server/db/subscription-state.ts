@@ -4,9 +4,10 @@ import { organisation_users } from "./schema";
 
 /**
  * domain/subscription.ts's subscriptionState, in SQL, for queries that count or filter members by state. The
- * part that does not move with the clock is kept on the membership row by drizzle/0009's triggers
- * (subscription_state_unpaused); whether a pause is running is decided here, at query time.
- * They must agree: tests/api/members-list.test.ts and triggers.test.ts check them against the domain function.
+ * part that does not move with the clock is kept on the membership row by drizzle/0009's triggers with
+ * subscription_state_unpaused, written from the domain's UNPAUSED_STATE_RULES (server/db/domain-rules.ts);
+ * whether a pause is running is decided here, at query time, as the domain's pausedAt decides it.
+ * tests/api/subscription-state.test.ts checks every combination of the facts against the domain function.
  */
 export const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 

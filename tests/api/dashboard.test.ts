@@ -5,7 +5,7 @@ import { hashPassword } from "../../server/auth/password";
 import { offering_gyms, offerings, organisation_users, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, setup, signedIn } from "./harness";
+import { browser, setup, signedIn, testConfig } from "./harness";
 
 /**
  * "Now" is fixed at Wednesday 15 April 2026, 1 pm in Auckland (NZST, +12). Daylight saving ended on
@@ -195,6 +195,30 @@ describe("GET /api/active-users", () => {
       { week_start: "2026-04-06", active: 4 },
       { week_start: "2026-04-13", active: 4 },
     ]);
+  });
+});
+
+describe("GET /api/active-users: finished weeks", () => {
+  it("are kept until the week rolls over, while the current week is counted live", async () => {
+    // An organisation of its own, so nothing here reaches the figures the other tests read.
+    const gamma = await makeOrganisation(env.db, { name: "Gamma" });
+    const gym = await makeGym(env.db, gamma.id, "Gamma One");
+    const staff = await makeUser(env.db, { name: "gamma admin", email: "gamma-admin@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD) });
+    await addStaff(env.db, staff.id, gamma.id, "admin");
+    const price = await offering(gamma.id, "Gamma Anytime", { all_gyms_access: true });
+    await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma1@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
+    let clock = NOW;
+    const timed = createApi({ db: env.db, mailer: outboxMailer(env.db), config: testConfig({ DASHBOARD_CACHE_SECONDS: "0" }), now: () => clock });
+    const weeks = async () => (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data;
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 1 }]);
+
+    // History rewritten behind the API's back (the API never back-dates): the finished week is kept as it was.
+    await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma2@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 2 }]);
+
+    // A week later the week of 6 April has rolled out, and the week of 13 April is read afresh as finished.
+    clock = new Date(NOW.getTime() + 7 * 24 * 3600 * 1000);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-13", active: 2 }, { week_start: "2026-04-20", active: 2 }]);
   });
 });
 

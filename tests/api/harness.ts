@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { desc } from "drizzle-orm";
 import { parseConfig, type Config } from "../../server/config";
 import { openDatabase, openPglite, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
+import { installDomainRules } from "../../server/db/domain-rules";
 import * as schema from "../../server/db/schema";
 import { createApi } from "../../server/api/app";
 import { outboxMailer } from "../../server/mail/mailer";
@@ -16,7 +17,9 @@ async function pgliteTemplate() {
   const client = await openPglite("memory://");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  await installDomainRules(db as unknown as Db);
   const dump = await client.dumpDataDir("none");
   await client.close();
   return dump;

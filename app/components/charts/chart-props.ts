@@ -2,8 +2,7 @@ import type { Format } from "./scale";
 
 /** What every chart takes. The SVG is drawn on the server; nothing here needs JavaScript in the browser. */
 export interface ChartProps {
-  /** Prefix of the ids tying the SVG to its title and description; default: React's useId. Give one when
-   *  the chart is rendered apart from the page (ServerMemo), so server and browser agree on it. */
+  /** Prefix of the ids tying the SVG to its title and description; default: React's useId. */
   id?: string;
   /** The chart's accessible name (the SVG's <title>) and the caption of its figures table. */
   title: string;

@@ -1,12 +1,9 @@
 import { formatTime } from "../../../domain/dates";
-import { ServerMemo } from "../../components/server-memo";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
 import { RevenuePanel } from "./revenue-by-month";
 import type { DashboardData } from "./types";
-
-const oldest = (a: string, b: string) => (a < b ? a : b);
 
 /** The dashboard: headline figures, then the charts, all for the current organisation and gym. */
 export function DashboardPage({ data, organisation, gym }: { data: DashboardData; organisation?: string; gym?: string }) {
@@ -16,8 +13,8 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       <p className="mt-1 text-sm text-slate-600">
         {organisation}
         {gym ? ` · ${gym}` : ""}
-        {/* Membership counts are cached for up to half a minute (server/api/dashboard/membership-figures.ts). */}
-        {` · Members counted at ${formatTime(oldest(data.stats.membership_as_of, data.breakdown.as_of))}`}
+        {/* Membership counts may be up to DASHBOARD_CACHE_SECONDS old (server/api/dashboard/member-summary.ts). */}
+        {` · Members counted at ${formatTime(data.stats.membership_as_of)}`}
       </p>
       <div className="mt-6">
         <HeadlineCards stats={data.stats} />
@@ -25,14 +22,13 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       {/* Two columns only where a card is wide enough for its chart to draw near 1:1; each column stacks
           on its own, so a tall card leaves no gap beside a short one. */}
       <div className="mt-6 grid grid-cols-1 gap-6 xl:grid-cols-2 xl:items-start">
-        {/* Each pane is a pure function of its figures: its markup is rendered once per distinct figures. */}
         <div className="space-y-6">
-          <ServerMemo name="active-members" input={data.activeUsers} render={(weeks) => <ActiveMembersPanel weeks={weeks} />} />
-          <ServerMemo name="members-by-state" input={data.breakdown.by_state} render={(byState) => <MembersByStatePanel byState={byState} />} />
+          <ActiveMembersPanel weeks={data.activeUsers} />
+          <MembersByStatePanel byState={data.breakdown.by_state} />
         </div>
         <div className="space-y-6">
-          {data.costs ? <ServerMemo name="revenue" input={data.costs} render={(months) => <RevenuePanel months={months} />} /> : null}
-          <ServerMemo name="members-by-offering" input={data.breakdown.by_offering} render={(byOffering) => <MembersByOfferingPanel byOffering={byOffering} />} />
+          {data.costs ? <RevenuePanel months={data.costs} /> : null}
+          <MembersByOfferingPanel byOffering={data.breakdown.by_offering} />
         </div>
       </div>
     </div>

@@ -1,13 +1,12 @@
 import { and, asc, count, eq, exists, isNull, or, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { SubscriptionState } from "../../../domain/subscription";
-import type { Cached } from "../../cache/stale-while-revalidate";
 import { offering_gyms, offerings, organisation_users } from "../../db/schema";
 import { memberPausedAt } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
 import type { ApiEnv } from "../context";
-import { now } from "../middleware";
-import { membershipFigures } from "./membership-figures";
+import { keptFigures, sharedFigures } from "../../cache/shared-figures";
+import { now, pageRead } from "../middleware";
 
 export type OfferingMembers = { offering_id: number; name: string; members: number };
 
@@ -76,9 +75,25 @@ export async function memberSummary(t: Tenant, at: Date): Promise<MemberSummary>
   return { members, by_state, by_offering };
 }
 
-/** The summary for the request's organisation and gym, from the membership-figures cache (one entry serves all three calls). */
-export const cachedMemberSummary = (c: Context<ApiEnv>): Promise<Cached<MemberSummary>> =>
-  membershipFigures(c, "members", () => memberSummary(c.var.tenant, now(c)));
+/** The summary and when it was counted. */
+export type KeptMemberSummary = MemberSummary & { as_of: string };
+
+/**
+ * The summary for the request's organisation and gym, at most DASHBOARD_CACHE_SECONDS old and the same on every
+ * server process (server/cache/shared-figures.ts); the dashboard's three calls that need it (stats, active
+ * users, breakdown) share one reading per page.
+ */
+export function pageMemberSummary(c: Context<ApiEnv>): Promise<KeptMemberSummary> {
+  const t = c.var.tenant;
+  const key = `${t.organisationId}:${t.gymId ?? "all"}:member-summary`;
+  const { config } = c.var.deps;
+  return pageRead(c, key, () =>
+    keptFigures(sharedFigures(t.db), key, config.DASHBOARD_CACHE_SECONDS * 1000, async () => {
+      const at = now(c);
+      return { ...(await memberSummary(t, at)), as_of: at.toISOString() };
+    }),
+  );
+}
 
 /** GET /api/user-breakdown's figures. */
 export type UserBreakdown = Pick<MemberSummary, "by_state" | "by_offering">;

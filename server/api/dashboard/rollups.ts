@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { preparedFor } from "../../db/prepared";
-import { sameTurnBatch } from "../../db/same-turn-batch";
 import { daily_revenue, daily_visits } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
 
@@ -50,32 +49,13 @@ function totalsByPeriod(db: Db, perGym: boolean) {
 const totalsInGym = preparedFor((db) => totalsByPeriod(db, true).prepare("rollup_periods_gym"));
 const totalsAllGyms = preparedFor((db) => totalsByPeriod(db, false).prepare("rollup_periods_all"));
 
-type Ask = { organisationId: number; gymId: number | null; periods: Period[] };
-
-/**
- * One statement for every list of periods asked for this turn for one organisation and gym. A batcher per
- * database handle (preparedFor), so a batch never mixes a test's transaction or another database.
- */
-const batcherFor = preparedFor((db) =>
-  sameTurnBatch<string, Ask, PeriodTotals[]>(async (_key, asks) => {
-    const { organisationId, gymId } = asks[0];
-    const periods = asks.flatMap((a) => a.periods);
-    const rows = await (gymId ? totalsInGym : totalsAllGyms)(db).execute({
-      org: organisationId,
-      gym: gymId ?? 0,
-      from: periods.map((p) => p.from),
-      to: periods.map((p) => p.to),
-    });
-    const totals = rows.map(({ collected, failed_payments, visits }) => ({ collected, failed_payments, visits }));
-    let at = 0;
-    return asks.map((a) => totals.slice(at, (at += a.periods.length)));
-  }),
-);
-
-/**
- * Money, failed payments and visits in each period, in the order given. Calls made side by side for the same
- * organisation and gym (the dashboard's stats and monthly breakdown) share one statement.
- */
-export function periodTotals(t: Tenant, periods: Period[]): Promise<PeriodTotals[]> {
-  return batcherFor(t.db)(`${t.organisationId}:${t.gymId ?? "all"}`, { organisationId: t.organisationId, gymId: t.gymId, periods });
+/** Money, failed payments and visits in each period, in the order given. */
+export async function periodTotals(t: Tenant, periods: Period[]): Promise<PeriodTotals[]> {
+  const rows = await (t.gymId ? totalsInGym : totalsAllGyms)(t.db).execute({
+    org: t.organisationId,
+    gym: t.gymId ?? 0,
+    from: periods.map((p) => p.from),
+    to: periods.map((p) => p.to),
+  });
+  return rows.map(({ collected, failed_payments, visits }) => ({ collected, failed_payments, visits }));
 }

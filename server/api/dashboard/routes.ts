@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { readQuery } from "../body";
 import { inCurrentGym, now, requireStaff } from "../middleware";
-import { membershipFigures } from "./membership-figures";
-import { cachedMemberSummary, runningMembers } from "./member-summary";
-import { activeUsersInWeeks, costAndVisitBreakdown } from "./queries";
+import { finishedWeeks } from "./finished-weeks";
+import { pageMemberSummary, runningMembers } from "./member-summary";
+import { costAndVisitBreakdown } from "./queries";
 import { localWeekStart } from "../../../domain/dates";
 
 const activeUsersQuery = z.object({
@@ -24,20 +24,15 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const { weeks } = readQuery(c, activeUsersQuery);
     const t = c.var.tenant;
     const at = now(c);
-    // Finished weeks are settled and cached long (keyed by the current week, so they roll over on Monday);
-    // the current week is the members running now, from the same summary as the headline counts.
-    const week = localWeekStart(at);
-    const [past, current] = await Promise.all([
-      weeks > 1 ? membershipFigures(c, `active-users-past:${weeks}:${week}`, () => activeUsersInWeeks(t, at, 1, weeks - 1), { settled: true }) : { value: [] },
-      cachedMemberSummary(c),
-    ]);
-    return c.json({ data: [...past.value, { week_start: week, active: runningMembers(current.value) }] });
+    // Finished weeks never change and are kept until Monday; the current week is the members running now,
+    // from the same summary as the headline counts.
+    const [past, current] = await Promise.all([finishedWeeks(c.var.deps.finishedWeeks!, t, at, weeks), pageMemberSummary(c)]);
+    return c.json({ data: [...past, { week_start: localWeekStart(at), active: runningMembers(current) }] });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, inCurrentGym("members.read"), async (c) => {
-    const figures = await cachedMemberSummary(c);
-    const { by_state, by_offering } = figures.value;
-    return c.json({ data: { by_state, by_offering, as_of: figures.asOf.toISOString() } });
+    const { by_state, by_offering, as_of } = await pageMemberSummary(c);
+    return c.json({ data: { by_state, by_offering, as_of } });
   })
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
   .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

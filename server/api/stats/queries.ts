@@ -39,6 +39,6 @@ export type HeadlineStats = {
     /** Null for staff who may not see money in this gym (server/api/permissions.ts). */
     [K in MoneyFigure]: number | null;
   } & {
-    /** When the membership counts were computed (they may be up to DASHBOARD_CACHE_SECONDS old). */
+    /** When the membership counts were counted (at most DASHBOARD_CACHE_SECONDS ago). */
     membership_as_of: string;
   };

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { ApiEnv } from "../context";
 import { inCurrentGym, now, requireStaff } from "../middleware";
-import { cachedMemberSummary } from "../dashboard/member-summary";
+import { pageMemberSummary } from "../dashboard/member-summary";
 import { activityStats, type HeadlineStats } from "./queries";
 import { can, requireCan } from "../permissions";
 
@@ -9,8 +9,7 @@ import { can, requireCan } from "../permissions";
 export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, requireCan("members.read"), inCurrentGym("members.read"), async (c) => {
   const t = c.var.tenant;
   const at = now(c);
-  const [membership, activity] = await Promise.all([cachedMemberSummary(c), activityStats(t, at)]);
-  const { members, by_state } = membership.value;
+  const [{ members, by_state, as_of }, activity] = await Promise.all([pageMemberSummary(c), activityStats(t, at)]);
   const subscriptions = { active: by_state.active, paused: by_state.paused, grace_period: by_state.grace_period, upcoming: by_state.upcoming };
   // Money figures only for those who may see money here; visits are for every member reader.
   const money = can(c.var.user!, "money.read", t.gymId);
@@ -19,7 +18,7 @@ export const statsRoutes = new Hono<ApiEnv>().get("/stats", requireStaff, requir
     subscriptions,
     ...activity,
     ...(money ? {} : { failed_payments: null, revenue_this_month: null, revenue_last_month: null }),
-    membership_as_of: membership.asOf.toISOString(),
+    membership_as_of: as_of,
   };
   return c.json({ data });
 });

@@ -47,7 +47,7 @@ BEGIN
   FOREACH t IN ARRAY ARRAY[
     'gyms', 'destination_accounts', 'organisation_users', 'gym_users', 'offerings', 'offering_gyms', 'offering_hours',
     'prices', 'payment_types', 'subscriptions', 'payments', 'visits', 'access_control_credentials', 'price_changes',
-    'daily_revenue', 'daily_visits', 'conversations', 'messages'
+    'daily_revenue', 'daily_visits', 'conversations', 'messages', 'figures_cache'
   ] LOOP
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
     EXECUTE format(

@@ -80,14 +80,30 @@ export const requireVerified: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
 };
 
-/** Verified staff of a current organisation; sets the tenant scope from the session. */
-export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
+/** Verified staff of a current organisation, or the answer why not. */
+function staffUser(c: Context<ApiEnv>) {
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
   if (!u.row.is_staff || !u.organisation || u.organisation.role === "member") throw forbidden();
-  // The handler runs inside the tenant's transaction. Hono turns a handler's error into a response before
-  // next() returns, so a failed request is rolled back here by hand.
+  return { ...u, organisation: u.organisation };
+}
+
+/**
+ * Verified staff, for answers made from the session read alone (the unread count): no tenant, so no
+ * transaction. Anything that reads organisation data needs requireStaff.
+ */
+export const requireStaffSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  staffUser(c);
+  await next();
+};
+
+/** Verified staff of a current organisation; sets the tenant scope from the session. */
+export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const u = staffUser(c);
+  // A request that changes something runs in one transaction, rolled back when it fails. Hono turns a
+  // handler's error into a response before next() returns, so the failure is raised again here to roll back.
+  const atomic = !["GET", "HEAD"].includes(c.req.method);
   const failed = new Error("rolled back");
   try {
     await withTenant(
@@ -97,9 +113,9 @@ export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
       async (t) => {
         c.set("tenant", t);
         await next();
-        if (c.error || c.res.status >= 400) throw failed;
+        if (atomic && (c.error || c.res.status >= 400)) throw failed;
       },
-      { rowLevelSecurity: c.var.deps.rowLevelSecurity },
+      { rowLevelSecurity: c.var.deps.rowLevelSecurity, atomic },
     );
   } catch (err) {
     if (err !== failed) throw err;

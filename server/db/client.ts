@@ -14,6 +14,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Connections that are the role gym_tenant for their whole life (row-level security applies to every query on
+ * them, drizzle/0013), each remembering which organisation app.organisation_id names: `run` lends one set to
+ * `organisationId`, with a drizzle handle over it. On PostgreSQL only; PGlite has one connection, and the
+ * tenant layer scopes a transaction there instead (server/db/tenant.ts).
+ */
+export interface TenantConnections {
+  run<T>(organisationId: number, work: (db: Db) => Promise<T>): Promise<T>;
+}
+
+const tenantConnections = new WeakMap<object, TenantConnections>();
+/** The tenant connections that belong with this handle, if it is PostgreSQL's. */
+export const tenantConnectionsOf = (db: Db) => tenantConnections.get(db);
+
 export const MIGRATIONS_FOLDER = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   // server/db → repo root in source; build/ → repo root once bundled.
@@ -36,7 +50,10 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     // An idle connection the server ends (restart, failover, a dropped test database) must not crash the
     // process: the pool replaces it on the next query.
     pool.on("error", (err) => console.error(`[db] idle connection lost: ${err.message}`));
-    database = { db: drizzle(pool, { schema }) as unknown as Db, kind: "postgres", close: () => pool.end() };
+    const tenants = await pgTenantConnections(opts.databaseUrl);
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    tenantConnections.set(db, tenants);
+    database = { db, kind: "postgres", close: () => Promise.all([pool.end(), tenants.end()]).then(() => undefined) };
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");
       await migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
@@ -61,4 +78,50 @@ export async function openPglite(dir: string, loadDataDir?: Blob | File) {
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
   return PGlite.create(dir, { extensions: { pg_trgm }, loadDataDir });
+}
+
+/**
+ * A second pool for tenant work. Its connections switch to gym_tenant once, when first lent, and set
+ * app.organisation_id only when the next organisation differs from the last: a request usually costs no
+ * extra round trip, where a transaction per request cost three (BEGIN, the settings, COMMIT) and a third of the
+ * dashboard's throughput. Nothing but tenant work uses this pool, so a connection never goes back to the app's
+ * own role with these settings.
+ */
+async function pgTenantConnections(url: string): Promise<TenantConnections & { end(): Promise<void> }> {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
+  pool.on("error", (err) => console.error(`[db] idle tenant connection lost: ${err.message}`));
+  const state = new WeakMap<object, { organisationId: number | null; db: Db }>();
+  return {
+    async run(organisationId, work) {
+      const client = await pool.connect();
+      let s = state.get(client);
+      try {
+        if (!s) {
+          s = { organisationId: null, db: drizzle(client, { schema }) as unknown as Db };
+          await client.query("select set_config('role', 'gym_tenant', false)");
+          state.set(client, s);
+        }
+        if (s.organisationId !== organisationId) {
+          s.organisationId = null; // unknown until the setting is confirmed
+          await client.query("select set_config('app.organisation_id', $1, false)", [String(organisationId)]);
+          s.organisationId = organisationId;
+        }
+      } catch (err) {
+        client.release(err as Error); // a connection in an unknown state is closed, not reused
+        throw err;
+      }
+      try {
+        return await work(s.db);
+      } catch (err) {
+        // A failure must not leave a transaction open on a connection that goes back to the pool.
+        await client.query("rollback").catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    end: () => pool.end(),
+  };
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import type { Db } from "./client";
+import { tenantConnectionsOf, type Db } from "./client";
 
 /**
  * The one scoping layer for tenant data. A Tenant is made from the session (requireStaff in
@@ -32,6 +32,8 @@ export interface Tenant {
 }
 
 export interface TenantOptions {
+  /** One transaction for all of `work`, rolled back when it throws. */
+  atomic?: boolean;
   /**
    * Row-level security on (the default). Off only in the tenant-isolation test, to prove that the queries'
    * own filters hold without the second wall (tests/api/tenant-matrix.test.ts).
@@ -40,32 +42,41 @@ export interface TenantOptions {
 }
 
 /**
- * Runs `work` for one organisation in one transaction: app.organisation_id is set for the policies and the
- * role becomes gym_tenant, both for this transaction only (set_config's `true`), so a pooled connection
- * goes back clean. A thrown error rolls everything back.
+ * Runs `work` for one organisation, with a handle on which row-level security shows and accepts only that
+ * organisation's rows:
+ * - on PostgreSQL, a connection of the tenant pool (server/db/client.ts), already the role gym_tenant and
+ *   set to the organisation;
+ * - on PGlite (one connection), a transaction that sets both for itself only (set_config's `true`).
+ * `atomic` runs `work` in one transaction (PostgreSQL too), which a thrown error rolls back: the API asks it for
+ * every request that changes something.
  */
-export function withTenant<T>(
+export async function withTenant<T>(
   root: Db,
   organisationId: number,
   gymId: number | null,
   work: (t: Tenant) => Promise<T>,
   opts: TenantOptions = {},
 ): Promise<T> {
+  const rls = opts.rowLevelSecurity !== false;
+  const pooled = rls ? tenantConnectionsOf(root) : undefined;
+  const scope = async (db: Db) => {
+    const t = scoped(root, db, organisationId, gymId, opts);
+    try {
+      return await work(t);
+    } finally {
+      // The connection goes back to the pool, maybe straight into another organisation's request: anything
+      // still holding this Tenant (a late callback) must not reach it.
+      closed.add(t);
+    }
+  };
+  if (pooled) return pooled.run(organisationId, (db) => (opts.atomic ? db.transaction((tx) => scope(tx as unknown as Db)) : scope(db)));
   return root.transaction(async (tx) => {
-    const rls = opts.rowLevelSecurity !== false;
     await tx.execute(
       rls
         ? sql`select set_config('app.organisation_id', ${String(organisationId)}, true), set_config('role', 'gym_tenant', true)`
         : sql`select set_config('app.organisation_id', ${String(organisationId)}, true)`,
     );
-    const t = scoped(root, tx as unknown as Db, organisationId, gymId, opts);
-    try {
-      return await work(t);
-    } finally {
-      // A pooled connection goes back to the pool when the transaction ends, maybe straight into another
-      // organisation's request: anything still holding this Tenant (a late callback) must not reach it.
-      closed.add(t);
-    }
+    return scope(tx as unknown as Db);
   });
 }
 
@@ -76,7 +87,7 @@ function scoped(root: Db, db: Db, organisationId: number, gymId: number | null, 
     organisationId,
     gymId,
     get db() {
-      if (closed.has(t)) throw new Error("This tenant's transaction has ended: use t.again() for work that outlives the request.");
+      if (closed.has(t)) throw new Error("This tenant's connection has gone back to the pool: use t.again() for work that outlives the request.");
       return db;
     },
     where: (table, ...conditions) => and(eq(table.organisation_id, organisationId), ...conditions) as SQL,

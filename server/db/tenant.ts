@@ -7,15 +7,15 @@ import { tenantConnectionsOf, type Db } from "./client";
  * server/api/middleware.ts), never from a request's body or path, and every read or write of a tenant-owned
  * table goes through it.
  *
- * Two walls: every query names the organisation (`where`, `owned`), and the handle a Tenant gives out is a
- * transaction in which PostgreSQL's row-level security (drizzle/0011) shows and accepts only this
- * organisation's rows. There is no way to the unscoped database through a Tenant.
+ * Two walls: every query names the organisation (`where`, `owned`), and the handle a Tenant gives out is one
+ * on which PostgreSQL's row-level security (drizzle/0013) shows and accepts only this organisation's rows.
+ * There is no way to the unscoped database through a Tenant.
  */
 export interface Tenant {
   organisationId: number;
   /** The current gym, when the user has one in this organisation. */
   gymId: number | null;
-  /** This request's transaction, scoped to the organisation by row-level security. */
+  /** This request's handle, scoped to the organisation by row-level security. */
   db: Db;
   /** `organisation_id = current` AND the given conditions. */
   where(table: { organisation_id: PgColumn }, ...conditions: (SQL | undefined)[]): SQL;

@@ -24,7 +24,7 @@ export type FoundMember = Awaited<ReturnType<typeof findMember>>;
 /**
  * Whether `userId` belongs to any organisation besides this one, or is staff anywhere: their sign-in identity
  * is not ours alone. Row-level security hides other organisations' rows from a tenant, so this asks the one
- * function made for it (drizzle/0011), which answers yes or no and nothing else.
+ * function made for it (drizzle/0013), which answers yes or no and nothing else.
  */
 export async function sharedIdentity(t: Tenant, userId: number, isStaff: boolean): Promise<boolean> {
   if (isStaff) return true;

@@ -5,10 +5,9 @@ import type { Credential, MemberDetail, PaymentsPage, PriceChange, VisitsPage } 
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "../features/members/member-history";
 import { MemberProfile } from "../features/members/member-profile";
 import { StatusCard } from "../features/members/status-card";
-import { apiPath, gymApi, ifAllowed } from "../lib/api.server";
-import { requireApp } from "../lib/host.server";
-import { idParam, pageQuery } from "../lib/params.server";
-import { redirectForApiError } from "../lib/session.server";
+import { apiPath, ifAllowed } from "../lib/api.server";
+import { memberRoute, orRefusal } from "../features/members/member-route.server";
+import { pageQuery } from "../lib/params.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -18,30 +17,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** /members/{id}: profile, status card, payments, visits, door access and price changes. */
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
-  const api = gymApi(args);
+  const { id, api } = memberRoute(args);
   const url = new URL(args.request.url);
-  try {
-    const [member, payments, visits, credentials, changes] = await Promise.all([
+  const [member, payments, visits, credentials, changes] = await orRefusal(
+    args.request,
+    Promise.all([
       api.get<MemberDetail>(apiPath`/members/${id}`),
       // Money is for staff who may see it in the member's gym: null for the others.
       ifAllowed(api.get<PaymentsPage>(apiPath`/users/${id}/payments`, { page: pageQuery(url, "payments_page") })),
       api.get<VisitsPage>(apiPath`/users/${id}/visits`, { page: pageQuery(url, "visits_page") }),
       api.get<{ data: Credential[] }>(apiPath`/members/${id}/access-control-credentials`),
       ifAllowed(api.get<{ data: PriceChange[] }>(apiPath`/users/${id}/price-change-history`)),
-    ]);
-    return {
-      member,
-      payments,
-      visits,
-      credentials: credentials.data,
-      changes: changes?.data ?? null,
-    };
-  } catch (err) {
-    // A member of another organisation is 404 here too (redirectForApiError throws the 404 page).
-    redirectForApiError(args.request, err);
-  }
+    ]),
+  );
+  return { member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null };
 }
 
 export default function MemberShow() {

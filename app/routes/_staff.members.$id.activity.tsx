@@ -4,30 +4,25 @@ import { capitaliseWords } from "../../domain/dates";
 import { CostPerVisitPanel, SubscriptionPeriodsPanel, WeeklyVisitsPanel } from "../features/members/activity-panels";
 import type { CostWeek, SubscriptionPeriod, VisitWeek } from "../features/members/activity-types";
 import type { MemberDetail } from "../features/members/detail-types";
-import { apiPath, gymApi, ifAllowed } from "../lib/api.server";
-import { requireApp } from "../lib/host.server";
-import { idParam } from "../lib/params.server";
-import { redirectForApiError } from "../lib/session.server";
+import { apiPath, ifAllowed } from "../lib/api.server";
+import { memberRoute, orRefusal } from "../features/members/member-route.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Activity of ${data?.member.name ? capitaliseWords(data.member.name) : "member"} · Gym Membership` }];
 
 /** /members/{id}/activity: weekly visits, memberships over time and weekly cost per visit, drawn on the server. */
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
-  const api = gymApi(args);
-  try {
-    const [member, visits, periods, costs] = await Promise.all([
+  const { id, api } = memberRoute(args);
+  const [member, visits, periods, costs] = await orRefusal(
+    args.request,
+    Promise.all([
       api.get<MemberDetail>(apiPath`/members/${id}`),
       api.get<{ data: VisitWeek[] }>(apiPath`/members/${id}/weekly-visits`, { weeks: 26 }),
       // What memberships cost is for staff who may see money in the member's gym.
       ifAllowed(api.get<{ data: SubscriptionPeriod[] }>(apiPath`/members/${id}/subscription-periods`)),
       ifAllowed(api.get<{ data: CostWeek[] }>(apiPath`/members/${id}/weekly-cost-per-visit`, { weeks: 26 })),
-    ]);
-    return { member, visits: visits.data, periods: periods?.data ?? null, costs: costs?.data ?? null, now: new Date().toISOString() };
-  } catch (err) {
-    redirectForApiError(args.request, err);
-  }
+    ]),
+  );
+  return { member, visits: visits.data, periods: periods?.data ?? null, costs: costs?.data ?? null, now: new Date().toISOString() };
 }
 
 export default function MemberActivity() {

@@ -1,33 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
-import type { MemberDetail } from "../features/members/detail-types";
-import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
-import { requireApp } from "../lib/host.server";
-import { idParam } from "../lib/params.server";
+import { apiPath, ApiRequestError } from "../lib/api.server";
 import { redirectForApiError } from "../lib/session.server";
+import { memberRoute, memberToChange } from "../features/members/member-route.server";
 import { redirectWithToast } from "../lib/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete member · Gym Membership" }];
 
 /** The confirmation step is a page of its own, so it works without JavaScript. */
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
-  let member: MemberDetail;
-  try {
-    member = await gymApi(args).get<MemberDetail>(apiPath`/members/${id}`);
-  } catch (err) {
-    redirectForApiError(args.request, err);
-  }
-  if (!member.can.delete) throw new Response("Only admins can delete members.", { status: 403 });
-  return { member };
+  return { member: await memberToChange(args, "delete") };
 }
 
 export async function action(args: ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
-  const api = gymApi(args);
+  const { id, api } = memberRoute(args);
   try {
     const { name } = await api.delete<{ name: string }>(apiPath`/members/${id}`);
     return redirectWithToast("/members", { summary: "Member deleted", detail: `${capitaliseWords(name)} no longer shows in lists or search. Their payments and visits are kept.` }, api.headers);

@@ -6,42 +6,30 @@ import { capitaliseWords } from "../../domain/dates";
 import { memberUpdateSchema } from "../../domain/schemas/members";
 import type { MemberDetail } from "../features/members/detail-types";
 import { MemberForm } from "../features/members/member-form";
-import { apiPath, gymApi } from "../lib/api.server";
+import { apiPath, ApiRequestError } from "../lib/api.server";
 import { readForm, replyWithApiError } from "../lib/forms.server";
-import { requireApp } from "../lib/host.server";
-import { idParam } from "../lib/params.server";
 import { redirectForApiError } from "../lib/session.server";
+import { memberRoute, memberToChange } from "../features/members/member-route.server";
 import { redirectWithToast } from "../lib/toast.server";
 import type { loader as staffLoader } from "./_staff";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.member.name ? capitaliseWords(data.member.name) : "member"} · Gym Membership` }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
-  let member: MemberDetail;
-  try {
-    member = await gymApi(args).get<MemberDetail>(apiPath`/members/${id}`);
-  } catch (err) {
-    redirectForApiError(args.request, err);
-  }
-  // The API refuses the change too; the page does not offer a form that cannot be sent.
-  if (!member.can.edit) throw new Response("Only admins can change a member's details.", { status: 403 });
-  return { member };
+  return { member: await memberToChange(args, "edit") };
 }
 
 export async function action(args: ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
+  const { id, api } = memberRoute(args);
   const submission = parseWithZod(await readForm(args.request), { schema: memberUpdateSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const api = gymApi(args);
   try {
     // JSON drops the fields the schema left undefined (empty values); numbers are numbers already.
     const saved = await api.put<MemberDetail>(apiPath`/members/${id}`, submission.value);
     return redirectWithToast(`/members/${id}`, { summary: "Member saved", detail: capitaliseWords(saved.name) }, api.headers);
   } catch (err) {
-    if (err instanceof Error && "status" in err && ((err as { status: number }).status === 404 || (err as { status: number }).status === 401)) redirectForApiError(args.request, err);
+    // Signed out, gone, or not allowed: the page the guards would show; anything else is the form's to say.
+    if (err instanceof ApiRequestError && [401, 403, 404].includes(err.status)) redirectForApiError(args.request, err);
     return replyWithApiError(submission, err);
   }
 }

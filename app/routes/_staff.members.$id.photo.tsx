@@ -1,17 +1,15 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { PHOTO_BODY_LIMIT } from "../../server/api/members/photo";
-import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
-import { requireApp } from "../lib/host.server";
-import { idParam } from "../lib/params.server";
+import { apiPath, ApiRequestError } from "../lib/api.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { memberRoute } from "../features/members/member-route.server";
 import { readForm } from "../lib/forms.server";
 
 /** POST /members/{id}/photo: the detail page's upload form; the API judges and resizes the file. */
 export async function action(args: ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
-  const id = idParam(args.params, "id");
+  const { id, api } = memberRoute(args);
   const back = `/members/${id}`;
   const fail = (detail: string) => redirectWithToast(back, { severity: "error", summary: "Photo not changed", detail, life: 10_000 });
   // Refused before reading a body the API would refuse anyway (server.js answers 413 first; this is for other callers).
@@ -20,7 +18,6 @@ export async function action(args: ActionFunctionArgs) {
   if (!(file instanceof Blob) || file.size === 0) return fail("Choose a photo to upload.");
   const form = new FormData();
   form.set("file", file, (file as File).name || "photo");
-  const api = gymApi(args);
   try {
     await api.raw("POST", apiPath`/members/${id}/profile-picture`, form);
   } catch (err) {

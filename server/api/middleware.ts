@@ -5,8 +5,7 @@ import { readSession } from "../auth/sessions";
 import { withTenant } from "../db/tenant";
 import type { ApiEnv } from "./context";
 import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
-import { currentUser, isOrganisationAdmin } from "./users/current";
-import { assertCan, type Capability } from "./permissions";
+import { currentUser } from "./users/current";
 
 /** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
 export const secureCookies = (config: Config) => config.NODE_ENV === "production" && !config.DEMO_MODE;
@@ -122,12 +121,6 @@ export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
   }
 };
 
-export const requireOrganisationAdmin: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const u = c.var.user;
-  if (!u || !isOrganisationAdmin(u)) throw forbidden();
-  await next();
-};
-
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
@@ -159,13 +152,3 @@ export function fromOwnOrigin(request: Request) {
   }
 }
 
-/**
- * The dashboard's figures are for the current gym (the tenant's gymId, or the whole organisation without one):
- * 403 unless the user holds `capability` there.
- */
-export const inCurrentGym =
-  (capability: Capability): MiddlewareHandler<ApiEnv> =>
-  async (c, next) => {
-    assertCan(c.var.user!, capability, c.var.tenant.gymId);
-    await next();
-  };

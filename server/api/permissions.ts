@@ -82,6 +82,17 @@ export const requireCan =
     await next();
   };
 
+/**
+ * Route guard for the dashboard's figures, which are for the current gym (the tenant's gymId, or the whole
+ * organisation without one): 403 unless the user holds `capability` there.
+ */
+export const inCurrentGym =
+  (capability: Capability): MiddlewareHandler<ApiEnv> =>
+  async (c, next) => {
+    assertCan(c.var.user!, capability, c.var.tenant.gymId);
+    await next();
+  };
+
 /** The capabilities `user` holds for gym `gymId` (the current gym, or every gym when null): what the UI may offer. */
 export function capabilitiesIn(user: CurrentUser, gymId: number | null): Capability[] {
   return CAPABILITIES.filter((cap) => can(user, cap, gymId));

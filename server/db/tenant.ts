@@ -24,9 +24,9 @@ export interface Tenant {
   /** Stamps the current organisation on rows about to be inserted. */
   owned<T extends object>(values: T): T & { organisation_id: number };
   /**
-   * Work that may outlive the request's transaction (a streamed export's batches): in the request's transaction
-   * while it is open, else in a new, short scoped transaction of its own, so none stays open while a slow
-   * client downloads. (Opening a second one while the first is open would wait forever on PGlite.)
+   * Work that may outlive the request (a streamed export's batches): on the request's own handle while it is
+   * lent, else on a newly lent one, so nothing stays held while a slow client downloads. (Taking a second
+   * handle while the first is held would wait forever on PGlite's one connection.)
    */
   again<T>(work: (t: Tenant) => Promise<T>): Promise<T>;
 }

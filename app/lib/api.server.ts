@@ -1,6 +1,6 @@
-import type { JSONParsed } from "hono/utils/types";
 import type { PageReads } from "../../server/api/context";
 import { getRuntime } from "../../server/runtime";
+import type { AnswerOf, CallOptions, Method, PathFor, Query } from "./api-contract";
 
 /**
  * The one client every loader and action uses to reach the gym API. It forwards the browser's cookie,
@@ -21,35 +21,27 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** A path on the gym API, built by `apiPath` (so every value in it is one encoded segment). */
-export type ApiPath = string & { readonly __apiPath: true };
-
 /** A `.` or `..` segment (also percent-encoded, which URL parsers resolve too): it would walk up the API's paths. */
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 
 /**
- * Builds an API path from a template, each interpolation one path segment: `apiPath\`/members/${id}/photo\``.
- * Values are encodeURIComponent()-ed, so a `/`, `?` or `#` in them stays inside their segment; an empty,
- * `.` or `..` value is refused, as it would still walk the path.
+ * The API path of a pattern and its params: `/members/:id/photo` with `{ id: 12 }` → `/members/12/photo`. Each
+ * value is one path segment, encodeURIComponent()-ed, so a `/`, `?` or `#` in it stays inside it; an empty, `.` or
+ * `..` value is refused, as it would still walk the path, and so is a pattern whose params were not all given.
  */
-export function apiPath(strings: TemplateStringsArray, ...values: (string | number)[]): ApiPath {
-  let path = strings[0];
-  values.forEach((value, i) => {
-    const segment = String(value);
-    if (segment === "" || segment === "." || segment === "..") throw refused(`${path}${segment}`);
-    path += encodeURIComponent(segment) + strings[i + 1];
+export function apiPath(pattern: string, params: Record<string, string | number> = {}): string {
+  const path = pattern.replace(/:([a-z_]+)/gi, (whole, name: string) => {
+    if (!(name in params)) throw refused(pattern);
+    const segment = String(params[name]);
+    if (segment === "" || segment === "." || segment === "..") throw refused(`${pattern} ${name}=${segment}`);
+    return encodeURIComponent(segment);
   });
-  return checkedPath(path);
+  if (!path.startsWith("/") || path.startsWith("//") || /[?#\\]/.test(path) || DOT_SEGMENT.test(path)) throw refused(path);
+  return path;
 }
 
 function refused(path: string) {
   return new ApiRequestError(404, `Not an API path: ${JSON.stringify(path.slice(0, 100))}.`, "not_found");
-}
-
-/** The client's own check on any path it is handed: absolute, no query or fragment, no dot segments. */
-function checkedPath(path: string): ApiPath {
-  if (!path.startsWith("/") || path.startsWith("//") || /[?#\\]/.test(path) || DOT_SEGMENT.test(path)) throw refused(path);
-  return path as ApiPath;
 }
 
 export interface ApiContext {
@@ -57,24 +49,28 @@ export interface ApiContext {
   context?: { clientIp?: string; pageReads?: PageReads };
 }
 
+/**
+ * Each method takes a path pattern as the API declares it (`/members/:id`) and answers that path's type from
+ * the API's own routes (./api-contract.ts): Dates arrive as strings, and a page that expects otherwise does
+ * not compile. A path with params needs them: `api.get("/members/:id", { params: { id } })`.
+ */
 export interface GymApi {
-  // T is the type the API's own code builds (e.g. Awaited<ReturnType<typeof memberDetail>>); the answer is
-  // typed as that value after a trip through JSON (Dates arrive as strings), so the compiler catches a page
-  // that expects otherwise.
-  get<T>(path: ApiPath, query?: Record<string, string | number | undefined>): Promise<JSONParsed<T>>;
-  post<T>(path: ApiPath, body?: unknown): Promise<JSONParsed<T>>;
-  put<T>(path: ApiPath, body?: unknown): Promise<JSONParsed<T>>;
-  delete<T>(path: ApiPath): Promise<JSONParsed<T>>;
+  get<P extends PathFor<"get">>(path: P, ...options: CallOptions<P, { query?: Query }>): Promise<AnswerOf<"get", P>>;
+  post<P extends PathFor<"post">>(path: P, ...options: CallOptions<P, { body?: unknown }>): Promise<AnswerOf<"post", P>>;
+  put<P extends PathFor<"put">>(path: P, ...options: CallOptions<P, { body?: unknown }>): Promise<AnswerOf<"put", P>>;
+  delete<P extends PathFor<"delete">>(path: P, ...options: CallOptions<P, object>): Promise<AnswerOf<"delete", P>>;
   /**
    * The API's answer itself, for bodies to pass on as they stream (CSV exports, images). A failure still
    * raises ApiRequestError. `body` is JSON unless it is FormData (multipart uploads).
    */
-  raw(method: string, path: ApiPath, body?: unknown): Promise<Response>;
+  raw<M extends Method, P extends PathFor<M>>(method: M, path: P, ...options: CallOptions<P, { body?: unknown }>): Promise<Response>;
   /** Set-Cookie headers the API sent, to pass on with the page's response. */
   headers: Headers;
   /** Whether the next call carries any cookie (the browser's, or one the API set during this request). */
   readonly hasCookies: boolean;
 }
+
+type Options = { params?: Record<string, string | number>; query?: Query; body?: unknown };
 
 export function gymApi({ request, context }: ApiContext): GymApi {
   const headers = new Headers();
@@ -84,15 +80,15 @@ export function gymApi({ request, context }: ApiContext): GymApi {
     if (k) cookies.set(k, v.join("="));
   }
 
-  async function send<T>(method: string, path: ApiPath, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
-    const res = await call(method, path, body, query);
-    const payload = (await res.json().catch(() => null)) as { data?: T } | null;
-    return (payload?.data ?? payload) as T;
+  // The contract's types promise what the API's handlers build; this is where that promise meets the wire.
+  async function send<T>(method: string, pattern: string, { params, query, body }: Options = {}): Promise<T> {
+    const res = await call(method, pattern, { params, query, body: body ?? (method === "POST" || method === "PUT" ? {} : undefined) });
+    const payload = (await res.json().catch(() => null)) as unknown;
+    return (payload !== null && typeof payload === "object" && "data" in payload ? payload.data : payload) as T;
   }
 
-  async function call(method: string, path: ApiPath, body?: unknown, query?: Record<string, string | number | undefined>): Promise<Response> {
-    // Checked again here: a cast string would otherwise reach the URL parser, which resolves `..` and cuts at `?`.
-    checkedPath(path);
+  async function call(method: string, pattern: string, { params, query, body }: Options = {}): Promise<Response> {
+    const path = apiPath(pattern, params);
     const { config, api } = await getRuntime();
     const base = config.API_BASE ?? new URL(request.url).origin;
     const url = new URL(`/api${path}`, base);
@@ -138,11 +134,11 @@ export function gymApi({ request, context }: ApiContext): GymApi {
   }
 
   return {
-    get: (path, query) => send("GET", path, undefined, query),
-    post: (path, body) => send("POST", path, body ?? {}),
-    put: (path, body) => send("PUT", path, body ?? {}),
-    delete: (path) => send("DELETE", path),
-    raw: (method, path, body) => call(method, path, body),
+    get: (path, ...[options]) => send("GET", path, options),
+    post: (path, ...[options]) => send("POST", path, options),
+    put: (path, ...[options]) => send("PUT", path, options),
+    delete: (path, ...[options]) => send("DELETE", path, options),
+    raw: (method, path, ...[options]) => call(method.toUpperCase(), path, options),
     headers,
     get hasCookies() {
       return cookies.size > 0;

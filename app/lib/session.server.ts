@@ -1,11 +1,10 @@
-import type { JSONParsed } from "hono/utils/types";
 import { redirect } from "@remix-run/node";
-import type { mePayload } from "../../server/api/users/current";
-import { type ApiContext, apiPath, ApiRequestError, gymApi, type GymApi } from "./api.server";
+import type { AnswerOf } from "./api-contract";
+import { type ApiContext, ApiRequestError, gymApi, type GymApi } from "./api.server";
 import { appFor, originOf } from "./host.server";
 
 /** The signed-in user as GET /api/me returns it (SPEC §3). */
-export type Me = JSONParsed<ReturnType<typeof mePayload>>;
+export type Me = AnswerOf<"get", "/me">;
 
 export type MeState = { state: "ok"; me: Me } | { state: "anonymous" } | { state: "unverified" };
 
@@ -13,7 +12,7 @@ export async function fetchMe(api: GymApi): Promise<MeState> {
   // No cookie, no session: a first visit to the login page costs no API call (and no 401).
   if (!api.hasCookies) return { state: "anonymous" };
   try {
-    return { state: "ok", me: await api.get<Me>(apiPath`/me`) };
+    return { state: "ok", me: await api.get("/me") };
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 400 && err.error === "not_two_factor_authenticated") return { state: "unverified" };
     if (err instanceof ApiRequestError && err.status === 401) return { state: "anonymous" };

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ApiRequestError, apiPath, gymApi } from "./api.server";
+import { ApiRequestError, gymApi } from "./api.server";
 import { requireApp } from "./host.server";
 import { safeRedirect } from "./redirect";
 import { redirectForApiError } from "./session.server";
@@ -14,14 +14,14 @@ type OrganisationSwitched = { current_organisation: { name: string } };
 const KINDS = {
   organisation: {
     field: "organisation_id",
-    path: (id: number) => apiPath`/organisations/${id}/switch`,
+    path: "/organisations/:id/switch",
     failed: "Could not switch organisation",
     // A new organisation changes the whole page: say where the user now is.
     switched: (answer: unknown): ToastInput | null => ({ severity: "info", summary: `Now working in ${(answer as OrganisationSwitched).current_organisation.name}` }),
   },
   gym: {
     field: "gym_id",
-    path: (id: number) => apiPath`/gyms/${id}/switch`,
+    path: "/gyms/:id/switch",
     failed: "Could not switch gym",
     // The gym's name is in the switcher itself on the reloaded page.
     switched: (_answer: unknown): ToastInput | null => null,
@@ -41,7 +41,7 @@ export async function switchAction(args: ActionFunctionArgs, kind: keyof typeof 
   const back = safeRedirect(form.get("redirectTo"));
   const api = gymApi(args);
   try {
-    const answer = await api.post<unknown>(path(Number.isInteger(id) && id > 0 ? id : 0));
+    const answer = await api.post(path, { params: { id: Number.isInteger(id) && id > 0 ? id : 0 } });
     const toast = switched(answer);
     return toast ? redirectWithToast(back, toast, api.headers) : redirect(back, { headers: api.headers });
   } catch (err) {

@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { forgotPasswordSchema } from "../../domain/schemas/auth";
 import { AuthCard } from "../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../components/field";
-import { apiPath, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
 import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { redirectWithToast } from "../lib/toast.server";
@@ -20,7 +20,7 @@ export async function action(args: ActionFunctionArgs) {
   const api = gymApi(args);
   let answer: { message: string };
   try {
-    answer = await api.post(apiPath`/forgot-password`, submission.value);
+    answer = await api.post("/forgot-password", { body: submission.value });
   } catch (err) {
     return replyWithApiError(submission, err);
   }

@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { loginSchema } from "../../domain/schemas/auth";
 import { AuthCard } from "../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../components/field";
-import { apiPath, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
 import { readForm, replyWithApiError } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { safeRedirect } from "../lib/redirect";
@@ -25,7 +25,7 @@ export async function action(args: ActionFunctionArgs) {
   const api = gymApi(args);
   let result: { two_factor_required: boolean };
   try {
-    result = await api.post(apiPath`/login`, { email: submission.value.email, password: submission.value.password });
+    result = await api.post("/login", { body: { email: submission.value.email, password: submission.value.password } });
   } catch (err) {
     return replyWithApiError(submission, err, { hideFields: ["password"] });
   }

@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
-import type { Credential, MemberDetail, PaymentsPage, PriceChange, VisitsPage } from "../features/members/detail-types";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "../features/members/member-history";
 import { MemberProfile } from "../features/members/member-profile";
 import { StatusCard } from "../features/members/status-card";
-import { apiPath, ifAllowed } from "../lib/api.server";
+import { ifAllowed } from "../lib/api.server";
 import { memberRoute, orRefusal } from "../features/members/member-route.server";
 import { pageQuery } from "../lib/params.server";
 
@@ -22,12 +21,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const [member, payments, visits, credentials, changes] = await orRefusal(
     args.request,
     Promise.all([
-      api.get<MemberDetail>(apiPath`/members/${id}`),
+      api.get("/members/:id", { params: { id } }),
       // Money is for staff who may see it in the member's gym: null for the others.
-      ifAllowed(api.get<PaymentsPage>(apiPath`/users/${id}/payments`, { page: pageQuery(url, "payments_page") })),
-      api.get<VisitsPage>(apiPath`/users/${id}/visits`, { page: pageQuery(url, "visits_page") }),
-      api.get<{ data: Credential[] }>(apiPath`/members/${id}/access-control-credentials`),
-      ifAllowed(api.get<{ data: PriceChange[] }>(apiPath`/users/${id}/price-change-history`)),
+      ifAllowed(api.get("/users/:id/payments", { params: { id }, query: { page: pageQuery(url, "payments_page") } })),
+      api.get("/users/:id/visits", { params: { id }, query: { page: pageQuery(url, "visits_page") } }),
+      api.get("/members/:id/access-control-credentials", { params: { id } }),
+      ifAllowed(api.get("/users/:id/price-change-history", { params: { id } })),
     ]),
   );
   return { member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null };

@@ -2,9 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
 import { CostPerVisitPanel, SubscriptionPeriodsPanel, WeeklyVisitsPanel } from "../features/members/activity-panels";
-import type { CostWeek, SubscriptionPeriod, VisitWeek } from "../features/members/activity-types";
-import type { MemberDetail } from "../features/members/detail-types";
-import { apiPath, ifAllowed } from "../lib/api.server";
+import { ifAllowed } from "../lib/api.server";
 import { memberRoute, orRefusal } from "../features/members/member-route.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Activity of ${data?.member.name ? capitaliseWords(data.member.name) : "member"} · Gym Membership` }];
@@ -15,11 +13,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const [member, visits, periods, costs] = await orRefusal(
     args.request,
     Promise.all([
-      api.get<MemberDetail>(apiPath`/members/${id}`),
-      api.get<{ data: VisitWeek[] }>(apiPath`/members/${id}/weekly-visits`, { weeks: 26 }),
+      api.get("/members/:id", { params: { id } }),
+      api.get("/members/:id/weekly-visits", { params: { id }, query: { weeks: 26 } }),
       // What memberships cost is for staff who may see money in the member's gym.
-      ifAllowed(api.get<{ data: SubscriptionPeriod[] }>(apiPath`/members/${id}/subscription-periods`)),
-      ifAllowed(api.get<{ data: CostWeek[] }>(apiPath`/members/${id}/weekly-cost-per-visit`, { weeks: 26 })),
+      ifAllowed(api.get("/members/:id/subscription-periods", { params: { id } })),
+      ifAllowed(api.get("/members/:id/weekly-cost-per-visit", { params: { id }, query: { weeks: 26 } })),
     ]),
   );
   return { member, visits: visits.data, periods: periods?.data ?? null, costs: costs?.data ?? null, now: new Date().toISOString() };

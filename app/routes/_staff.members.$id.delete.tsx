@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
-import { apiPath, ApiRequestError } from "../lib/api.server";
+import { ApiRequestError } from "../lib/api.server";
 import { redirectForApiError } from "../lib/session.server";
 import { memberRoute, memberToChange } from "../features/members/member-route.server";
 import { redirectWithToast } from "../lib/toast.server";
@@ -16,7 +16,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const { id, api } = memberRoute(args);
   try {
-    const { name } = await api.delete<{ name: string }>(apiPath`/members/${id}`);
+    const { name } = await api.delete("/members/:id", { params: { id } });
     return redirectWithToast("/members", { summary: "Member deleted", detail: `${capitaliseWords(name)} no longer shows in lists or search. Their payments and visits are kept.` }, api.headers);
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 403) {

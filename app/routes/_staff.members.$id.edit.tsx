@@ -4,9 +4,8 @@ import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
 import { memberUpdateSchema } from "../../domain/schemas/members";
-import type { MemberDetail } from "../features/members/detail-types";
 import { MemberForm } from "../features/members/member-form";
-import { apiPath, ApiRequestError } from "../lib/api.server";
+import { ApiRequestError } from "../lib/api.server";
 import { readForm, replyWithApiError } from "../lib/forms.server";
 import { redirectForApiError } from "../lib/session.server";
 import { memberRoute, memberToChange } from "../features/members/member-route.server";
@@ -25,7 +24,7 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     // JSON drops the fields the schema left undefined (empty values); numbers are numbers already.
-    const saved = await api.put<MemberDetail>(apiPath`/members/${id}`, submission.value);
+    const saved = await api.put("/members/:id", { params: { id }, body: submission.value });
     return redirectWithToast(`/members/${id}`, { summary: "Member saved", detail: capitaliseWords(saved.name) }, api.headers);
   } catch (err) {
     // Signed out, gone, or not allowed: the page the guards would show; anything else is the form's to say.

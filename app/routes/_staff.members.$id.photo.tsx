@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { PHOTO_BODY_LIMIT } from "../../server/api/members/photo";
-import { apiPath, ApiRequestError } from "../lib/api.server";
+import { ApiRequestError } from "../lib/api.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
 import { memberRoute } from "../features/members/member-route.server";
@@ -19,7 +19,7 @@ export async function action(args: ActionFunctionArgs) {
   const form = new FormData();
   form.set("file", file, (file as File).name || "photo");
   try {
-    await api.raw("POST", apiPath`/members/${id}/profile-picture`, form);
+    await api.raw("post", "/members/:id/profile-picture", { params: { id }, body: form });
   } catch (err) {
     if (err instanceof ApiRequestError && (err.status === 422 || err.status === 413)) return fail(`${err.errors?.file?.[0] ?? err.message}.`.replace(/\.\.$/, "."));
     redirectForApiError(args.request, err);

@@ -2,8 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { MemberFilters } from "../features/members/list-filters";
 import { MembersTable, Pagination } from "../features/members/members-table";
-import type { MemberListPage, OfferingSummary } from "../features/members/types";
-import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
+import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
@@ -19,11 +18,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const query = Object.fromEntries(new URL(args.request.url).searchParams);
   try {
     const [list, offerings] = await Promise.all([
-      api.get<MemberListPage>(apiPath`/members`, query).catch((err: unknown) => {
+      api.get("/members", { query }).catch((err: unknown) => {
         if (err instanceof ApiRequestError && err.status === 422) return { errors: err.errors ?? {} };
         throw err;
       }),
-      api.get<{ data: OfferingSummary[] }>(apiPath`/offerings`),
+      api.get("/offerings"),
     ]);
     return {
       list: "errors" in list ? null : list,

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
+import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
@@ -13,7 +13,7 @@ export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
   const form = Object.fromEntries([...(await readForm(args.request))].filter(([, v]) => typeof v === "string"));
   try {
-    const res = await gymApi(args).raw("POST", apiPath`/members/export`, form);
+    const res = await gymApi(args).raw("post", "/members/export", { body: form });
     return new Response(res.body, {
       headers: {
         "Content-Type": res.headers.get("content-type") ?? "text/csv; charset=utf-8",

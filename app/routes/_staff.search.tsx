@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { MemberHit } from "../components/shell/member-search";
-import { apiPath, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 
@@ -13,7 +13,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const query = (new URL(args.request.url).searchParams.get("q") ?? "").trim().slice(0, 100);
   if (!query) return { query, hits: [] as MemberHit[] };
   try {
-    const { data } = await gymApi(args).post<{ data: MemberHit[] }>(apiPath`/search`, { query });
+    const { data } = await gymApi(args).post("/search", { body: { query } });
     return { query, hits: data };
   } catch (err) {
     redirectForApiError(args.request, err);

@@ -7,7 +7,6 @@ import { guardSection, hasCalendarAndMessaging } from "../components/shell/nav";
 import { Sidebar } from "../components/shell/sidebar";
 import { Switcher } from "../components/shell/switcher";
 import { useUnreadCount } from "../components/shell/use-unread-count";
-import { apiPath } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { requireStaff, type Me } from "../lib/session.server";
 import { PageError } from "../components/page-error";
@@ -18,7 +17,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { me, api } = await requireStaff(args);
   const to = guardSection(new URL(args.request.url).pathname, me);
   if (to) throw redirect(to);
-  const unread = hasCalendarAndMessaging(me) ? (await api.get<{ unread_messages: number }>(apiPath`/messaging/unread-messages`)).unread_messages : 0;
+  const unread = hasCalendarAndMessaging(me) ? (await api.get("/messaging/unread-messages")).unread_messages : 0;
   return { me, unread };
 }
 

@@ -1,12 +1,12 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPath, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
 import { appFor } from "../lib/host.server";
 import { redirectWithToast } from "../lib/toast.server";
 
 /** Logout is a POST: end the session, then the sign-in page. */
 export async function action(args: ActionFunctionArgs) {
   const api = gymApi(args);
-  await api.post(apiPath`/logout`);
+  await api.post("/logout");
   const to = appFor(args.request) === "signup" ? "/" : "/login";
   return redirectWithToast(to, { severity: "info", summary: "You have been signed out." }, api.headers);
 }

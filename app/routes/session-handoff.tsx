@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { AuthCard } from "../components/auth-card";
 import { SubmitButton } from "../components/field";
-import { apiPath, ApiRequestError, gymApi } from "../lib/api.server";
+import { ApiRequestError, gymApi } from "../lib/api.server";
 import { originOf, requireApp } from "../lib/host.server";
 import { fetchMe, guardStaffPage, nextSignupStep } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
@@ -30,7 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const s = await fetchMe(api);
   if (s.state !== "ok" || s.me.is_staff) throw redirect(guardStaffPage(args.request, s) ?? "/dashboard", { headers: api.headers });
   // Made from this browser's own session, never taken from the URL: no link can hand it someone else's.
-  const { token } = await api.post<{ token: string }>(apiPath`/session/handoff`);
+  const { token } = await api.post("/session/handoff");
   return { token, to: `${originOf(args.request, "signup")}/session-handoff` };
 }
 
@@ -46,7 +46,7 @@ export async function action(args: ActionFunctionArgs) {
   const form = await readForm(args.request);
   const api = gymApi(args);
   try {
-    await api.post(apiPath`/session/claim`, { token: String(form.get("token") ?? "") });
+    await api.post("/session/claim", { body: { token: String(form.get("token") ?? "") } });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status < 500) {
       return redirectWithToast("/", { severity: "warn", summary: "That sign-in link has expired", detail: err.message });

@@ -16,6 +16,25 @@ import { offeringRoutes } from "./offerings/routes";
 /** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
 const CROSS_SITE_ALLOWED = ["/api/register"];
 
+/**
+ * Every endpoint, in one chain so that its type holds each path's answer: the web app's client
+ * (app/lib/api.server.ts) reads a path's response type from `ApiRoutes`. A new routes module joins here.
+ */
+const apiRoutes = new Hono<ApiEnv>()
+  .route("/", sessionRoutes)
+  .route("/", registerRoutes)
+  .route("/", statsRoutes)
+  .route("/", dashboardRoutes)
+  .route("/", switchRoutes)
+  .route("/", messagingRoutes)
+  .route("/", searchRoutes)
+  .route("/", memberRoutes)
+  .route("/", offeringRoutes);
+
+export type ApiRoutes = typeof apiRoutes;
+
+export type Api = ReturnType<typeof createApi>;
+
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
 export function createApi(given: ApiDeps) {
   const deps: ApiDeps = {
@@ -32,16 +51,6 @@ export function createApi(given: ApiDeps) {
   });
   app.use("*", sameOrigin(CROSS_SITE_ALLOWED));
   app.use("*", loadSession);
-  app.route("/", sessionRoutes);
-  app.route("/", registerRoutes);
-  app.route("/", statsRoutes);
-  app.route("/", dashboardRoutes);
-  app.route("/", switchRoutes);
-  app.route("/", messagingRoutes);
-  app.route("/", searchRoutes);
-  app.route("/", memberRoutes);
-  app.route("/", offeringRoutes);
+  app.route("/", apiRoutes);
   return app;
 }
-
-export type Api = ReturnType<typeof createApi>;

@@ -285,8 +285,30 @@ describe("GET /api/cost-and-visit-breakdown", () => {
   });
 });
 
+describe("GET /api/dashboard", () => {
+  it("answers what the four single routes answer, in one call", async () => {
+    const north = await signIn("north@example.com");
+    const one = (path: string) => north.call("GET", path).then((r) => r.json.data);
+    const res = await north.call("GET", "/api/dashboard?weeks=3");
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({
+      stats: await one("/api/stats"),
+      active_users: await one("/api/active-users?weeks=3"),
+      breakdown: await one("/api/user-breakdown"),
+      costs: await one("/api/cost-and-visit-breakdown"),
+    });
+    expect(res.json.data.costs).toHaveLength(6);
+  });
+
+  it("checks its weeks as /api/active-users does", async () => {
+    const res = await (await signIn("north@example.com")).call("GET", "/api/dashboard?weeks=53");
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({ weeks: ["Weeks must be a whole number from 1 to 52."] });
+  });
+});
+
 describe("dashboard endpoints", () => {
-  const paths = ["/api/active-users", "/api/user-breakdown", "/api/cost-and-visit-breakdown"];
+  const paths = ["/api/dashboard", "/api/stats", "/api/active-users", "/api/user-breakdown", "/api/cost-and-visit-breakdown"];
 
   it("need a signed-in user", async () => {
     for (const path of paths) expect((await browser(api).call("GET", path)).status, path).toBe(401);

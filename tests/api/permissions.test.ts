@@ -145,6 +145,10 @@ describe("the permission table through the API", () => {
       const stats = await as[who].call("GET", "/api/stats");
       expect(stats.status).toBe(200);
       expect(stats.json.data.revenue_this_month === null).toBe(n === 403);
+      const dashboard = await as[who].call("GET", "/api/dashboard");
+      expect(dashboard.status).toBe(200);
+      expect(dashboard.json.data.costs === null).toBe(n === 403);
+      expect(dashboard.json.data.stats.revenue_this_month === null).toBe(n === 403);
     });
   }
 

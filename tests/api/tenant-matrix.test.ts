@@ -74,6 +74,7 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/offerings": {},
   "POST /api/search": { body: () => ({ query: "bravo" }) },
   "GET /api/stats": {},
+  "GET /api/dashboard": { queries: () => ["", "weeks=52"] },
   "GET /api/active-users": { queries: () => ["", "weeks=52"] },
   "GET /api/user-breakdown": {},
   "GET /api/cost-and-visit-breakdown": {},

@@ -26,26 +26,26 @@ describe("idParam: a route's id, or the 404 page", () => {
   );
 });
 
-describe("apiPath: every interpolation one encoded segment", () => {
+describe("apiPath: every param one encoded segment", () => {
   it("encodes values so they cannot leave their segment", () => {
-    expect(apiPath`/members/${12}/profile-picture`).toBe("/members/12/profile-picture");
-    expect(apiPath`/members/${"../organisations/2/switch?"}/profile-picture`).toBe("/members/..%2Forganisations%2F2%2Fswitch%3F/profile-picture");
-    expect(apiPath`/search/${"a#b c"}`).toBe("/search/a%23b%20c");
+    expect(apiPath("/members/:id/profile-picture", { id: 12 })).toBe("/members/12/profile-picture");
+    expect(apiPath("/members/:id/profile-picture", { id: "../organisations/2/switch?" })).toBe("/members/..%2Forganisations%2F2%2Fswitch%3F/profile-picture");
+    expect(apiPath("/search/:q", { q: "a#b c" })).toBe("/search/a%23b%20c");
     // The URL parser does not resolve an encoded slash: the path stays under /members.
-    expect(new URL(`/api${apiPath`/members/${"../organisations/2/switch?"}/photo`}`, "http://x").pathname).toBe("/api/members/..%2Forganisations%2F2%2Fswitch%3F/photo");
+    expect(new URL(`/api${apiPath("/members/:id/photo", { id: "../organisations/2/switch?" })}`, "http://x").pathname).toBe("/api/members/..%2Forganisations%2F2%2Fswitch%3F/photo");
   });
 
   it.each(["", ".", ".."])("refuses the segment %j", (value) => {
-    expect(status(() => apiPath`/members/${value}`)).toBe(404);
+    expect(status(() => apiPath("/members/:id", { id: value }))).toBe(404);
   });
 
-  it.each(["/members/../organisations/2/switch", "/members/%2e%2E/x", "/members?x=1", "/members#x", "members", "//evil.example/x", "/a\\b"])(
-    "refuses the literal %j",
-    (literal) => {
-      const strings = Object.assign([literal], { raw: [literal] }) as unknown as TemplateStringsArray;
-      expect(status(() => apiPath(strings))).toBe(404);
-    },
-  );
+  it("refuses a pattern whose params were not all given", () => {
+    expect(status(() => apiPath("/members/:id"))).toBe(404);
+  });
+
+  it.each(["/members/../organisations/2/switch", "/members/%2e%2E/x", "/members?x=1", "/members#x", "members", "//evil.example/x", "/a\\b"])("refuses the literal %j", (literal) => {
+    expect(status(() => apiPath(literal))).toBe(404);
+  });
 });
 
 describe("pageQuery: a page number from the page's own link", () => {

@@ -1,15 +1,13 @@
 import { Form, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import type { AnswerOf } from "../../lib/api-contract";
 import { Icon } from "./icons";
 
 /** SPEC §9: the global search waits this long after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 600;
 
-export interface MemberHit {
-  id: number;
-  name: string;
-  email: string;
-}
+/** One hit of POST /api/search, which this component calls from the browser. */
+export type MemberHit = AnswerOf<"post", "/search">["data"][number];
 
 /**
  * Global member search. Without JavaScript it is a GET form whose results page (/search) lists the hits.
@@ -64,7 +62,7 @@ export function MemberSearch({ onSelect, defaultQuery = "" }: { onSelect?: (memb
         signal: controller.signal,
       });
       if (!res.ok) throw new Error(String(res.status));
-      const body = (await res.json()) as { data: { data: MemberHit[] } };
+      const body = (await res.json()) as { data: AnswerOf<"post", "/search"> };
       setResults(body.data.data);
       setSearched(q);
     } catch (err) {

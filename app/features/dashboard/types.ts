@@ -1,11 +1,11 @@
-import type { UserBreakdown as BreakdownFigures } from "../../../server/api/dashboard/member-summary";
-import type { ActiveUsersWeek, CostAndVisitMonth } from "../../../server/api/dashboard/queries";
-import type { HeadlineStats } from "../../../server/api/stats/queries";
+import type { AnswerOf } from "../../lib/api-contract";
 
 /** The API's answers the dashboard reads (types only: the API may be remote, this is its contract). */
-export type Stats = HeadlineStats;
-export type UserBreakdown = BreakdownFigures & { as_of: string };
-export type { ActiveUsersWeek, CostAndVisitMonth };
+type Dashboard = AnswerOf<"get", "/dashboard">;
+export type Stats = Dashboard["stats"];
+export type ActiveUsersWeek = Dashboard["active_users"][number];
+export type UserBreakdown = Dashboard["breakdown"];
+export type CostAndVisitMonth = NonNullable<Dashboard["costs"]>[number];
 
 export interface DashboardData {
   stats: Stats;

@@ -1,5 +1,5 @@
-import type { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "../../../server/api/members/activity";
+import type { AnswerOf } from "../../lib/api-contract";
 
-export type VisitWeek = Awaited<ReturnType<typeof weeklyVisits>>[number];
-export type CostWeek = Awaited<ReturnType<typeof weeklyCostPerVisit>>[number];
-export type SubscriptionPeriod = Awaited<ReturnType<typeof subscriptionPeriods>>[number];
+export type VisitWeek = AnswerOf<"get", "/members/:id/weekly-visits">["data"][number];
+export type CostWeek = AnswerOf<"get", "/members/:id/weekly-cost-per-visit">["data"][number];
+export type SubscriptionPeriod = AnswerOf<"get", "/members/:id/subscription-periods">["data"][number];

@@ -1,9 +1,8 @@
-import type { MemberDetail as Detail } from "../../../server/api/members/detail";
-import type { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "../../../server/api/members/history";
+import type { AnswerOf } from "../../lib/api-contract";
 
 /** GET /api/members/{id}: the member, and what the signed-in user may do with them. */
-export type MemberDetail = Detail & { can: { edit: boolean; delete: boolean; see_money: boolean } };
-export type PaymentsPage = Awaited<ReturnType<typeof memberPayments>>;
-export type VisitsPage = Awaited<ReturnType<typeof memberVisits>>;
-export type Credential = Awaited<ReturnType<typeof memberCredentials>>[number];
-export type PriceChange = Awaited<ReturnType<typeof priceChangeHistory>>[number];
+export type MemberDetail = AnswerOf<"get", "/members/:id">;
+export type PaymentsPage = AnswerOf<"get", "/users/:id/payments">;
+export type VisitsPage = AnswerOf<"get", "/users/:id/visits">;
+export type Credential = AnswerOf<"get", "/members/:id/access-control-credentials">["data"][number];
+export type PriceChange = AnswerOf<"get", "/users/:id/price-change-history">["data"][number];

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiPath, gymApi } from "../../lib/api.server";
+import { gymApi } from "../../lib/api.server";
 import { requireApp } from "../../lib/host.server";
 import { idParam } from "../../lib/params.server";
 import { redirectForApiError } from "../../lib/session.server";
-import type { MemberDetail } from "./detail-types";
 
 /**
  * What every /members/{id}/… route starts with: the back-office host, the member's id from the path (the 404
@@ -31,7 +30,7 @@ const REFUSED = { edit: "Only admins can change a member's details.", delete: "O
 /** The member, for a page that changes them: the 403 page unless the user may (`can`, from the API). */
 export async function memberToChange(args: LoaderFunctionArgs, change: "edit" | "delete") {
   const { id, api } = memberRoute(args);
-  const member = await orRefusal(args.request, api.get<MemberDetail>(apiPath`/members/${id}`));
+  const member = await orRefusal(args.request, api.get("/members/:id", { params: { id } }));
   if (!member.can[change]) throw new Response(REFUSED[change], { status: 403 });
   return member;
 }

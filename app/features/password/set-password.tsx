@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { setPasswordSchema } from "../../../domain/schemas/auth";
 import { AuthCard } from "../../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
-import { apiPath, ApiRequestError, gymApi } from "../../lib/api.server";
+import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { requireApp } from "../../lib/host.server";
 import { redirectWithToast } from "../../lib/toast.server";
@@ -20,7 +20,7 @@ export async function setPasswordLoader(args: LoaderFunctionArgs) {
   const token = new URL(args.request.url).searchParams.get("token") ?? "";
   if (!token) return { token, link: null, problem: "This page needs the link from your e-mail. Open the link in the e-mail again, or ask for a new one." };
   try {
-    const link = await gymApi(args).post<{ purpose: "reset" | "invite"; name: string; email: string }>(apiPath`/validate-link`, { token });
+    const link = await gymApi(args).post("/validate-link", { body: { token } });
     return { token, link, problem: null };
   } catch (err) {
     if (err instanceof ApiRequestError && err.status < 500) return { token, link: null, problem: err.message };
@@ -35,7 +35,7 @@ export async function setPasswordAction(args: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(hide), { status: 400 });
   const api = gymApi(args);
   try {
-    await api.post(apiPath`/reset-password`, submission.value);
+    await api.post("/reset-password", { body: submission.value });
   } catch (err) {
     return replyWithApiError(submission, err, hide);
   }

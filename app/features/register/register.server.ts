@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { registerSchema } from "../../../domain/schemas/auth";
-import { apiPath, gymApi } from "../../lib/api.server";
+import { gymApi } from "../../lib/api.server";
 import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { fetchMe, guardSignupPage, nextSignupStep } from "../../lib/session.server";
 
@@ -20,7 +20,7 @@ export async function registerAction(args: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(hide), { status: 400 });
   const api = gymApi(args);
   try {
-    await api.post(apiPath`/register`, submission.value);
+    await api.post("/register", { body: submission.value });
   } catch (err) {
     return replyWithApiError(submission, err, hide);
   }

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect } from "@remix-run/node";
 import { twoFactorSchema } from "../../../domain/schemas/auth";
-import { type ApiContext, apiPath, ApiRequestError, gymApi } from "../../lib/api.server";
+import { type ApiContext, ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { redirectWithToast } from "../../lib/toast.server";
 
@@ -12,12 +12,12 @@ export async function codeAction(args: ApiContext, onVerified: (form: FormData) 
   const submission = parseWithZod(form, { schema: twoFactorSchema });
   try {
     if (form.get("intent") === "resend") {
-      await api.post(apiPath`/email/resend`);
+      await api.post("/email/resend");
       const here = new URL(args.request.url);
       return redirectWithToast(here.pathname + here.search, { severity: "info", summary: "We sent a new code.", detail: "Check your e-mail." }, api.headers);
     }
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    await api.post(apiPath`/email/verify`, { code: submission.value.code });
+    await api.post("/email/verify", { body: { code: submission.value.code } });
     return redirect(onVerified(form), { headers: api.headers });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 401) throw redirect(signedOut);

@@ -3,11 +3,10 @@ import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { readQuery } from "../body";
 import { now, requireStaff } from "../middleware";
-import { inCurrentGym } from "../permissions";
-import { finishedWeeks } from "./finished-weeks";
-import { pageMemberSummary, runningMembers } from "./member-summary";
+import { can, inCurrentGym } from "../permissions";
+import { activeUsers, headlineStats, userBreakdown } from "./figures";
+import { pageMemberSummary } from "./member-summary";
 import { costAndVisitBreakdown } from "./queries";
-import { localWeekStart } from "../../../domain/dates";
 
 const activeUsersQuery = z.object({
   weeks: z.coerce
@@ -20,20 +19,28 @@ const activeUsersQuery = z.object({
 
 /** The dashboard's charts, for the current organisation and gym (SPEC §7 Dashboard calls). */
 export const dashboardRoutes = new Hono<ApiEnv>()
+  /**
+   * GET /api/dashboard?weeks=12: the four answers below in one, for the back-office page: one session, one
+   * tenant connection and one member-summary read instead of four. `costs` is null without money.read here.
+   */
+  .get("/dashboard", requireStaff, inCurrentGym("members.read"), async (c) => {
+    const { weeks } = readQuery(c, activeUsersQuery);
+    const summary = pageMemberSummary(c);
+    const money = can(c.var.user!, "money.read", c.var.tenant.gymId);
+    const [stats, active_users, breakdown, costs] = await Promise.all([
+      headlineStats(c, summary),
+      activeUsers(c, weeks, summary),
+      userBreakdown(summary),
+      money ? costAndVisitBreakdown(c.var.tenant, now(c)) : null,
+    ]);
+    return c.json({ data: { stats, active_users, breakdown, costs } });
+  })
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
   .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {
     const { weeks } = readQuery(c, activeUsersQuery);
-    const t = c.var.tenant;
-    const at = now(c);
-    // Finished weeks never change and are kept until Monday; the current week is the members running now,
-    // from the same summary as the headline counts.
-    const [past, current] = await Promise.all([finishedWeeks(c.var.deps.finishedWeeks!, t, at, weeks), pageMemberSummary(c)]);
-    return c.json({ data: [...past, { week_start: localWeekStart(at), active: runningMembers(current) }] });
+    return c.json({ data: await activeUsers(c, weeks, pageMemberSummary(c)) });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
-  .get("/user-breakdown", requireStaff, inCurrentGym("members.read"), async (c) => {
-    const { by_state, by_offering, as_of } = await pageMemberSummary(c);
-    return c.json({ data: { by_state, by_offering, as_of } });
-  })
+  .get("/user-breakdown", requireStaff, inCurrentGym("members.read"), async (c) => c.json({ data: await userBreakdown(pageMemberSummary(c)) }))
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
   .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { rate_limits } from "../db/schema";
 
@@ -20,12 +20,25 @@ export interface Taken {
 }
 
 /**
+ * An ended window counts as no row at all (`take` starts again at 1, `blockedFor` says 0), so its row is only
+ * clutter: every SWEEP_EVERY-th attempt a process counts also deletes the ended ones. The table then holds the
+ * windows still running, however many addresses come and go.
+ */
+export const SWEEP_EVERY = 500;
+let taken = 0;
+
+export async function sweepEnded(db: Db, now = new Date()) {
+  await db.delete(rate_limits).where(lte(rate_limits.reset_at, now));
+}
+
+/**
  * Counts one attempt against `limit` and says whether it may go ahead, in one statement
  * (INSERT … ON CONFLICT … DO UPDATE … RETURNING): parallel attempts each get their own count, so no more
  * than `max` of them pass, however many arrive at once. Count first, then do the guarded work; a window that
  * has ended starts again at 1.
  */
 export async function take(db: Db, limit: Limit, now = new Date()): Promise<Taken> {
+  if (++taken % SWEEP_EVERY === 0) await sweepEnded(db, now);
   const resetAt = new Date(now.getTime() + limit.windowMs);
   const ended = sql`${rate_limits.reset_at} <= ${now.toISOString()}::timestamptz`;
   const [row] = await db

@@ -80,8 +80,27 @@ function refuseTooLarge(req: ExpressRequest, res: ExpressResponse, limit: number
     const { message, error } = new BodyTooLarge(limit);
     res.json({ message, error });
   } else {
-    res.type("html").send('<!doctype html><meta charset="utf-8"><title>Too large</title><h1>Too large</h1><p>What you sent is larger than this page accepts.</p>');
+    res.type("html").send(tooLargePage(req, limit));
   }
+}
+
+/**
+ * The page a browser shows when a form (a photo without JavaScript) sends too much: the limit, and a way back
+ * to the page the form was on (same origin only), as the rest of the body is never read.
+ */
+function tooLargePage(req: ExpressRequest, limit: number): string {
+  const size = limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MB` : `${Math.round(limit / 1024)} KB`;
+  let back = "/";
+  try {
+    const referer = new URL(req.get("referer") ?? "");
+    if (referer.host === req.get("host")) back = referer.pathname + referer.search;
+  } catch {
+    // No or malformed Referer: back to the start page.
+  }
+  const href = back.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too large</title>
+<h1>Too large</h1><p>This form accepts up to ${size}, and what you sent is larger. Nothing was saved.</p>
+<p>Choose a smaller file (a phone photo resized, or saved as JPEG) and try again.</p><p><a href="${href}">Go back</a></p></html>`;
 }
 
 /** The URL the client asked for, host and port as @remix-run/express works them out (honours "trust proxy"). */

@@ -168,7 +168,11 @@ test("a normal sign-in and a 5 MB photo still go through; 11 MB does not", async
 
   const tooBig = await page.request.post(`${page.url()}/photo`, {
     multipart: { file: { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(11 * MB) } },
-    headers: { origin: BACKOFFICE },
+    headers: { origin: BACKOFFICE, referer: page.url() },
   });
   expect(tooBig.status()).toBe(413);
+  // Without JavaScript this is the page the person sees: the limit, and the way back to the member.
+  const said = await tooBig.text();
+  expect(said).toContain("This form accepts up to 10 MB");
+  expect(said).toContain(`<a href="${new URL(page.url()).pathname}">Go back</a>`);
 });

@@ -124,3 +124,19 @@ export function proRata(amountCents: number, frequency: BillingFrequency, start:
     firstFullCharge,
   };
 }
+
+/** 1 = Monday … 7 = Sunday, of a calendar day. */
+const isoWeekday = (day: LocalDay) => new Date(`${day}T00:00:00Z`).getUTCDay() || 7;
+
+/**
+ * Where a member's full charges start when nobody chose a billing date: the next billing day on or after the
+ * start. Month-based prices bill on the 1st of the month and week-based ones on Mondays, so a gym's members are
+ * charged together and a pro-rata covers the days up to then; a daily price needs no pro-rata.
+ */
+export function defaultFirstFullCharge(frequency: BillingFrequency, start: LocalDay): LocalDay {
+  const length = periodLength(frequency);
+  if (!length) throw new RangeError("A paid-in-full (one_off) price has no repeating periods");
+  if (length.months) return start.endsWith("-01") ? start : addCalendarMonths(`${start.slice(0, 8)}01`, 1);
+  if (length.days === 1) return start;
+  return addCalendarDays(start, (8 - isoWeekday(start)) % 7);
+}

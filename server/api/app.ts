@@ -12,6 +12,7 @@ import { messagingRoutes } from "./messaging/routes";
 import { searchRoutes } from "./search/routes";
 import { memberRoutes } from "./members/routes";
 import { offeringRoutes } from "./offerings/routes";
+import { priceRoutes } from "./prices/routes";
 
 /** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
 const CROSS_SITE_ALLOWED = ["/api/register"];
@@ -29,7 +30,8 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", messagingRoutes)
   .route("/", searchRoutes)
   .route("/", memberRoutes)
-  .route("/", offeringRoutes);
+  .route("/", offeringRoutes)
+  .route("/", priceRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { ApiError, invalid, zodErrors } from "./errors";
+import { PG_INT_MAX } from "../../domain/schemas/ids";
+import { ApiError, invalid, notFound, zodErrors } from "./errors";
 
 const MAX_BODY = 64 * 1024;
 
@@ -52,6 +53,17 @@ export async function readForm(c: Context): Promise<Record<string, string | File
  */
 export function readQuery<S extends z.ZodTypeAny>(c: Context, schema: S): z.output<S> {
   return validated(c.req.query(), schema);
+}
+
+/**
+ * A path's id (`:id{[0-9]+}` already holds digits only): a number the database can hold, else the 404 the
+ * route would give for a row that is not there (a larger number names no row, and PostgreSQL refuses to compare it).
+ */
+export function pathId(c: Context, notThere: string, name = "id"): number {
+  const raw = c.req.param(name) ?? "";
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!(id >= 1 && id <= PG_INT_MAX)) throw notFound(notThere);
+  return id;
 }
 
 /**

@@ -31,6 +31,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/(members|users)\/:id/.test(path)) return [ids.bravoOnly, ids.shared, 2147483647];
   if (/^\/api\/organisations\/:id/.test(path)) return [ids.bravo, 0];
   if (/^\/api\/gyms\/:id/.test(path)) return [ids.bravoGym];
+  if (/^\/api\/prices\/:id/.test(path)) return [ids.bravoPrice, 2147483647];
   return null;
 }
 
@@ -73,6 +74,7 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/members/:id/subscription-periods": { sharedMayAnswer: true },
   "GET /api/offerings": {},
   "POST /api/search": { body: () => ({ query: "bravo" }) },
+  "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
   "GET /api/stats": {},
   "GET /api/dashboard": { queries: () => ["", "weeks=52"] },
   "GET /api/active-users": { queries: () => ["", "weeks=52"] },

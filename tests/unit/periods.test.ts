@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BILLING_FREQUENCIES, type BillingFrequency } from "../../domain/billing";
 import { addCalendarDays, startOfLocalDay } from "../../domain/dates";
-import { addCalendarMonths, daysBetween, nthPeriod, periodIndexOn, periodOn, periodStart, proRata, termEnd } from "../../domain/periods";
+import { addCalendarMonths, daysBetween, defaultFirstFullCharge, nthPeriod, periodIndexOn, periodOn, periodStart, proRata, termEnd } from "../../domain/periods";
 
 // Pacific/Auckland: DST ended Sunday 5 April 2026 and starts Sunday 27 September 2026.
 
@@ -124,5 +124,20 @@ describe("proRata: price × remaining days ÷ days in the period, half up", () =
     expect(() => proRata(10_000, "weekly", "2026-05-01", "2026-05-08")).toThrow(RangeError);
     expect(() => proRata(10.5, "weekly", "2026-05-01", "2026-05-02")).toThrow(RangeError);
     expect(() => proRata(100, "one_off", "2026-05-01", "2026-05-02")).toThrow(RangeError);
+  });
+});
+
+describe("defaultFirstFullCharge: the usual billing day on or after the start", () => {
+  it.each<[BillingFrequency, string, string]>([
+    ["monthly", "2026-02-15", "2026-03-01"],
+    ["monthly", "2026-03-01", "2026-03-01"],
+    ["yearly", "2026-12-31", "2027-01-01"],
+    ["quarterly", "2026-11-02", "2026-12-01"],
+    ["weekly", "2026-04-03", "2026-04-06"], // Friday → Monday
+    ["weekly", "2026-04-06", "2026-04-06"], // a Monday
+    ["fortnightly", "2026-04-05", "2026-04-06"], // Sunday → Monday
+    ["daily", "2026-04-05", "2026-04-05"],
+  ])("%s from %s: %s", (frequency, start, expected) => {
+    expect(defaultFirstFullCharge(frequency, start)).toBe(expected);
   });
 });

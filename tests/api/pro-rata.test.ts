@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../server/api/app";
+import { hashPassword } from "../../server/auth/password";
+import { outboxMailer } from "../../server/mail/mailer";
+import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
+import { browser, setup, signedIn } from "./harness";
+
+const PASSWORD = "pro-rata test passphrase";
+let env: Awaited<ReturnType<typeof setup>>;
+let api: ReturnType<typeof createApi>;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  env = await setup();
+  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
+  const hash = await hashPassword(PASSWORD);
+  const org = await makeOrganisation(env.db, { name: "Pro Rata Gyms" });
+  const gym = await makeGym(env.db, org.id, "Central");
+  const admin = await makeUser(env.db, { name: "pat admin", email: "pat@example.com", password_hash: hash, is_staff: true });
+  await addStaff(env.db, admin.id, org.id, "admin");
+  const member = await makeUser(env.db, { name: "mo member", email: "mo@example.com", password_hash: hash });
+  await addMember(env.db, member.id, org.id, gym.id);
+  const offering = await makeOffering(env.db, org.id, { name: "Unlimited" });
+  ids.monthly = (await makePrice(env.db, offering, { amount: 10_000, billing_frequency: "monthly" })).id;
+  ids.weekly = (await makePrice(env.db, offering, { amount: 2_500, billing_frequency: "weekly" })).id;
+  ids.pif = (await makePrice(env.db, offering, { amount: 50_000, billing_frequency: "one_off" })).id;
+  const other = await makeOrganisation(env.db, { name: "Elsewhere" });
+  const otherOffering = await makeOffering(env.db, other.id, { name: "Theirs" });
+  ids.theirs = (await makePrice(env.db, otherOffering, { amount: 9_900, billing_frequency: "monthly" })).id;
+});
+afterAll(() => env.close());
+
+const admin = () => signedIn(api, env.db, "pat@example.com", PASSWORD);
+
+describe("POST /api/prices/{id}/pro-rata", () => {
+  it("charges the days up to the usual billing day: the 1st for a monthly price", async () => {
+    const res = await (await admin()).call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({
+      price: { id: ids.monthly, amount: 10_000, billing_frequency: "monthly", offering: "Unlimited" },
+      start_date: "2026-02-15",
+      amount: 5_000,
+      formatted_amount: "$50.00",
+      days: 14,
+      days_in_period: 28,
+      period: { start: "2026-02-01", end: "2026-03-01" },
+      first_full_charge_date: "2026-03-01",
+      first_full_charge_amount: 10_000,
+    });
+  });
+
+  it("takes the member's billing date when one is given, and Mondays for a weekly price", async () => {
+    const a = await admin();
+    const chosen = await a.call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-01-10", billing_date: "2026-01-31" });
+    expect(chosen.json.data).toMatchObject({ amount: 6_774, days: 21, days_in_period: 31, period: { start: "2025-12-31", end: "2026-01-31" } });
+    // Friday 3 April 2026 to Monday 6 April, across the end of daylight saving: 3 of 7 days.
+    const weekly = await a.call("POST", `/api/prices/${ids.weekly}/pro-rata`, { start_date: "2026-04-03" });
+    expect(weekly.json.data).toMatchObject({ amount: 1_071, days: 3, days_in_period: 7, first_full_charge_date: "2026-04-06" });
+    // A plain HTML form posts the same.
+    const form = await a.call("POST", `/api/prices/${ids.weekly}/pro-rata`, "start_date=2026-04-06&billing_date=", {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    expect(form.json.data).toMatchObject({ amount: 0, days: 0, first_full_charge_date: "2026-04-06" });
+  });
+
+  it("answers 422 with the field's message for bad dates, a billing date out of reach, and a paid-in-full price", async () => {
+    const a = await admin();
+    const refused = async (price: number, body: unknown) => {
+      const res = await a.call("POST", `/api/prices/${price}/pro-rata`, body);
+      expect(res.status).toBe(422);
+      return res.json.errors;
+    };
+    expect(await refused(ids.monthly, {})).toEqual({ start_date: ["Enter the start date as a date"] });
+    expect(await refused(ids.monthly, { start_date: "2026-02-30" })).toEqual({ start_date: ["Enter the start date as a date"] });
+    expect(await refused(ids.monthly, { start_date: "15/02/2026" })).toEqual({ start_date: ["Enter the start date as a date"] });
+    expect(await refused(ids.monthly, { start_date: "2026-02-15", billing_date: "2026-02-14" })).toEqual({ billing_date: ["The billing date must be on or after the start date"] });
+    expect(await refused(ids.monthly, { start_date: "2026-02-15", billing_date: "2026-03-15" })).toEqual({
+      billing_date: ["The billing date must be less than one billing period after the start date"],
+    });
+    expect(await refused(ids.pif, { start_date: "2026-02-15" })).toEqual({ price: ["A paid-in-full price is paid once, in full: it has no pro-rata"] });
+  });
+
+  it("is 404 for another organisation's price and ids that name no row, 401 signed out, 403 for members", async () => {
+    const a = await admin();
+    for (const id of [ids.theirs, 2147483647, 99999999999]) expect((await a.call("POST", `/api/prices/${id}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(404);
+    expect((await browser(api).call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(401);
+    const member = await signedIn(api, env.db, "mo@example.com", PASSWORD);
+    expect((await member.call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(403);
+  });
+});

@@ -71,6 +71,11 @@ export const gyms = pgTable(
     gocardless_organisation_id: text("gocardless_organisation_id"),
     price_change_notification_reply_to: text("price_change_notification_reply_to"),
     break_fee_percentage: integer("break_fee_percentage"),
+    /** The card surcharge (domain/surcharge.ts): a percentage in basis points (150 = 1.5 %) plus fixed cents. */
+    card_surcharge_basis_points: integer("card_surcharge_basis_points").notNull().default(0),
+    card_surcharge_fixed: integer("card_surcharge_fixed").notNull().default(0),
+    /** What members are told about it, e.g. "Card payments carry a 1.5% surcharge". */
+    general_card_surcharge_text: text("general_card_surcharge_text"),
     tracks_visits: boolean("tracks_visits").notNull().default(false),
     /** Provider credentials (deep links, bank data, direct debit, push): secrets, never sent back whole. */
     integrations: jsonb("integrations").$type<Record<string, Record<string, string>>>().notNull().default({}),

@@ -75,6 +75,9 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/offerings": {},
   "POST /api/search": { body: () => ({ query: "bravo" }) },
   "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
+  "GET /api/surcharge-total": {
+    queries: (i) => [`price_id=${i.bravoPrice}&payment_type=stripe_card`, `price_id=${i.bravoPrice}&payment_type=stripe_card&gym_id=${i.bravoGym}`],
+  },
   "GET /api/stats": {},
   "GET /api/dashboard": { queries: () => ["", "weeks=52"] },
   "GET /api/active-users": { queries: () => ["", "weeks=52"] },

@@ -1,10 +1,12 @@
 import { Hono } from "hono";
 import { proRataRequest } from "../../../domain/schemas/pro-rata";
-import { pathId, readBody } from "../body";
+import { surchargeTotalQuery } from "../../../domain/schemas/surcharge";
+import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
 import { requireStaff } from "../middleware";
 import { requireCan } from "../permissions";
 import { priceForProRata, proRataAnswer } from "./pro-rata";
+import { surchargeTotal } from "./surcharge";
 
 export const priceRoutes = new Hono<ApiEnv>()
   /**
@@ -16,4 +18,9 @@ export const priceRoutes = new Hono<ApiEnv>()
     const { start_date, billing_date } = await readBody(c, proRataRequest);
     const price = await priceForProRata(c.var.tenant, pathId(c, "No such price."));
     return c.json({ data: proRataAnswer(price, start_date, billing_date) });
-  });
+  })
+  /**
+   * GET /api/surcharge-total?price_id=&payment_type=&gym_id= → each charge and the first (with the joining fee),
+   * with the gym's card surcharge when paying by card. Staff for now; the sign-up app's use comes with issue 13.
+   */
+  .get("/surcharge-total", requireStaff, requireCan("members.read"), async (c) => c.json({ data: await surchargeTotal(c.var.tenant, readQuery(c, surchargeTotalQuery)) }));

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
 import { outboxMailer } from "../../server/mail/mailer";
+import { eq } from "drizzle-orm";
+import { gyms } from "../../server/db/schema";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
 
@@ -16,13 +18,16 @@ beforeAll(async () => {
   const hash = await hashPassword(PASSWORD);
   const org = await makeOrganisation(env.db, { name: "Pro Rata Gyms" });
   const gym = await makeGym(env.db, org.id, "Central");
+  ids.gym = gym.id;
+  await env.db.update(gyms).set({ card_surcharge_basis_points: 175, card_surcharge_fixed: 30, general_card_surcharge_text: "Cards carry a 1.75% + 30c surcharge" }).where(eq(gyms.id, gym.id));
+  ids.plainGym = (await makeGym(env.db, org.id, "No Surcharge")).id;
   const admin = await makeUser(env.db, { name: "pat admin", email: "pat@example.com", password_hash: hash, is_staff: true });
   await addStaff(env.db, admin.id, org.id, "admin");
   const member = await makeUser(env.db, { name: "mo member", email: "mo@example.com", password_hash: hash });
   await addMember(env.db, member.id, org.id, gym.id);
   const offering = await makeOffering(env.db, org.id, { name: "Unlimited" });
   ids.monthly = (await makePrice(env.db, offering, { amount: 10_000, billing_frequency: "monthly" })).id;
-  ids.weekly = (await makePrice(env.db, offering, { amount: 2_500, billing_frequency: "weekly" })).id;
+  ids.weekly = (await makePrice(env.db, offering, { amount: 2_500, billing_frequency: "weekly", joining_fee: 4_900 })).id;
   ids.pif = (await makePrice(env.db, offering, { amount: 50_000, billing_frequency: "one_off" })).id;
   const other = await makeOrganisation(env.db, { name: "Elsewhere" });
   const otherOffering = await makeOffering(env.db, other.id, { name: "Theirs" });
@@ -86,5 +91,50 @@ describe("POST /api/prices/{id}/pro-rata", () => {
     expect((await browser(api).call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(401);
     const member = await signedIn(api, env.db, "mo@example.com", PASSWORD);
     expect((await member.call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(403);
+  });
+});
+
+describe("GET /api/surcharge-total", () => {
+  const total = async (query: string) => (await admin()).call("GET", `/api/surcharge-total?${query}`);
+
+  it("adds the gym's card surcharge to each charge and to the first, which carries the joining fee", async () => {
+    const res = await total(`price_id=${ids.weekly}&payment_type=stripe_card&gym_id=${ids.gym}`);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({
+      price_id: ids.weekly,
+      gym_id: ids.gym,
+      payment_type: "stripe_card",
+      // 2500 × 1.75 % = 43.75 → 44, + 30
+      each: { amount: 2_500, surcharge: 74, total: 2_574, formatted_total: "$25.74" },
+      // 7400 × 1.75 % = 129.5 → 130 (half up), + 30
+      first: { amount: 7_400, surcharge: 160, total: 7_560, formatted_total: "$75.60" },
+      formatted_surcharge: "1.75% + $0.30",
+      general_card_surcharge_text: "Cards carry a 1.75% + 30c surcharge",
+    });
+  });
+
+  it("adds nothing for direct debit or a gym without a surcharge", async () => {
+    const debit = (await total(`price_id=${ids.weekly}&payment_type=gocardless_bank_account&gym_id=${ids.gym}`)).json.data;
+    expect([debit.each, debit.formatted_surcharge]).toEqual([{ amount: 2_500, surcharge: 0, total: 2_500, formatted_total: "$25.00" }, null]);
+    const plain = (await total(`price_id=${ids.weekly}&payment_type=stripe_card&gym_id=${ids.plainGym}`)).json.data;
+    expect([plain.each.total, plain.formatted_surcharge]).toEqual([2_500, null]);
+  });
+
+  it("answers 422 on its fields for a missing, unknown or other organisation's price or gym, or a wrong payment type", async () => {
+    const errors = async (query: string) => {
+      const res = await total(query);
+      expect(res.status, query).toBe(422);
+      return res.json.errors;
+    };
+    expect(await errors("payment_type=stripe_card")).toEqual({ price_id: ["Choose a price from the list"] });
+    expect(await errors(`price_id=${ids.theirs}&payment_type=stripe_card&gym_id=${ids.gym}`)).toEqual({ price_id: ["Choose a price from the list"] });
+    expect(await errors(`price_id=99999999999&payment_type=stripe_card`)).toEqual({ price_id: ["Choose a price from the list"] });
+    expect(await errors(`price_id=${ids.weekly}&payment_type=cash`)).toEqual({ payment_type: ["Choose card, direct debit or bank account"] });
+    expect(await errors(`price_id=${ids.weekly}&payment_type=stripe_card&gym_id=2147483647`)).toEqual({ gym_id: ["Choose a gym from the list"] });
+  });
+
+  it("takes the current gym when the price has none and none is named", async () => {
+    const res = await total(`price_id=${ids.weekly}&payment_type=stripe_card`);
+    expect([res.status, res.json.data.gym_id, res.json.data.each.total]).toEqual([200, ids.gym, 2_574]);
   });
 });

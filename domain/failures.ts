@@ -1,0 +1,74 @@
+import { addCalendarDays } from "./dates";
+import { addCalendarMonths, type LocalDay } from "./periods";
+
+/**
+ * What a failed charge means for the member (issue 11): a soft decline may pass another day and is retried on
+ * RETRY_AFTER_DAYS; a hard one cannot pass until the member changes something, so it is not retried and the
+ * member is e-mailed a link to update their payment method. Either way the organisation's grace period starts.
+ */
+export type DeclineKind = "soft" | "hard";
+
+/**
+ * Stripe decline codes (https://docs.stripe.com/declines/codes) and GoCardless failure causes
+ * (payments' `details.cause`) that no retry can fix. Every other code, and one we do not know, is soft: a
+ * wasted retry costs nothing, a missed one costs the gym the payment.
+ */
+export const HARD_DECLINES = new Set([
+  // Stripe
+  "lost_card",
+  "stolen_card",
+  "expired_card",
+  "pickup_card",
+  "restricted_card",
+  "incorrect_number",
+  "invalid_account",
+  "card_not_supported",
+  "currency_not_supported",
+  "do_not_try_again",
+  "fraudulent",
+  "merchant_blacklist",
+  "revocation_of_authorization",
+  "revocation_of_all_authorizations",
+  "security_violation",
+  "stop_payment_order",
+  "transaction_not_allowed",
+  "new_account_information_available",
+  // GoCardless
+  "mandate_cancelled",
+  "mandate_expired",
+  "mandate_suspended_by_payer",
+  "bank_account_closed",
+  "bank_account_transferred",
+  "invalid_bank_details",
+  "direct_debit_not_enabled",
+  "authorisation_disputed",
+]);
+
+export function declineKind(code: string | null | undefined): DeclineKind {
+  return code && HARD_DECLINES.has(code) ? "hard" : "soft";
+}
+
+/** Days after the first failure on which a soft decline is tried again: four more tries within a week. */
+export const RETRY_AFTER_DAYS = [1, 3, 5, 7] as const;
+
+/**
+ * The day of the next try of a charge that first failed on `firstFailed` and has been retried `retries` times
+ * (0 after the first failure), or null when there is none: a hard decline, or the schedule is spent.
+ */
+export function nextRetryDay(firstFailed: LocalDay, retries: number, kind: DeclineKind): LocalDay | null {
+  if (kind === "hard" || retries >= RETRY_AFTER_DAYS.length) return null;
+  return addCalendarDays(firstFailed, RETRY_AFTER_DAYS[retries]);
+}
+
+export type GraceUnit = "day" | "week" | "month";
+
+/**
+ * The day access stops when a failure starting on `failed` stays unpaid: the organisation's failed-payment grace
+ * period (a term membership uses the term grace period), in Auckland calendar days. The member keeps access
+ * until that day begins.
+ */
+export function graceEnds(failed: LocalDay, amount: number, unit: GraceUnit): LocalDay {
+  if (!Number.isInteger(amount) || amount < 0) throw new RangeError("A grace period is a whole number from 0");
+  if (unit === "month") return addCalendarMonths(failed, amount);
+  return addCalendarDays(failed, unit === "week" ? amount * 7 : amount);
+}

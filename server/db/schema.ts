@@ -582,3 +582,26 @@ export const messages = pgTable(
     index("messages_unread_idx").on(t.organisation_id, t.conversation_id).where(sql`${t.from_member} and ${t.read_at} is null`),
   ],
 );
+
+/**
+ * The sandbox payment providers' own books (server/providers/*\/sandbox.ts): what "the provider" has charged,
+ * kept apart from our payments as a real provider's are, and written outside our transactions. One row per
+ * idempotency key, so a request sent again is answered from here instead of charging again.
+ */
+export const sandbox_ledger = pgTable(
+  "sandbox_ledger",
+  {
+    id: serial("id").primaryKey(),
+    provider: text("provider").notNull(),
+    idempotency_key: text("idempotency_key").notNull(),
+    /** The request's parameters, as the provider compares them when a key is used again. */
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    object_id: text("object_id").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    decline_code: text("decline_code"),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("sandbox_ledger_key_idx").on(t.provider, t.idempotency_key)],
+);

@@ -1,0 +1,40 @@
+/**
+ * Card payments, as the billing engine asks for them (issue 11). One interface, two adapters: the sandbox
+ * (./sandbox.ts, the default: offline, with Stripe's test cards and decline codes and a ledger of its own) and
+ * Stripe itself (./stripe-live.ts, on the official SDK). Amounts are integer cents.
+ */
+export interface CardCharge {
+  amount: number;
+  currency: "nzd";
+  /** The provider's customer and saved payment method (Stripe: cus_…, pm_…). */
+  customer: string | null;
+  paymentMethod: string;
+  /** Derived from our payment (`payment:{id}`): the same charge sent twice is charged once. */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+export type CardChargeResult =
+  | { status: "succeeded"; id: string }
+  /** Declined: `declineCode` is Stripe's decline_code, else its error code (expired_card, incorrect_cvc…). */
+  | { status: "declined"; id: string | null; declineCode: string; message: string }
+  /** Not settled yet (3-D Secure, an asynchronous method): a webhook says how it ends. */
+  | { status: "processing"; id: string };
+
+export interface CardProvider {
+  readonly name: "stripe";
+  readonly mode: "sandbox" | "live";
+  charge(request: CardCharge): Promise<CardChargeResult>;
+}
+
+/** The provider could not be asked or refused the request itself (not a decline): the charge's outcome is unknown. */
+export class CardProviderError extends Error {
+  constructor(
+    message: string,
+    /** Whether sending the same request again (same idempotency key) may succeed. */
+    public retryable: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,62 @@
+import Stripe from "stripe";
+import { CardProviderError, type CardCharge, type CardChargeResult, type CardProvider } from "./card-provider";
+
+export interface StripeSettings {
+  secretKey: string;
+  /** A Connect account the gym is paid through (gyms.stripe_id), when it has one. */
+  account?: string | null;
+  /** Tests point the SDK at a local fake that answers as Stripe documents. */
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
+}
+
+/**
+ * Cards through Stripe itself: an off-session PaymentIntent confirmed at once with the member's saved payment
+ * method, sent with our idempotency key so Stripe charges it once however often we ask. A decline is Stripe's
+ * card error (its decline_code, else its code); a network failure or 5xx is a CardProviderError the engine
+ * may send again with the same key.
+ */
+export function stripeCards(settings: StripeSettings): CardProvider {
+  const stripe = new Stripe(settings.secretKey, {
+    host: settings.host,
+    port: settings.port,
+    protocol: settings.protocol,
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+  });
+  return {
+    name: "stripe",
+    mode: "live",
+    async charge(req: CardCharge): Promise<CardChargeResult> {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: req.amount,
+            currency: req.currency,
+            customer: req.customer ?? undefined,
+            payment_method: req.paymentMethod,
+            off_session: true,
+            confirm: true,
+            description: req.description,
+            metadata: req.metadata,
+          },
+          { idempotencyKey: req.idempotencyKey, stripeAccount: settings.account ?? undefined },
+        );
+        if (intent.status === "succeeded") return { status: "succeeded", id: intent.id };
+        if (intent.status === "processing" || intent.status === "requires_capture") return { status: "processing", id: intent.id };
+        const error = intent.last_payment_error;
+        return { status: "declined", id: intent.id, declineCode: error?.decline_code ?? error?.code ?? intent.status, message: error?.message ?? "The card was not charged." };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) {
+          return { status: "declined", id: err.payment_intent?.id ?? null, declineCode: err.decline_code ?? err.code ?? "card_declined", message: err.message };
+        }
+        if (err instanceof Stripe.errors.StripeError) {
+          const retryable = err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeAPIError || err instanceof Stripe.errors.StripeRateLimitError || (err.statusCode ?? 0) >= 500;
+          throw new CardProviderError(`Stripe: ${err.message}`, retryable);
+        }
+        throw err;
+      }
+    },
+  };
+}

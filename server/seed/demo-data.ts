@@ -1,5 +1,5 @@
-import { SQL, count, getTableColumns, is, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { SQL, count, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { fromZonedTime } from "date-fns-tz";
 import { periodLength, type BillingFrequency } from "../../domain/billing";
 import { TIME_ZONE, localDay } from "../../domain/dates";
@@ -25,6 +25,7 @@ import {
   users,
   visits,
 } from "../db/schema";
+import { Stage, insertAll, insertReturningIds } from "./bulk-insert";
 import { addStaff, makeOrganisation, makeUser } from "./factories";
 
 /**
@@ -35,9 +36,10 @@ import { addStaff, makeOrganisation, makeUser } from "./factories";
  * member N never depends on how many members come before it or on the batch size), and every date is
  * relative to `opts.now`. Two runs with the same `members` and `now` give the same rows.
  *
- * Fast: rows go in BATCH at a time, one INSERT per batch (see insertRows); members are built and
- * written CHUNK at a time (so 100,000 members never sit in memory at once), all inside one transaction
- * (so a failed seed leaves nothing behind).
+ * Fast: members are built and written CHUNK at a time (so 100,000 members never sit in memory at once),
+ * a thousand rows a statement (bulk-insert.ts), all inside one transaction (so a failed seed leaves nothing
+ * behind). Their rows are staged and moved into the tables at the end, one statement a table, so that the
+ * triggers keeping the derived columns and the rollups run once over the whole load (`Stage` says why).
  */
 
 export const DEMO_PASSWORD = "demo-gym-pass";
@@ -49,7 +51,12 @@ export const DEMO_ACCOUNTS = {
 export const DEFAULT_DEMO_MEMBERS = 300;
 
 const SEED = 20_240_601;
-const BATCH = 1000;
+/**
+ * The tables members' rows are staged for, in the order they are moved: each after the tables it refers to,
+ * and the memberships last. Their row triggers then find every subscription and visit in place; moved first,
+ * each membership would be written again by the subscriptions' and visits' triggers.
+ */
+const MEMBER_TABLES: PgTable[] = [users, payment_types, subscriptions, payments, visits, organisation_users];
 const CHUNK = 1000;
 /** Payments are made for at most this many of a subscription's most recent periods. */
 const MAX_PAYMENTS_PER_SUBSCRIPTION = 26;
@@ -93,21 +100,19 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     const world = await seedOrganisations(tx, cal);
     const catalogue = await seedOfferings(tx, world, cal);
     const people = await seedStaffAndMember(tx, world, cal, passwordHash);
-    const ctx: MemberContext = { cal, world, catalogue, adminId: people.admin.id, states: emptyStates(), chatPool: [] };
+    const stage = await Stage.create(tx, MEMBER_TABLES);
+    const ctx: MemberContext = { cal, world, catalogue, adminId: people.admin.id, states: emptyStates(), chatPool: [], stage, visitsToday: 0 };
 
     // Morgan Member goes through the same pipeline as everyone else, with a fixed plan.
-    await writeMembers(tx, [planMorgan(people.member, ctx)], ctx);
-    for (let first = 0, chunk = 1; first < memberCount; first += CHUNK, chunk++) {
+    await writeMembers([planMorgan(people.member, ctx)], ctx);
+    for (let first = 0; first < memberCount; first += CHUNK) {
       const plans: MemberPlan[] = [];
       for (let i = first; i < Math.min(first + CHUNK, memberCount); i++) plans.push(planMember(i, ctx));
-      await writeMembers(tx, plans, ctx);
-      // Statistics, whenever the tables have doubled. Without them PostgreSQL still believes the tables
-      // this transaction is filling are empty, and plans each foreign-key check as a scan of the whole
-      // table: a quadratic slowdown that turned a 100,000-member seed from minutes into hours.
-      if ((chunk & (chunk - 1)) === 0) await tx.execute(sql`analyze users, organisation_users, subscriptions, payment_types, payments, visits`);
+      await writeMembers(plans, ctx);
     }
+    await seedVisitsToday(ctx);
+    await stage.moveAll();
 
-    await seedVisitsToday(tx, ctx);
     await seedConversations(tx, ctx, people);
     await seedDoorAccessAndPriceChanges(tx, people.admin.id);
     return summarise(tx, ctx);
@@ -249,71 +254,6 @@ class Calendar {
     if (t === undefined) this.noons.set(day, (t = fromZonedTime(`${day}T12:00:00`, TIME_ZONE).getTime()));
     return t;
   }
-}
-
-// ───────────────────────────── batched writes ─────────────────────────────
-
-/**
- * Inserts rows BATCH at a time as `INSERT … SELECT * FROM unnest($1::int[], $2::text[], …)`: one
- * array parameter per column instead of one parameter per value. That keeps both the statement
- * PostgreSQL parses and the work Drizzle does per value small, which is what makes 100,000 members
- * (millions of visits and payments) take minutes rather than a quarter of an hour.
- * Tables with array columns (organisation_users.tags) go through Drizzle's ordinary multi-row INSERT.
- */
-async function insertRows<T extends PgTable>(db: Db, table: T, rows: T["$inferInsert"][], returnIds = false): Promise<number[]> {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const records = rows as Record<string, unknown>[];
-  const ids: number[] = [];
-  for (let i = 0; i < records.length; i += BATCH) {
-    const batch = records.slice(i, i + BATCH);
-    const keys = Object.keys(columns).filter((k) => batch.some((r) => r[k] !== undefined));
-    let result: { id: number }[];
-    if (keys.some((k) => columns[k].getSQLType().endsWith("[]"))) {
-      const insert = db.insert(table).values(batch as any);
-      result = returnIds ? ((await insert.returning({ id: (columns as any).id })) as { id: number }[]) : (await insert, []);
-    } else {
-      const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
-      const arrays = sql.join(
-        keys.map((k) => sql`${arrayLiteral(batch.map((r) => valueOrDefault(r[k], columns[k], k)))}::text::${sql.raw(arrayType(columns[k]))}`),
-        sql`, `,
-      );
-      const res = await db.execute(sql`insert into ${table} (${names}) select * from unnest(${arrays})${returnIds ? sql` returning id` : sql``}`);
-      result = (res as unknown as { rows: { id: number }[] }).rows ?? [];
-    }
-    // Serial ids are handed out in the order rows are inserted; sorting makes that explicit.
-    if (returnIds) ids.push(...result.map((r) => Number(r.id)).sort((x, y) => x - y));
-  }
-  return ids;
-}
-
-const insertAll = <T extends PgTable>(db: Db, table: T, rows: T["$inferInsert"][]) => insertRows(db, table, rows).then(() => undefined);
-const insertReturningIds = <T extends PgTable>(db: Db, table: T, rows: T["$inferInsert"][]) => insertRows(db, table, rows, true);
-
-/** A row that leaves out a column other rows of its batch set gets the column's default (only plain-value defaults are supported). */
-function valueOrDefault(value: unknown, column: PgColumn, key: string) {
-  if (value !== undefined) return value;
-  if (column.default !== undefined && !is(column.default, SQL)) return column.default;
-  if (!column.notNull) return null;
-  throw new Error(`demo seed: ${key} is missing from some rows and has no plain default`);
-}
-
-const arrayType = (column: PgColumn) => {
-  const type = column.getSQLType();
-  return `${type === "serial" ? "integer" : type}[]`;
-};
-
-/** A PostgreSQL array literal, so each column travels as one text parameter whatever the driver. */
-function arrayLiteral(values: unknown[]): string {
-  const quote = (s: string) => `"${s.replace(/[\\"]/g, "\\$&")}"`;
-  const items = values.map((v) => {
-    if (v === null || v === undefined) return "NULL";
-    if (typeof v === "number") return String(v);
-    if (typeof v === "boolean") return v ? "t" : "f";
-    if (v instanceof Date) return quote(v.toISOString());
-    if (typeof v === "object") return quote(JSON.stringify(v));
-    return quote(String(v));
-  });
-  return `{${items.join(",")}}`;
 }
 
 // ───────────────────────────── organisations and gyms ─────────────────────────────
@@ -736,6 +676,10 @@ interface MemberContext {
   states: Record<SubscriptionState, number>;
   /** A few Demo Fitness members with running memberships, for the conversations. */
   chatPool: { userId: number; name: string; gymId: number }[];
+  /** Where the members' rows wait until every member is written. */
+  stage: Stage;
+  /** Visits staged so far that fall on today. */
+  visitsToday: number;
 }
 
 const FIRST_NAMES = [
@@ -1012,22 +956,22 @@ function cancellation(r: Rng, at: Date): Partial<NewSubscription> {
 
 // ───────────────────────────── writing members ─────────────────────────────
 
-/** Inserts a chunk of members: users, payment types, memberships, subscriptions, payments, visits. */
-async function writeMembers(db: Db, plans: MemberPlan[], ctx: MemberContext) {
+/** Stages a chunk of members: users, payment types, memberships, subscriptions, payments, visits. */
+async function writeMembers(plans: MemberPlan[], ctx: MemberContext) {
+  const { stage } = ctx;
   const fresh = plans.filter((p) => p.userId === undefined);
-  const ids = await insertReturningIds(db, users, fresh.map((p) => p.user));
+  const ids = await stage.add(users, fresh.map((p) => p.user), { returnIds: true });
   fresh.forEach((p, i) => (p.userId = ids[i]));
 
   const withType = plans.filter((p) => p.paymentType);
-  const typeIds = await insertReturningIds(
-    db,
+  const typeIds = await stage.add(
     payment_types,
     withType.map((p) => ({ organisation_id: p.org.id, user_id: p.userId!, type: p.paymentType!.type, details: p.paymentType!.details, created_at: p.joinedAt })),
+    { returnIds: true },
   );
   const paymentTypeOf = new Map(withType.map((p, i) => [p.userId!, typeIds[i]]));
 
-  await insertAll(
-    db,
+  await stage.add(
     organisation_users,
     plans.map((p) => ({
       organisation_id: p.org.id,
@@ -1043,10 +987,10 @@ async function writeMembers(db: Db, plans: MemberPlan[], ctx: MemberContext) {
   );
 
   const subscribed = plans.filter((p) => p.subscription);
-  const subscriptionIds = await insertReturningIds(
-    db,
+  const subscriptionIds = await stage.add(
     subscriptions,
     subscribed.map((p) => ({ ...p.subscription!.row, organisation_id: p.org.id, gym_id: p.gym.id, user_id: p.userId!, price_id: p.subscription!.price.id })),
+    { returnIds: true },
   );
 
   const paymentRows: NewPayment[] = [];
@@ -1061,8 +1005,10 @@ async function writeMembers(db: Db, plans: MemberPlan[], ctx: MemberContext) {
       ctx.chatPool.push({ userId: p.userId!, name: p.user.name, gymId: p.gym.id });
     }
   });
-  await insertAll(db, payments, paymentRows);
-  await insertAll(db, visits, visitRows);
+  await stage.add(payments, paymentRows);
+  await stage.add(visits, visitRows);
+  const today = ctx.cal.start(ctx.cal.today);
+  ctx.visitsToday += visitRows.filter((v) => v.visited_at >= today).length;
 }
 
 // ───────────────────────────── payments ─────────────────────────────
@@ -1192,11 +1138,10 @@ function buildVisits(p: MemberPlan, ctx: MemberContext): (typeof visits.$inferIn
 }
 
 /** Makes sure the dashboard's "visits today" is never zero, even just after midnight. */
-async function seedVisitsToday(db: Db, ctx: MemberContext) {
+async function seedVisitsToday(ctx: MemberContext) {
   const { cal } = ctx;
   const start = cal.start(cal.today);
-  const [{ n }] = await db.select({ n: count() }).from(visits).where(sql`${visits.visited_at} >= ${start}`);
-  if (n >= 3 || ctx.chatPool.length === 0) return;
+  if (ctx.visitsToday >= 3 || ctx.chatPool.length === 0) return;
   const r = Rng.for(STREAM.today, 0);
   const span = Math.max(1, cal.now.getTime() - start.getTime());
   const rows = ctx.chatPool.slice(0, 5).map((m) => ({
@@ -1206,7 +1151,7 @@ async function seedVisitsToday(db: Db, ctx: MemberContext) {
     visited_at: new Date(start.getTime() + Math.floor(r.float() * span)),
     successful: true,
   }));
-  await insertAll(db, visits, rows);
+  await ctx.stage.add(visits, rows);
 }
 
 // ───────────────────────────── conversations ─────────────────────────────

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../server/db/client";
+import { seedDemo } from "../../server/seed/demo-data";
+import { freshDatabase } from "./harness";
+
+/**
+ * The seed loads members' rows in one statement a table (server/seed/bulk-insert.ts, Stage), so the triggers
+ * that keep organisation_users' derived columns and the daily rollups run once over the whole load. Here the
+ * seeded values are compared with what the same triggers make of the same rows when they come the way the
+ * app writes them: payments and visits a few at a time (each statement adding to the rollups), memberships
+ * inserted after their subscriptions and visits (each row's triggers reading them). Row for row, every column.
+ */
+const MEMBERS = 300;
+const BATCH = 97; // a few rows a statement, not aligned with anything the seed does
+
+let database: Database;
+const seeded: Record<string, string[]> = {};
+
+const TABLES: Record<string, SQL> = {
+  organisation_users: sql`select t::text as row from organisation_users t order by organisation_id, user_id`,
+  daily_revenue: sql`select t::text as row from daily_revenue t order by organisation_id, gym_id, day`,
+  daily_visits: sql`select t::text as row from daily_visits t order by organisation_id, gym_id, day`,
+};
+
+async function rows(query: SQL) {
+  const result = await database.db.execute(query);
+  return ((result as unknown as { rows?: { row: string }[] }).rows ?? (result as unknown as { row: string }[])).map((r) => r.row);
+}
+const run = (query: string) => database.db.execute(sql.raw(query));
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  await seedDemo(database.db, { members: MEMBERS, now: new Date("2026-11-23T08:30:00Z") });
+  for (const [table, query] of Object.entries(TABLES)) seeded[table] = await rows(query);
+
+  // The rollups again, from payments and visits written a batch at a time.
+  await run("truncate daily_revenue, daily_visits");
+  for (const table of ["payments", "visits"]) {
+    await run(`create temporary table copy_${table} as select * from ${table}`);
+    await run(`truncate ${table}`); // no triggers: nothing is subtracted
+    const [last] = await rows(sql.raw(`select max(id)::text as row from copy_${table}`));
+    for (let from = 1; from <= Number(last); from += BATCH) {
+      await run(`insert into ${table} select * from copy_${table} where id >= ${from} and id < ${from + BATCH} order by id`);
+    }
+  }
+  // The memberships again, each made by its own triggers from the subscriptions and visits now in place.
+  await run("create temporary table copy_members as select * from organisation_users");
+  await run("delete from organisation_users");
+  await run("insert into organisation_users select * from copy_members");
+}, 120_000);
+afterAll(() => database.close());
+
+describe("the demo seed's derived columns and rollups", () => {
+  it("are not empty", () => {
+    expect(seeded.daily_revenue.length).toBeGreaterThan(100);
+    expect(seeded.daily_visits.length).toBeGreaterThan(50);
+    expect(seeded.organisation_users.length).toBe(MEMBERS + 4); // three sign-in accounts, the admin in two organisations
+  });
+
+  for (const table of Object.keys(TABLES)) {
+    it(`${table}: equal what the triggers make of the rows written as the app writes them`, async () => {
+      expect(seeded[table]).toEqual(await rows(TABLES[table]));
+    });
+  }
+});

@@ -4,6 +4,7 @@ import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
 import { onError } from "./errors";
 import { loadSession, sameOrigin } from "./middleware";
+import { publicGymRoutes } from "./register/gyms";
 import { registerRoutes } from "./register/routes";
 import { sessionRoutes } from "./session/routes";
 import { statsRoutes } from "./stats/routes";
@@ -34,6 +35,7 @@ export function createApi(given: ApiDeps) {
   app.use("*", loadSession);
   app.route("/", sessionRoutes);
   app.route("/", registerRoutes);
+  app.route("/", publicGymRoutes);
   app.route("/", statsRoutes);
   app.route("/", dashboardRoutes);
   app.route("/", switchRoutes);

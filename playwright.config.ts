@@ -1,10 +1,25 @@
 import { defineConfig } from "@playwright/test";
+import { execFileSync } from "node:child_process";
 
 /**
  * End-to-end flows in Debian's Chromium (no browser download here), each run twice: JavaScript on and off.
  * The server is the production build on a fresh embedded database with the demo seeded.
  */
-export const PORT = Number(process.env.E2E_PORT ?? 3210);
+
+/**
+ * The end-to-end server's port: E2E_PORT when set, otherwise one free now, so two checkouts can test at once.
+ * Every worker process reads this file again; the pick is kept in E2E_PORT, which they inherit, so the runner,
+ * the server and the tests (tests/e2e/helpers.ts) all use the same port.
+ */
+function e2ePort(): number {
+  if (!process.env.E2E_PORT) {
+    const probe = "const s=require('node:net').createServer();s.listen(0,()=>{process.stdout.write(String(s.address().port));s.close()})";
+    process.env.E2E_PORT = execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }).trim();
+  }
+  return Number(process.env.E2E_PORT);
+}
+
+export const PORT = e2ePort();
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -1,8 +1,30 @@
 #!/usr/bin/env bash
 # The whole test suite: typecheck, lint, vitest (units and the API on PGlite, and on PostgreSQL too when
 # DATABASE_URL is set), then the end-to-end flows in Debian's Chromium with JavaScript on and off.
+#
+# It leaves the working tree as it found it: the end-to-end server's database (tmp/e2e-pglite) always goes, and
+# Playwright's test-results/ (the failed tests' screenshots and error context) stays only when the end-to-end run
+# failed. The end-to-end server takes a free port (playwright.config.ts; E2E_PORT chooses one), so two checkouts
+# can run this at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+e2e_failed=0
+cleanup() {
+  rm -rf tmp/e2e-pglite
+  rmdir tmp 2>/dev/null || true
+  if [ "$e2e_failed" = 1 ]; then
+    echo "test-results/ kept: screenshots and error context of the failed end-to-end tests." >&2
+  else
+    rm -rf test-results
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# @remix-run/dev's command line loads its Vite plugin, and so Vite's deprecated CommonJS entry, for every
+# command, the classic compiler's build too, which never uses Vite (README, "Build warnings").
+export VITE_CJS_IGNORE_WARNING=1
 
 echo "== typecheck"; npx tsc
 echo "== lint"; npx eslint .
@@ -19,4 +41,4 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
     echo "The end-to-end tests need Chromium at /usr/bin/chromium (Debian: apt-get install chromium) or CHROMIUM_PATH." >&2; exit 1
   fi
 fi
-echo "== e2e (Chromium, JavaScript on and off)"; npx playwright test
+echo "== e2e (Chromium, JavaScript on and off)"; npx playwright test || { e2e_failed=1; exit 1; }

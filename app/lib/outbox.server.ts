@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { config, type Config } from "../../server/config";
 import { getRuntime } from "../../server/runtime";
 import { listOutbox } from "../../server/mail/outbox";
 
@@ -10,4 +11,13 @@ export async function outbox() {
   const { config, database } = await getRuntime();
   if (!config.outboxMail) throw data({ message: "Not found" }, { status: 404 });
   return listOutbox(database.db);
+}
+
+/**
+ * Where a code page may say the demo's mail is read: /dev/mail while mail goes to the outbox (a demo, or
+ * development), and nowhere once SMTP_URL sends real mail. A production server without SMTP_URL does not start
+ * unless DEMO_MODE is on, so a live site never shows it.
+ */
+export function outboxHint(cfg: Pick<Config, "outboxMail"> = config()): string | null {
+  return cfg.outboxMail ? "/dev/mail" : null;
 }

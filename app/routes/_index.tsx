@@ -1,15 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { RegisterPage } from "../features/register/register-page";
 import { registerAction, registerLoader } from "../features/register/register.server";
 import { gymApi } from "../lib/api.server";
 import { appFor, requireApp } from "../lib/host.server";
 import { fetchMe } from "../lib/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Gym Membership" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.gym ? `Join ${data.gym.name} · Gym Membership` : data?.gyms ? "Choose your gym · Gym Membership" : "Gym Membership" },
+];
 
-/** Back-office: / goes to sign-in (the dashboard when signed in). Sign-up: / is the register page. */
+/**
+ * Back-office: / goes to sign-in (the dashboard when signed in). Sign-up: / is the register page for the gym the
+ * link names (/?gym=uuid), or the list of gyms to choose from first.
+ */
 export async function loader(args: LoaderFunctionArgs) {
   if (appFor(args.request) === "backoffice") {
     const s = await fetchMe(gymApi(args));
@@ -24,5 +29,5 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Index() {
-  return <RegisterPage lastResult={useActionData<typeof action>()} />;
+  return <RegisterPage choice={useLoaderData<typeof loader>()} lastResult={useActionData<typeof action>()} />;
 }

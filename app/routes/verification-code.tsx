@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "../components/auth-card";
 import { codeAction } from "../features/verify/code-action.server";
 import { CodeForm } from "../features/verify/code-form";
+import { OutboxHint } from "../features/verify/outbox-hint";
 import { gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
+import { outboxHint } from "../lib/outbox.server";
 import { fetchMe, guardSignupPage, nextSignupStep } from "../lib/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Check your e-mail · Gym Membership" }];
@@ -15,7 +17,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const s = await fetchMe(gymApi(args));
   if (s.state === "anonymous") throw redirect("/");
   if (s.state === "ok") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request));
-  return null;
+  return { outbox: outboxHint() };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -27,6 +29,7 @@ export default function VerificationCode() {
   return (
     <AuthCard title="Check your e-mail" intro="Enter the code we sent you to confirm your e-mail address.">
       <CodeForm lastResult={useActionData<typeof action>()} />
+      <OutboxHint href={useLoaderData<typeof loader>().outbox} />
     </AuthCard>
   );
 }

@@ -39,6 +39,15 @@ export const setPasswordSchema = z
 
 export const validateLinkSchema = z.object({ token: z.string({ required_error: MSG.required }).min(1, MSG.required) });
 
+/** What the sign-up form says about its gym. */
+export const GYM_MESSAGES = {
+  missing: "Choose the gym you are joining.",
+  unknown: "This sign-up link is not for a gym we know. Choose your gym from the list.",
+};
+
+/** How a sign-up link names its gym: the gym's uuid, never its database id. */
+export const gymUuid = z.string().uuid();
+
 export const registerSchema = z.object({
   name: required(z.string({ required_error: MSG.required }).max(120, MSG.max(120))),
   email,
@@ -49,8 +58,11 @@ export const registerSchema = z.object({
       .regex(/^\+?[0-9 ()-]{6,20}$/, "Enter a phone number, such as 021 123 4567"),
   ),
   password: newPassword,
-  /** The gym the member joins, from the sign-up link (?gym=uuid). */
-  gym: z.string().uuid().optional().or(z.literal("").transform(() => undefined)),
+  /**
+   * The gym the member joins, from the sign-up link (/?gym=uuid) or the chooser. Required: a member of no
+   * organisation is one no gym's staff can find.
+   */
+  gym: required(z.string({ required_error: GYM_MESSAGES.missing }).uuid(GYM_MESSAGES.unknown)),
   /** Honeypot: people leave it empty, form-filling bots do not. */
   website: z.string().optional(),
 });

@@ -4,6 +4,7 @@ import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
 import { onError } from "./errors";
 import { loadSession, sameOrigin } from "./middleware";
+import { publicGymRoutes } from "./register/gyms";
 import { registerRoutes } from "./register/routes";
 import { sessionRoutes } from "./session/routes";
 import { statsRoutes } from "./stats/routes";
@@ -24,6 +25,7 @@ const CROSS_SITE_ALLOWED = ["/api/register"];
 const apiRoutes = new Hono<ApiEnv>()
   .route("/", sessionRoutes)
   .route("/", registerRoutes)
+  .route("/", publicGymRoutes)
   .route("/", statsRoutes)
   .route("/", dashboardRoutes)
   .route("/", switchRoutes)

@@ -16,6 +16,20 @@ export function signInCodeMail(to: string, name: string, code: string): Mail {
   return { to, subject: `Your code: ${code}`, text: lines.join("\n\n"), html: layout("Your code", lines) };
 }
 
+/**
+ * The code for an address not yet confirmed: a person who has just signed up (welcomed to their gym when we
+ * know it). Whoever did not sign up has nothing to change: without the code the address is not confirmed.
+ */
+export function confirmEmailCodeMail(to: string, name: string, code: string, gymName?: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    ...(gymName ? [`Welcome to ${gymName}, and thanks for signing up.`] : ["Thanks for signing up."]),
+    `Your code is ${code}. Enter it to confirm your e-mail address. It works for 10 minutes.`,
+    "If you did not sign up with this address, ignore this e-mail: without the code the address is not confirmed.",
+  ];
+  return { to, subject: `Confirm your e-mail address: ${code}`, text: lines.join("\n\n"), html: layout("Confirm your e-mail address", lines) };
+}
+
 /** Sent once, when too many wrong codes lock code entry for the account (server/auth/email-codes.ts). */
 export function codeEntryLockedMail(to: string, name: string, until: Date, resetUrl: string): Mail {
   const lines = [

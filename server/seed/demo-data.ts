@@ -324,6 +324,8 @@ async function seedOrganisations(db: Db, cal: Calendar): Promise<World> {
         organisation_id: s.org.id,
         name: s.name,
         uuid: r.uuid(),
+        // The organisation's logo on each of its gyms (public/demo/): the sign-up pages show it.
+        logo: s.org.id === demo.id ? "/demo/demo-fitness.svg" : "/demo/harbour-strength.svg",
         stripe_id: `acct_demo${String(i + 1).padStart(12, "0")}`,
         gocardless_organisation_id: s.gc ? `OR0000DEMO${i + 1}` : null,
         price_change_notification_reply_to: s.org.id === demo.id ? "hello@demofitness.example.com" : "team@harbourstrength.example.com",

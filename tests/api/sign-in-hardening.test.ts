@@ -3,7 +3,7 @@ import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
 import * as schema from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
-import { makeUser } from "../../server/seed/factories";
+import { makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, setup } from "./harness";
 
 /**
@@ -180,7 +180,8 @@ describe("limits counted before the work they guard", () => {
 
   it("makes at most the hour's sign-ups when they arrive at once, and gives back the refused ones", async () => {
     const b = browser(api, { host: "signup.localhost:3000", ip: "198.51.100.43" });
-    const person = (email: string) => ({ name: "Pat Parallel", email, mobile_number: "021 555 0100", password: "a fine passphrase" });
+    const gym = await makeGym(env.db, (await makeOrganisation(env.db, { name: "Racers" })).id, "Racers Central");
+    const person = (email: string) => ({ name: "Pat Parallel", email, mobile_number: "021 555 0100", password: "a fine passphrase", gym: gym.uuid });
     // A refused sign-up (a taken address) does not use up the hour's allowance.
     expect((await b.call("POST", "/api/register", person("casey@example.com"))).status).toBe(422);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => b.call("POST", "/api/register", person(`racer${i}@example.com`))));

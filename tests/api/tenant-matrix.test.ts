@@ -105,6 +105,11 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/reset-password": "public; sets the password of the link's owner",
   "POST /api/register": "public sign-up form (tests/api/register.test.ts)",
   "POST /api/unique-email": "public sign-up form's check; says only whether an address is free",
+  // Public on purpose, and across organisations by design: every gym anyone may join, with what the gym shows on
+  // its door (name, logo, its organisation's name, the uuid its sign-up link names). Never an id, an account,
+  // a provider id or a setting: tests/api/public-gyms.test.ts holds it to exactly those fields. Read-only.
+  "GET /api/public/gyms": "public: the sign-up chooser's list of gyms, public fields only (tests/api/public-gyms.test.ts)",
+  "GET /api/public/gyms/:uuid": "public: one gym of that list, by the uuid a sign-up link names (tests/api/public-gyms.test.ts)",
 };
 
 /** "GET /api/members/:id" from Hono's route list ("/api/members/:id{[0-9]+}"). */

@@ -62,7 +62,7 @@ test("login page: policy, nonce and no caching", async ({ page }) => {
 
 test("sign-up app and toasts: the policy holds, a toast's life needs no style attribute", async ({ page }) => {
   expectPageHeaders(await page.goto(`${SIGNUP}/`));
-  await expect(page.getByRole("heading", { name: "Join the gym" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Choose your gym" })).toBeVisible();
 
   await page.goto(`${BACKOFFICE}/forgot-password`);
   await page.getByLabel("E-mail").fill("nobody-here@example.com");

@@ -10,6 +10,16 @@ export const jsEnabled = (info: TestInfo) => info.project.name === "js";
 /** A unique address per test run and project, so flows that create accounts can run again. */
 export const uniqueEmail = (prefix: string, info: TestInfo) => `${prefix}.${info.project.name}.${Date.now()}@example.org`;
 
+/** A gym's sign-up link (/?gym=uuid), as the gym would hand it out; its uuid read from the public list of gyms. */
+export async function joinLink(page: Page, gym = "Demo Fitness Central") {
+  // The API answers on every host; Node (unlike the browser) does not resolve signup.localhost.
+  const res = await page.request.get(`${BACKOFFICE}/api/public/gyms`);
+  expect(res.ok()).toBeTruthy();
+  const found = ((await res.json()).data as { uuid: string; name: string }[]).find((g) => g.name === gym);
+  if (!found) throw new Error(`no gym named ${gym}`);
+  return `${SIGNUP}/?gym=${found.uuid}`;
+}
+
 /** The newest e-mail to `to`, read from the demo outbox as a newcomer would. */
 export async function lastMailTo(page: Page, to: string) {
   const res = await page.request.get(`${BACKOFFICE}/dev/mail.json`);

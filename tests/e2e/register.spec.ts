@@ -1,18 +1,32 @@
-import { expect, test } from "@playwright/test";
-import { codeFor, jsEnabled, SIGNUP, uniqueEmail } from "./helpers";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { BACKOFFICE, codeFor, joinLink, jsEnabled, lastMailTo, SIGNUP, signIn, uniqueEmail } from "./helpers";
 
-async function fillRegister(page: import("@playwright/test").Page, email: string) {
-  await page.getByLabel("Full name").fill("Riley Register");
+async function fillRegister(page: Page, email: string, name = "Riley Register") {
+  await page.getByLabel("Full name").fill(name);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Mobile number").fill("021 555 0123");
   await page.getByLabel("Password").fill("my gym passphrase");
 }
 
-test("register on the sign-up host, verify the e-mail, see what happens next", async ({ page }) => {
+/** axe runs as a script in the page, so only with JavaScript; the markup it checks is the same server-rendered HTML. */
+async function expectNoAxeViolations(page: Page) {
+  if (!jsEnabled(test.info())) return;
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("register through a gym's link, verify the e-mail, see what happens next", async ({ page }) => {
   const email = uniqueEmail("riley", test.info());
-  await page.goto(`${SIGNUP}/`);
-  await expect(page.getByRole("heading", { name: "Join the gym" })).toBeVisible();
+  const link = await joinLink(page);
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "Join Demo Fitness Central" })).toBeVisible();
   await page.screenshot({ path: `test-results/register-${test.info().project.name}.png`, fullPage: true });
+  // Not your gym: the list of gyms is one link away.
+  await page.getByRole("link", { name: "Choose another" }).click();
+  await expect(page.getByRole("heading", { name: "Choose your gym" })).toBeVisible();
+  await page.goto(link);
+
   await fillRegister(page, email);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
@@ -24,12 +38,80 @@ test("register on the sign-up host, verify the e-mail, see what happens next", a
   await expect(page.getByText(email)).toBeVisible();
 
   // Signed in, the register page sends the member on to their next step.
-  await page.goto(`${SIGNUP}/`);
+  await page.goto(link);
   await expect(page).toHaveURL(`${SIGNUP}/next-steps`);
 });
 
-test("register refuses a taken e-mail and keeps what was typed", async ({ page }) => {
+test("without a gym in the link: choose the gym, register, and that gym's staff find the new member", async ({ page }) => {
+  const project = test.info().project.name;
+  const email = uniqueEmail("pia", test.info());
+  const name = `Pia Ponsonby ${project}`;
+  await page.setViewportSize({ width: 375, height: 812 });
+
   await page.goto(`${SIGNUP}/`);
+  await expect(page.getByRole("heading", { level: 1, name: "Choose your gym" })).toBeVisible();
+  // Every gym, under its organisation's name: names only, nothing private.
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Demo Fitness", "Harbour Strength"]);
+  await expect(page.getByRole("link", { name: /^Demo Fitness|^Harbour Strength/ })).toHaveText([
+    /Demo Fitness Central/,
+    /Demo Fitness Newmarket/,
+    /Demo Fitness Ponsonby/,
+    /Harbour Strength Devonport/,
+  ]);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `test-results/chooser-375-${project}.png`, fullPage: true });
+
+  await page.getByRole("link", { name: "Demo Fitness Ponsonby" }).click();
+  await expect(page).toHaveURL(/\/\?gym=[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Join Demo Fitness Ponsonby" })).toBeVisible();
+  await expect(page.getByText("Create your account with Demo Fitness.")).toBeVisible();
+  // The gym's logo, served from our own site under the page's Content-Security-Policy.
+  const logo = page.getByRole("main").locator("img");
+  await expect(logo).toHaveAttribute("src", "/demo/demo-fitness.svg");
+  await expect.poll(() => logo.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `test-results/register-375-${project}.png`, fullPage: true });
+
+  await fillRegister(page, email, name);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
+  // A demo says where its mail is read.
+  await expect(page.getByText("This is a demo: nothing is really sent.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "/dev/mail" })).toHaveAttribute("href", "/dev/mail");
+  await page.screenshot({ path: `test-results/code-375-${project}.png`, fullPage: true });
+  const mail = await lastMailTo(page, email);
+  expect(mail?.subject).toMatch(/^Confirm your e-mail address: \d{6}$/);
+  expect(mail?.text).toContain("Welcome to Demo Fitness Ponsonby, and thanks for signing up.");
+  expect(mail?.text).not.toContain("try to sign in");
+  await page.getByLabel("Code").fill(await codeFor(page, email));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/next-steps`);
+
+  // The demo admin, at the gym's back-office, finds the new member among Ponsonby's members.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/members`);
+  const filters = page.getByRole("form", { name: "Filter members" });
+  await filters.getByLabel("Name, e-mail or mobile").fill(email);
+  await filters.getByLabel("Gym").selectOption({ label: "Demo Fitness Ponsonby" });
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/gym=\d+/);
+  const rows = page.getByRole("table").locator("tbody tr");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name })).toBeVisible();
+  await expect(rows.first()).toContainText(email);
+});
+
+test("a link naming no gym we know shows the list of gyms, as a 404", async ({ page }) => {
+  const res = await page.goto(`${SIGNUP}/?gym=3f1c7d5e-0000-4000-8000-000000000000`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Choose your gym" })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveText("This sign-up link is not for a gym we know. Choose your gym from the list.");
+  await expect(page.getByRole("link", { name: "Demo Fitness Central" })).toBeVisible();
+});
+
+test("register refuses a taken e-mail and keeps what was typed", async ({ page }) => {
+  await page.goto(await joinLink(page));
   await fillRegister(page, "member@example.com");
   if (jsEnabled(test.info())) {
     // With JavaScript the address is checked as soon as you leave the field.
@@ -38,13 +120,15 @@ test("register refuses a taken e-mail and keeps what was typed", async ({ page }
   }
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("An account with this e-mail address already exists. Sign in instead.")).toBeVisible();
+  // Still the same gym's form.
+  await expect(page.getByRole("heading", { name: "Join Demo Fitness Central" })).toBeVisible();
   await expect(page.getByLabel("Full name")).toHaveValue("Riley Register");
   await expect(page.getByLabel("Mobile number")).toHaveValue("021 555 0123");
   if (!jsEnabled(test.info())) await expect(page.getByLabel("Password")).toHaveValue("");
 });
 
 test("register refuses a common password", async ({ page }) => {
-  await page.goto(`${SIGNUP}/`);
+  await page.goto(await joinLink(page));
   await fillRegister(page, uniqueEmail("common", test.info()));
   await page.getByLabel("Password").fill("iloveyou1");
   await page.getByRole("button", { name: "Create account" }).click();
@@ -58,6 +142,7 @@ test("sign-up guards: no session goes to register; an unverified one to the code
   await expect(page).toHaveURL(`${SIGNUP}/`);
 
   const email = uniqueEmail("unverified", test.info());
+  await page.goto(await joinLink(page));
   await fillRegister(page, email);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
@@ -65,17 +150,33 @@ test("sign-up guards: no session goes to register; an unverified one to the code
   await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
 });
 
-test("an integrator's own site can post a plain HTML sign-up form", async ({ page }) => {
+test("an integrator's own site can post a plain HTML sign-up form for its gym", async ({ page }) => {
   const email = uniqueEmail("integrator", test.info());
+  const gym = new URL(await joinLink(page, "Harbour Strength Devonport")).searchParams.get("gym");
   // A page on another origin (about:blank here) with a plain form pointing at the sign-up host.
   await page.setContent(`
     <form method="post" action="${SIGNUP}/">
       <input name="name" value="Ira Integrator"><input name="email" value="${email}">
       <input name="mobile_number" value="021 555 0177"><input name="password" value="integrator passphrase">
+      <input type="hidden" name="gym" value="${gym}">
       <button>Join</button>
     </form>`);
   await page.getByRole("button", { name: "Join" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  expect((await codeFor(page, email)).length).toBe(6);
+  expect((await lastMailTo(page, email))?.text).toContain("Welcome to Harbour Strength Devonport");
+});
+
+test("an integrator's form that names no gym comes back to the list of gyms, saying why", async ({ page }) => {
+  const email = uniqueEmail("nogym", test.info());
+  await page.setContent(`
+    <form method="post" action="${SIGNUP}/">
+      <input name="name" value="Nia Nogym"><input name="email" value="${email}">
+      <input name="mobile_number" value="021 555 0178"><input name="password" value="integrator passphrase">
+      <button>Join</button>
+    </form>`);
+  await page.getByRole("button", { name: "Join" }).click();
+  await expect(page.getByRole("heading", { name: "Choose your gym" })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveText("Choose the gym you are joining first, then fill in the form again.");
+  expect(await lastMailTo(page, email)).toBeUndefined();
 });

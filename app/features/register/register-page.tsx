@@ -1,18 +1,35 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { registerSchema } from "../../../domain/schemas/auth";
+import { GYM_MESSAGES, registerSchema } from "../../../domain/schemas/auth";
+import type { PublicGym } from "./types";
 import { AuthCard } from "../../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
+import { GymChooser, GymLogo } from "./gym-chooser";
+import type { GymChoice } from "./register.server";
 
 const EMAIL_TAKEN_HINT = "An account with this e-mail address already exists. Sign in instead.";
 
-/** The sign-up host's first page. With JavaScript the e-mail is checked with /api/unique-email as you leave it. */
-export function RegisterPage({ lastResult }: { lastResult?: SubmissionResult<string[]> | null }) {
+/**
+ * The sign-up host's first page: the register form for the gym the link names, or the list of gyms to choose
+ * from first. A form posted without a gym (an integrator's that left it out) comes back to the list, saying why.
+ */
+export function RegisterPage({ choice, lastResult }: { choice: GymChoice; lastResult?: SubmissionResult<string[]> | null }) {
+  if (choice.gym) return <RegisterForm gym={choice.gym} lastResult={lastResult} />;
+  const gymRefused = Boolean(lastResult?.error?.gym?.length);
+  const notice = choice.unknownGym
+    ? GYM_MESSAGES.unknown
+    : gymRefused
+      ? "Choose the gym you are joining first, then fill in the form again."
+      : undefined;
+  return <GymChooser gyms={choice.gyms} notice={notice} />;
+}
+
+/** With JavaScript the e-mail is checked with /api/unique-email as you leave it. */
+function RegisterForm({ gym, lastResult }: { gym: PublicGym; lastResult?: SubmissionResult<string[]> | null }) {
   const navigation = useNavigation();
-  const [params] = useSearchParams();
   const [emailTaken, setEmailTaken] = useState(false);
   const [form, fields] = useForm({
     lastResult,
@@ -43,17 +60,27 @@ export function RegisterPage({ lastResult }: { lastResult?: SubmissionResult<str
   const emailErrors = fields.email.errors ?? (emailTaken ? [EMAIL_TAKEN_HINT] : undefined);
   return (
     <AuthCard
-      title="Join the gym"
-      intro="Create your account. Next we e-mail you a code to check your address."
-      footer={
-        <span>
-          Already a member? Ask the gym's staff for help signing in.
-        </span>
+      badge={<GymLogo gym={gym} size="lg" />}
+      title={`Join ${gym.name}`}
+      intro={
+        <>
+          <p>
+            Create your account with {gym.organisation.name}. Next we e-mail you a code to check your address.
+          </p>
+          <p className="mt-2">
+            Not your gym?{" "}
+            <Link to="/" className="font-medium text-brand-700 underline">
+              Choose another
+            </Link>
+          </p>
+        </>
       }
+      footer={<span>Already a member? Ask the gym&apos;s staff for help signing in.</span>}
     >
-      <Form method="post" action="/?index" {...getFormProps(form)} className="space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="gym" value={params.get("gym") ?? ""} />
+      {/* The gym stays in the address after a refused post, so the page still shows it without JavaScript. */}
+      <Form method="post" action={`/?index&gym=${encodeURIComponent(gym.uuid)}`} {...getFormProps(form)} className="space-y-4">
+        <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.gym.errors ?? [])]} />
+        <input type="hidden" name="gym" value={gym.uuid} />
         <Field field={fields.name} label="Full name" inputProps={{ autoComplete: "name", autoFocus: true }} />
         <Field field={fields.email} errors={emailErrors} label="E-mail" type="email" inputProps={{ autoComplete: "email" }} />
         <Field field={fields.mobile_number} label="Mobile number" type="tel" inputProps={{ autoComplete: "tel" }} />

@@ -2,18 +2,40 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { registerSchema } from "../../../domain/schemas/auth";
-import { gymApi } from "../../lib/api.server";
+import { ApiRequestError, gymApi, type GymApi } from "../../lib/api.server";
+import type { PublicGym } from "./types";
+
 import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { fetchMe, guardSignupPage, nextSignupStep } from "../../lib/session.server";
 
+/**
+ * What the sign-up host's first page shows: the register form for the gym its link names (/?gym=uuid), or,
+ * without one, the public list of gyms to choose from. A link naming no gym we know shows the list too, as a 404.
+ */
+export type GymChoice = { gym: PublicGym; gyms: null; unknownGym: false } | { gym: null; gyms: PublicGym[]; unknownGym: boolean };
+
 /** Signed-in people do not see the register form: they go to their next step (SPEC §2). */
 export async function registerLoader(args: LoaderFunctionArgs) {
-  const s = await fetchMe(gymApi(args));
-  if (s.state === "anonymous") return null;
-  throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request));
+  const api = gymApi(args);
+  const s = await fetchMe(api);
+  if (s.state !== "anonymous") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request));
+  const choice = await gymChoice(args.request, api);
+  return data(choice, { status: choice.unknownGym ? 404 : 200 });
 }
 
-/** Creates the member (POST /api/register), signs them in and asks for the e-mailed code. */
+async function gymChoice(request: Request, api: GymApi): Promise<GymChoice> {
+  const uuid = new URL(request.url).searchParams.get("gym")?.trim();
+  if (uuid) {
+    try {
+      return { gym: await api.get("/public/gyms/:uuid", { params: { uuid } }), gyms: null, unknownGym: false };
+    } catch (err) {
+      if (!(err instanceof ApiRequestError && err.status === 404)) throw err;
+    }
+  }
+  return { gym: null, gyms: await api.get("/public/gyms"), unknownGym: Boolean(uuid) };
+}
+
+/** Creates the member of the chosen gym (POST /api/register), signs them in and asks for the e-mailed code. */
 export async function registerAction(args: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(args.request), { schema: registerSchema });
   const hide = { hideFields: ["password", "website"] };

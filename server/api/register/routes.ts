@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { eq, sql } from "drizzle-orm";
-import { registerSchema, uniqueEmailSchema } from "../../../domain/schemas/auth";
+import { GYM_MESSAGES, registerSchema, uniqueEmailSchema } from "../../../domain/schemas/auth";
 import { hashPassword, isCommonPassword } from "../../auth/password";
 import { giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { gyms, organisation_users, users } from "../../db/schema";
@@ -27,7 +27,10 @@ export const registerRoutes = new Hono<ApiEnv>()
     return c.json({ data: { unique: !(await emailTaken(db, email)) } });
   })
 
-  /** Public: the sign-up form, which integrators may also post from their own sites. */
+  /**
+   * Public: the sign-up form, which integrators may also post from their own sites. The person joins the gym
+   * the form names (`gym`, its uuid: GET /api/public/gyms lists them) as a member of its organisation.
+   */
   .post("/register", async (c) => {
     const { db } = c.var.deps;
     const at = now(c);
@@ -37,14 +40,15 @@ export const registerRoutes = new Hono<ApiEnv>()
     // their count (the limit guards account creation and the mail each one sends): a refused one gives it back.
     const slot = await take(db, limit, at);
     if (!slot.allowed) throw tooMany(`Too many sign-ups from this network. Try again in ${waitInWords(slot.retryAfter)}.`, slot.retryAfter);
-    let user: typeof users.$inferSelect;
+    let made: Awaited<ReturnType<typeof createAccount>>;
     try {
-      user = await createAccount(c, at);
+      made = await createAccount(c, at);
     } catch (err) {
       await giveBack(db, limit.key);
       throw err;
     }
-    const session = await startSession(c, user);
+    const { user, gym } = made;
+    const session = await startSession(c, user, { gymName: gym.name });
     return c.json({ data: { id: user.id, name: user.name, email: user.email, ...session } }, 201);
   });
 
@@ -57,11 +61,8 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
   const errors: Record<string, string[]> = {};
   if (await emailTaken(db, body.email)) errors.email = [EMAIL_TAKEN];
   if (await isCommonPassword(body.password)) errors.password = [COMMON_PASSWORD];
-  let gym: { id: number; organisation_id: number } | undefined;
-  if (body.gym) {
-    [gym] = await db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, body.gym));
-    if (!gym) errors.gym = ["This sign-up link is not for a gym we know. Ask the gym for a new one."];
-  }
+  const [gym] = await db.select({ id: gyms.id, organisation_id: gyms.organisation_id, name: gyms.name }).from(gyms).where(eq(gyms.uuid, body.gym));
+  if (!gym) errors.gym = [GYM_MESSAGES.unknown];
   if (Object.keys(errors).length) throw invalid(errors);
 
   const hash = await hashPassword(body.password);
@@ -75,18 +76,15 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
           mobile_number: body.mobile_number,
           password_hash: hash,
           is_staff: false,
-          current_organisation_id: gym?.organisation_id ?? null,
-          current_gym_id: gym?.id ?? null,
+          current_organisation_id: gym.organisation_id,
+          current_gym_id: gym.id,
           created_at: at,
           updated_at: at,
         })
         .returning();
-      if (gym) {
-        await tx
-          .insert(organisation_users)
-          .values({ organisation_id: gym.organisation_id, user_id: created.id, role: "member", home_gym_id: gym.id });
-      }
-      return created;
+      // A member of the gym's organisation, with it as their home gym: that gym's staff find them.
+      await tx.insert(organisation_users).values({ organisation_id: gym.organisation_id, user_id: created.id, role: "member", home_gym_id: gym.id });
+      return { user: created, gym };
     });
   } catch (err) {
     // Two sign-ups racing for one address: the unique index decides.

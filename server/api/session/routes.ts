@@ -16,7 +16,7 @@ import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-
 import { createSession, endAllSessions, endSession, markTwoFactorPassed } from "../../auth/sessions";
 import { addDevice, deviceTrusted, signDevice, TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_MS } from "../../auth/trusted-device";
 import { users } from "../../db/schema";
-import { codeEntryLockedMail, resetPasswordMail, signInCodeMail } from "../../mail/templates";
+import { codeEntryLockedMail, confirmEmailCodeMail, resetPasswordMail, signInCodeMail } from "../../mail/templates";
 import type { ApiEnv } from "../context";
 import { ApiError, invalid, tooMany } from "../errors";
 import { readBody } from "../body";
@@ -115,7 +115,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     if (locked > 0) throw codeEntryLocked(locked);
     const wait = await sendWait(db, user.id, now(c));
     if (wait > 0) throw tooMany(`You can ask for a new code in ${waitInWords(wait)}.`, wait);
-    await mailCode(c, user);
+    await mailCode(c, user, c.var.user!.gym?.name);
     return c.json({ data: { message: "We sent a new code." } });
   })
 
@@ -194,7 +194,8 @@ const codeEntryLocked = (seconds: number) =>
   tooMany(`Too many wrong codes. Signing in to this account is paused for ${waitInWords(seconds)}; we have e-mailed you about it.`, seconds);
 
 /** Signs `user` in on a fresh session id; asks for the e-mailed code unless this browser is trusted. */
-export async function startSession(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
+/** `gymName`: the gym a person has just signed up to, which their first code's e-mail welcomes them to. */
+export async function startSession(c: Context<ApiEnv>, user: typeof users.$inferSelect, opts: { gymName?: string } = {}) {
   const { db, config } = c.var.deps;
   const trusted = deviceTrusted(
     config.SESSION_SECRET,
@@ -213,13 +214,16 @@ export async function startSession(c: Context<ApiEnv>, user: typeof users.$infer
   setSessionCookie(c, token);
   if (!trusted) {
     await sendWait(db, user.id, now(c)); // a sign-in always sends; this starts the wait before "send a new code"
-    await mailCode(c, user);
+    await mailCode(c, user, opts.gymName);
   }
   return { two_factor_required: !trusted, is_staff: user.is_staff };
 }
 
-async function mailCode(c: Context<ApiEnv>, user: typeof users.$inferSelect) {
+/** A sign-in's code; for an address never confirmed (a new sign-up) the e-mail says so instead. */
+async function mailCode(c: Context<ApiEnv>, user: typeof users.$inferSelect, gymName?: string) {
   const { db, mailer, config } = c.var.deps;
   const code = await issueCode(db, config.SESSION_SECRET, user.id, now(c));
-  await mailer.send(signInCodeMail(user.email, user.name, code));
+  await mailer.send(
+    user.email_verified_at ? signInCodeMail(user.email, user.name, code) : confirmEmailCodeMail(user.email, user.name, code, gymName),
+  );
 }

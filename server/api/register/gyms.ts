@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import { asc, eq } from "drizzle-orm";
+import { gymUuid } from "../../../domain/schemas/auth";
+import { gyms, organisations } from "../../db/schema";
+import type { ApiEnv } from "../context";
+import { notFound } from "../errors";
+
+/**
+ * The gyms people may join, for anyone to read: the sign-up host's chooser, the register page's heading and
+ * integrators building sign-up links. Only what a gym shows on its door: its name, its logo, its
+ * organisation's name and the uuid a link names it by. Never its database id, accounts, provider ids or
+ * settings. Read-only and unauthenticated; it reads across organisations on purpose, so it uses the raw
+ * handle (like sign-up itself) and selects these columns only.
+ */
+const columns = { uuid: gyms.uuid, name: gyms.name, logo: gyms.logo, organisation: organisations.name };
+
+type Row = { uuid: string; name: string; logo: string | null; organisation: string };
+
+/**
+ * A logo is shown only from our own site (the Content-Security-Policy's img-src is 'self'), so anything but a
+ * path here is not a logo anyone could see.
+ */
+const sitePath = (logo: string | null) => (logo && /^\/(?![/\\])\S*$/.test(logo) ? logo : null);
+
+export const publicGym = (r: Row) => ({ uuid: r.uuid, name: r.name, logo: sitePath(r.logo), organisation: { name: r.organisation } });
+export type PublicGym = ReturnType<typeof publicGym>;
+
+export const publicGymRoutes = new Hono<ApiEnv>()
+  /** GET /api/public/gyms → { data: PublicGym[] }, by organisation and then gym name. */
+  .get("/public/gyms", async (c) => {
+    const rows = await c.var.deps.db
+      .select(columns)
+      .from(gyms)
+      .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
+      .orderBy(asc(organisations.name), asc(gyms.name), asc(gyms.id));
+    return c.json({ data: rows.map(publicGym) });
+  })
+
+  /** GET /api/public/gyms/{uuid} → { data: PublicGym }, or 404 for a uuid no gym has (or that is not a uuid). */
+  .get("/public/gyms/:uuid", async (c) => {
+    const uuid = gymUuid.safeParse(c.req.param("uuid"));
+    if (!uuid.success) throw notFound("No such gym.");
+    const [row] = await c.var.deps.db
+      .select(columns)
+      .from(gyms)
+      .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
+      .where(eq(gyms.uuid, uuid.data.toLowerCase()));
+    if (!row) throw notFound("No such gym.");
+    return c.json({ data: publicGym(row) });
+  });

@@ -1,0 +1,79 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gyms } from "../../server/db/schema";
+import { makeGym, makeOrganisation } from "../../server/seed/factories";
+import { browser, setup } from "./harness";
+
+/** GET /api/public/gyms and /api/public/gyms/{uuid}: the sign-up chooser's list, open to anyone. */
+let env: Awaited<ReturnType<typeof setup>>;
+const uuids: Record<string, string> = {};
+
+beforeAll(async () => {
+  env = await setup();
+  const bravo = await makeOrganisation(env.db, { name: "Bravo Boxing" });
+  const alpha = await makeOrganisation(env.db, { name: "Alpha Athletics" });
+  const secrets = {
+    stripe_id: "acct_SECRET",
+    gocardless_organisation_id: "OR_SECRET",
+    price_change_notification_reply_to: "secret@example.com",
+    break_fee_percentage: 98765,
+    integrations: { akahu: { app_token: "SECRET-TOKEN" } },
+  };
+  for (const [org, name, logo] of [
+    [bravo, "Bravo Central", "/logos/bravo.svg"],
+    [alpha, "Alpha North", "https://elsewhere.example/logo.png"],
+    [alpha, "Alpha East", null],
+    [alpha, "Alpha West", "//elsewhere.example/logo.png"],
+  ] as const) {
+    const gym = await makeGym(env.db, org.id, name);
+    await env.db.update(gyms).set({ ...secrets, logo }).where(eq(gyms.id, gym.id));
+    uuids[name] = gym.uuid;
+  }
+});
+afterAll(() => env.close());
+
+/** Anyone: no cookie, no X-Requested-With, from another site. */
+const anyone = () => browser(env.api, { host: "signup.localhost:3000" });
+const fromElsewhere = { "x-requested-with": "", origin: "https://integrator.example", "sec-fetch-site": "cross-site" };
+
+describe("GET /api/public/gyms", () => {
+  it("lists every gym to anyone, by organisation and name, with its public fields only", async () => {
+    const res = await anyone().call("GET", "/api/public/gyms", undefined, fromElsewhere);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      data: [
+        { uuid: uuids["Alpha East"], name: "Alpha East", logo: null, organisation: { name: "Alpha Athletics" } },
+        // A logo from anywhere but our own site could not be shown (img-src 'self'), so it is not offered.
+        { uuid: uuids["Alpha North"], name: "Alpha North", logo: null, organisation: { name: "Alpha Athletics" } },
+        { uuid: uuids["Alpha West"], name: "Alpha West", logo: null, organisation: { name: "Alpha Athletics" } },
+        { uuid: uuids["Bravo Central"], name: "Bravo Central", logo: "/logos/bravo.svg", organisation: { name: "Bravo Boxing" } },
+      ],
+    });
+    expect(JSON.stringify(res.json)).not.toMatch(/SECRET|secret@|98765|"id"/);
+  });
+
+  it("answers one gym by its uuid, and 404 for a uuid no gym has or one that is not a uuid", async () => {
+    const one = await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"]}`, undefined, fromElsewhere);
+    expect(one.status).toBe(200);
+    expect(one.json.data).toEqual({ uuid: uuids["Bravo Central"], name: "Bravo Central", logo: "/logos/bravo.svg", organisation: { name: "Bravo Boxing" } });
+    expect(JSON.stringify(one.json)).not.toMatch(/SECRET|secret@|98765|"id"/);
+    // Upper case names the same gym.
+    expect((await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"].toUpperCase()}`)).json.data.name).toBe("Bravo Central");
+
+    for (const bad of ["3f1c7d5e-0000-4000-8000-000000000000", "1", "not-a-uuid", "%27%3B--"]) {
+      const res = await anyone().call("GET", `/api/public/gyms/${bad}`);
+      expect(res.status, bad).toBe(404);
+      expect(res.json).toEqual({ message: "No such gym.", error: "not_found" });
+    }
+  });
+
+  it("is read-only", async () => {
+    const before = await env.db.select().from(gyms).orderBy(gyms.id);
+    const b = anyone();
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      expect((await b.call(method, "/api/public/gyms", { name: "Taken" })).status, method).toBe(404);
+      expect((await b.call(method, `/api/public/gyms/${uuids["Alpha East"]}`, { name: "Taken" })).status, method).toBe(404);
+    }
+    expect(await env.db.select().from(gyms).orderBy(gyms.id)).toEqual(before);
+  });
+});

@@ -33,7 +33,9 @@ const FIXED_HEIGHT = ["/calendar", "/messages"];
 
 /** The frame around every back-office page, and around its error page, so the sidebar and search stay. */
 function StaffShell({ me, unread, children }: { me: Me; unread: number; children: React.ReactNode }) {
-  const { pathname, key } = useLocation();
+  const { pathname, search, key } = useLocation();
+  // The results page keeps its query in the box, so it can be corrected rather than typed again.
+  const query = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
   const [menuOpen, setMenuOpen] = useState(false);
   const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
   // On a phone the sidebar closes on every navigation.
@@ -63,7 +65,7 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
             <span className="sr-only">Open menu</span>
           </label>
           <div className="order-last w-full sm:order-none sm:w-auto sm:flex-1">
-            <MemberSearch />
+            <MemberSearch pageQuery={query} />
           </div>
           <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
             {me.organisations.length > 1 ? (

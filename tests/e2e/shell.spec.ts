@@ -238,3 +238,26 @@ test("a dead link keeps the shell for staff; guests and the sign-up host get the
   await sidebar(page).getByRole("link", { name: /^Members/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Members", exact: true })).toBeVisible();
 });
+
+test("the search results page keeps the query in the box", async ({ page }) => {
+  await signIn(page);
+  const box = page.getByPlaceholder("Search", { exact: true });
+  await box.fill("morgan");
+  await box.press("Enter");
+  await expect(page).toHaveURL(`${BACKOFFICE}/search?q=morgan`);
+  await expect(page.getByRole("link", { name: /Morgan Member/ })).toBeVisible();
+  await expect(box).toHaveValue("morgan");
+  // Corrected from there: the new query stays too.
+  await box.fill("zzzz-nobody");
+  await box.press("Enter");
+  await expect(page).toHaveURL(`${BACKOFFICE}/search?q=zzzz-nobody`);
+  await expect(page.getByText('No results found for "zzzz-nobody"')).toHaveCount(1);
+  await expect(box).toHaveValue("zzzz-nobody");
+  // Opened from its address (a bookmark, a reload).
+  await page.goto(`${BACKOFFICE}/search?q=member%40example`);
+  await expect(box).toHaveValue("member@example");
+  // Leaving the results empties it again.
+  await page.getByRole("link", { name: /Morgan Member/ }).click();
+  await expect(page).toHaveURL(/\/members\/\d+$/);
+  await expect(box).toHaveValue("");
+});

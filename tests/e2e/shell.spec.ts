@@ -261,3 +261,14 @@ test("the search results page keeps the query in the box", async ({ page }) => {
   await expect(page).toHaveURL(/\/members\/\d+$/);
   await expect(box).toHaveValue("");
 });
+
+test("the dashboard says why active memberships and active members differ: the grace periods", async ({ page }) => {
+  await signIn(page);
+  const figure = async (label: string) => Number((await page.locator("dl > div").filter({ has: page.getByText(label, { exact: true }) }).locator("dd").first().textContent())!.replace(/,/g, ""));
+  const active = await figure("Active memberships");
+  const grace = await figure("In grace period");
+  expect(grace).toBeGreaterThan(0); // the demo has some
+  await expect(page.getByText(`${active + grace} active members, counting the ${grace} in a grace period`)).toBeVisible();
+  // …which is the chart's figure beside it.
+  await expect(page.getByRole("region", { name: "Active members, last 12 weeks" }).getByText(/now,/)).toContainText(`${active + grace} now`);
+});

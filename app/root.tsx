@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
 import styles from "./tailwind.css";
+import { BareError } from "./components/bare-error";
 import { useNonce } from "./components/nonce";
 import { Toaster } from "./components/toasts";
 import { appFor } from "./lib/host.server";
-import { requestProblem } from "./lib/request-problem";
 import { readToast } from "./lib/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Gym Membership" }];
@@ -65,22 +65,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  // A refused request (a form without its Content-Type, a body too large) says why, rather than blaming us.
-  const badRequest = requestProblem(error);
-  if (!notFound && !badRequest) console.error(error);
-  return (
-    <main className="mx-auto max-w-lg px-6 py-24 text-center">
-      <h1 className="text-3xl font-bold">{notFound ? "Page not found" : badRequest ? "That did not work" : "Something went wrong"}</h1>
-      <p className="mt-4 text-slate-600">
-        {notFound ? "There is nothing at this address." : (badRequest ?? "Please try again in a moment. If it keeps happening, contact us.")}
-      </p>
-      <p className="mt-8">
-        <a href="/" className="font-medium text-brand-600 underline">
-          Go to the start page
-        </a>
-      </p>
-    </main>
-  );
+  return <BareError />;
 }

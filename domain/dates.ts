@@ -38,6 +38,12 @@ export const formatTime = (d: DateInput) => formatLocal(d, "h:mm a");
 export const formatDate = (d: DateInput) => formatLocal(d, "d MMM yyyy");
 /** 22 Nov 2026, 9:00 AM */
 export const formatDateTime = (d: DateInput) => formatLocal(d, "d MMM yyyy, h:mm a");
+/** 19 – 26 Nov 2026, 29 Oct – 5 Nov 2026, 20 Dec 2026 – 3 Jan 2027: a period, saying its month and year once. */
+export function formatDateRange(from: DateInput, to: DateInput): string {
+  const end = formatDate(to);
+  if (formatLocal(from, "yyyy") !== formatLocal(to, "yyyy")) return `${formatDate(from)} – ${end}`;
+  return `${formatLocal(from, formatLocal(from, "MMM") === formatLocal(to, "MMM") ? "d" : "d MMM")} – ${end}`;
+}
 const dayOf = remembered((ms: number) => formatInTimeZone(ms, TIME_ZONE, "yyyy-MM-dd"));
 let lastDay = { day: "", from: 0, to: 0 };
 /**

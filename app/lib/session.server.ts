@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import type { AnswerOf } from "./api-contract";
 import { type ApiContext, ApiRequestError, gymApi, type GymApi } from "./api.server";
 import { appFor, originOf } from "./host.server";
@@ -58,12 +58,16 @@ export function guardSignupPage(request: Request, s: MeState): string | null {
   return null;
 }
 
-/** For a staff page's loader: the user and an API client, or a redirect thrown. */
-export async function requireStaff(args: ApiContext) {
+/**
+ * For a staff page's loader: the user and an API client, or a redirect thrown. With `othersNotFound`
+ * (an address no page claims), anyone but staff gets the plain 404 instead of being sent to sign in:
+ * there is nothing there to sign in for.
+ */
+export async function requireStaff(args: ApiContext, { othersNotFound = false } = {}) {
   const api = gymApi(args);
   const s = await fetchMe(api);
   const to = guardStaffPage(args.request, s);
-  if (to) throw redirect(to, { headers: api.headers });
+  if (to) throw othersNotFound ? data({ message: "Not found" }, { status: 404, headers: api.headers }) : redirect(to, { headers: api.headers });
   return { me: (s as { me: Me }).me, api };
 }
 

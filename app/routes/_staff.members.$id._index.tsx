@@ -3,6 +3,7 @@ import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { capitaliseWords } from "../../domain/dates";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "../features/members/member-history";
 import { MemberProfile } from "../features/members/member-profile";
+import { PhotoForm } from "../features/members/photo-form";
 import { StatusCard } from "../features/members/status-card";
 import { ifAllowed } from "../lib/api.server";
 import { memberRoute, orRefusal } from "../features/members/member-route.server";
@@ -57,30 +58,7 @@ export default function MemberShow() {
           <div>
             <h1 className="text-2xl font-semibold">{capitaliseWords(member.name)}</h1>
             <p className="text-sm text-slate-600">{member.email}</p>
-            {/* A plain multipart form: works without JavaScript; the API checks the file's content. */}
-            {member.can.edit ? (
-              <form
-                method="post"
-                action={`/members/${member.id}/photo`}
-                encType="multipart/form-data"
-                className="mt-2 flex flex-wrap items-center gap-2 text-sm"
-              >
-                <label htmlFor="photo-file" className="text-slate-700">
-                  {member.profile_picture ? "Change photo" : "Add a photo"}
-                </label>
-                <input
-                  id="photo-file"
-                  name="file"
-                  type="file"
-                  accept="image/jpeg,image/png,image/webp"
-                  required
-                  className="max-w-[14rem] text-sm text-slate-700 file:mr-2 file:rounded file:border file:border-slate-300 file:bg-white file:px-2 file:py-1"
-                />
-                <button type="submit" className="rounded-md border border-slate-300 bg-white px-2 py-1 font-medium text-slate-800 hover:bg-slate-50">
-                  Upload
-                </button>
-              </form>
-            ) : null}
+            {member.can.edit ? <PhotoForm memberId={member.id} hasPhoto={Boolean(member.profile_picture)} /> : null}
           </div>
         </div>
         <div className="flex flex-wrap gap-2">

@@ -3,19 +3,25 @@ import { Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-r
 import { useEffect, useState } from "react";
 import { Icon } from "../components/shell/icons";
 import { MemberSearch } from "../components/shell/member-search";
-import { guardSection, hasCalendarAndMessaging } from "../components/shell/nav";
+import { guardSection, hasCalendarAndMessaging, isGuardedSection } from "../components/shell/nav";
 import { Sidebar } from "../components/shell/sidebar";
 import { Switcher } from "../components/shell/switcher";
 import { useUnreadCount } from "../components/shell/use-unread-count";
 import { requireApp } from "../lib/host.server";
 import { requireStaff, type Me } from "../lib/session.server";
+import { BareError } from "../components/bare-error";
 import { PageError } from "../components/page-error";
 
 /** The signed-in back-office frame: sidebar, top bar with switchers and search, and the page. */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const { me, api } = await requireStaff(args);
-  const to = guardSection(new URL(args.request.url).pathname, me);
+  const { pathname } = new URL(args.request.url);
+  // An address no page claims is the splat route below (_staff.$.tsx; its "*" param reaches this loader too):
+  // staff see its 404 inside this frame, anyone else the bare 404 page rather than the sign-in page. A guarded
+  // section's future pages are the exception: they need staff, and staff who may enter, already.
+  const unknownAddress = args.params["*"] !== undefined && !isGuardedSection(pathname);
+  const { me, api } = await requireStaff(args, { othersNotFound: unknownAddress });
+  const to = guardSection(pathname, me);
   if (to) throw redirect(to);
   const unread = hasCalendarAndMessaging(me) ? (await api.get("/messaging/unread-messages")).unread_messages : 0;
   return { me, unread };
@@ -26,7 +32,9 @@ const FIXED_HEIGHT = ["/calendar", "/messages"];
 
 /** The frame around every back-office page, and around its error page, so the sidebar and search stay. */
 function StaffShell({ me, unread, children }: { me: Me; unread: number; children: React.ReactNode }) {
-  const { pathname, key } = useLocation();
+  const { pathname, search, key } = useLocation();
+  // The results page keeps its query in the box, so it can be corrected rather than typed again.
+  const query = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
   const [menuOpen, setMenuOpen] = useState(false);
   const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
   // On a phone the sidebar closes on every navigation.
@@ -56,7 +64,7 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
             <span className="sr-only">Open menu</span>
           </label>
           <div className="order-last w-full sm:order-none sm:w-auto sm:flex-1">
-            <MemberSearch />
+            <MemberSearch pageQuery={query} />
           </div>
           <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
             {me.organisations.length > 1 ? (
@@ -91,11 +99,12 @@ export default function StaffLayout() {
 
 /**
  * One error page for every back-office page: inside the shell when the shell's own data loaded (a page's
- * loader failed, or the record is missing or not allowed), bare when the shell itself could not load.
+ * loader failed, the record is missing or not allowed, or no page has that address), bare when the shell
+ * itself could not load (not staff at an unknown address, the other app's host, the API down).
  */
 export function ErrorBoundary() {
   const shell = useRouteLoaderData<typeof loader>("routes/_staff");
-  if (!shell) return <PageError />;
+  if (!shell) return <BareError />;
   return (
     <StaffShell me={shell.me} unread={shell.unread}>
       <PageError />

@@ -165,6 +165,12 @@ describe("payments, visits and messages", () => {
     expect(summary.visits_today).toBe(today.length);
   });
 
+  it("has a year of visits, as the README promises: every 30 days of the last 360 has some", async () => {
+    const rows = await env.db.select({ at: visits.visited_at }).from(visits);
+    const buckets = new Set(rows.map((v) => Math.floor((now.getTime() - v.at.getTime()) / (30 * 86_400_000))));
+    expect([...Array(12).keys()].filter((b) => !buckets.has(b))).toEqual([]);
+  });
+
   it("leaves at least three unread messages from members for the admin", async () => {
     const unread = await env.db.select().from(messages).where(and(eq(messages.from_member, true), isNull(messages.read_at)));
     expect(unread.length).toBeGreaterThanOrEqual(3);

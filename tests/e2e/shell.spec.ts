@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { BACKOFFICE, jsEnabled, signIn, SIGNUP } from "./helpers";
 
 const sidebar = (page: Page) => page.getByRole("complementary", { name: "Sidebar" });
 
@@ -206,4 +206,69 @@ test("the dashboard draws its charts with their figures as text, and hydrates th
     await expectCharts();
   }
   expect(problems).toEqual([]);
+});
+
+test("a dead link keeps the shell for staff; guests and the sign-up host get the bare page", async ({ page }) => {
+  // Not signed in: the plain 404, not the sign-in page (there is nothing there to sign in for).
+  let res = await page.goto(`${BACKOFFICE}/no-such-page/at-all`);
+  expect(res?.status()).toBe(404);
+  await expect(page).toHaveURL(`${BACKOFFICE}/no-such-page/at-all`);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to the start page" })).toBeVisible();
+  await expect(sidebar(page)).toHaveCount(0);
+  res = await page.goto(`${SIGNUP}/no-such-page`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(sidebar(page)).toHaveCount(0);
+
+  await signIn(page);
+  res = await page.goto(`${BACKOFFICE}/no-such-page/at-all`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(page.getByText("There is nothing here.")).toBeVisible();
+  // The sidebar, the search and the switchers are all still there, and lead on.
+  await expect(sidebar(page).getByRole("link", { name: /^Members/ })).toBeVisible();
+  await expect(page.getByPlaceholder("Search", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to the start page" })).toHaveCount(0);
+  // A sidebar entry whose page is still to come is the same 404 in the shell, followed as a link (with
+  // JavaScript, a navigation in the page).
+  await sidebar(page).getByRole("link", { name: /^Payments/ }).click();
+  await expect(page).toHaveURL(`${BACKOFFICE}/payments`);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await sidebar(page).getByRole("link", { name: /^Members/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Members", exact: true })).toBeVisible();
+});
+
+test("the search results page keeps the query in the box", async ({ page }) => {
+  await signIn(page);
+  const box = page.getByPlaceholder("Search", { exact: true });
+  await box.fill("morgan");
+  await box.press("Enter");
+  await expect(page).toHaveURL(`${BACKOFFICE}/search?q=morgan`);
+  await expect(page.getByRole("link", { name: /Morgan Member/ })).toBeVisible();
+  await expect(box).toHaveValue("morgan");
+  // Corrected from there: the new query stays too.
+  await box.fill("zzzz-nobody");
+  await box.press("Enter");
+  await expect(page).toHaveURL(`${BACKOFFICE}/search?q=zzzz-nobody`);
+  await expect(page.getByText('No results found for "zzzz-nobody"')).toHaveCount(1);
+  await expect(box).toHaveValue("zzzz-nobody");
+  // Opened from its address (a bookmark, a reload).
+  await page.goto(`${BACKOFFICE}/search?q=member%40example`);
+  await expect(box).toHaveValue("member@example");
+  // Leaving the results empties it again.
+  await page.getByRole("link", { name: /Morgan Member/ }).click();
+  await expect(page).toHaveURL(/\/members\/\d+$/);
+  await expect(box).toHaveValue("");
+});
+
+test("the dashboard says why active memberships and active members differ: the grace periods", async ({ page }) => {
+  await signIn(page);
+  const figure = async (label: string) => Number((await page.locator("dl > div").filter({ has: page.getByText(label, { exact: true }) }).locator("dd").first().textContent())!.replace(/,/g, ""));
+  const active = await figure("Active memberships");
+  const grace = await figure("In grace period");
+  expect(grace).toBeGreaterThan(0); // the demo has some
+  await expect(page.getByText(`${active + grace} active members, counting the ${grace} in a grace period`)).toBeVisible();
+  // …which is the chart's figure beside it.
+  await expect(page.getByRole("region", { name: "Active members, last 12 weeks" }).getByText(/now,/)).toContainText(`${active + grace} now`);
 });

@@ -3,7 +3,7 @@ import { memberListQuery } from "../../domain/schemas/members";
 import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange } from "../../domain/subscription";
 import { describe, expect, it } from "vitest";
 import { BILLING_FREQUENCIES, compareFrequencies, termShorthand } from "../../domain/billing";
-import { capitaliseWords, formatDateTime, formatTime, localDay, localMonthStart, localWeekStart, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
+import { capitaliseWords, formatDateRange, formatDateTime, formatTime, localDay, localMonthStart, localWeekStart, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
 import { formatCents, parseAmountToCents } from "../../domain/money";
 import { paymentOutcome } from "../../domain/payment";
 import { statusColour, subscriptionState } from "../../domain/subscription";
@@ -16,6 +16,13 @@ describe("dates in Pacific/Auckland", () => {
   it("formats with a 12-hour clock", () => {
     expect(formatTime(new Date("2026-11-21T20:00:00Z"))).toBe("9:00 AM");
     expect(formatDateTime(now)).toBe("22 Nov 2026, 2:00 PM");
+  });
+  it("says a period's month and year once, by Auckland days", () => {
+    expect(formatDateRange("2026-11-18T11:00:00Z", "2026-11-25T11:00:00Z")).toBe("19 – 26 Nov 2026");
+    expect(formatDateRange("2026-10-28T11:00:00Z", "2026-11-04T11:00:00Z")).toBe("29 Oct – 5 Nov 2026");
+    expect(formatDateRange("2026-12-19T11:00:00Z", "2027-01-02T11:00:00Z")).toBe("20 Dec 2026 – 3 Jan 2027");
+    // 31 October 11:30 PM UTC is already 1 November in Auckland.
+    expect(formatDateRange("2026-10-31T11:30:00Z", "2026-11-30T11:00:00Z")).toBe("1 Nov – 1 Dec 2026");
   });
   it("finds today and the week's Monday across DST", () => {
     expect(startOfToday(now).toISOString()).toBe("2026-11-21T11:00:00.000Z");

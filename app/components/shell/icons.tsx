@@ -17,6 +17,7 @@ const PATHS = {
   close: "M6 6l12 12M18 6L6 18",
   search: "M11 18a7 7 0 100-14 7 7 0 000 14zM21 21l-4.35-4.35",
   logout: "M15 17l5-5-5-5M20 12H9M12 21H5a1 1 0 01-1-1V4a1 1 0 011-1h7",
+  camera: "M4 8h3l2-3h6l2 3h3a1 1 0 011 1v10a1 1 0 01-1 1H4a1 1 0 01-1-1V9a1 1 0 011-1zM12 17a3.5 3.5 0 100-7 3.5 3.5 0 000 7z",
 } as const;
 
 export type IconName = keyof typeof PATHS;

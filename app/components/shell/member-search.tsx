@@ -13,10 +13,11 @@ export type MemberHit = AnswerOf<"post", "/search">["data"][number];
  * Global member search. Without JavaScript it is a GET form whose results page (/search) lists the hits.
  * With it: debounced POST /api/search, a spinner while loading, results only when not loading, a query
  * exists and the user is not typing. In member-picker mode a hit is handed to `onSelect` instead of opened.
+ * `pageQuery` is the query of the results page being shown, if any: the box keeps it there.
  */
-export function MemberSearch({ onSelect, defaultQuery = "" }: { onSelect?: (member: MemberHit) => void; defaultQuery?: string }) {
+export function MemberSearch({ onSelect, pageQuery = "" }: { onSelect?: (member: MemberHit) => void; pageQuery?: string }) {
   const navigate = useNavigate();
-  const [query, setQuery] = useState(defaultQuery);
+  const [query, setQuery] = useState(pageQuery);
   const [results, setResults] = useState<MemberHit[]>([]);
   const [searched, setSearched] = useState("");
   const [typing, setTyping] = useState(false);
@@ -26,15 +27,22 @@ export function MemberSearch({ onSelect, defaultQuery = "" }: { onSelect?: (memb
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const inFlight = useRef<AbortController>();
 
-  const clear = () => {
+  const pageQueryRef = useRef(pageQuery);
+  /** Drops the results; the box goes back to what the page shows (the results page's query, or nothing). */
+  const clear = (to = pageQueryRef.current) => {
     clearTimeout(timer.current);
     inFlight.current?.abort();
-    setQuery("");
+    setQuery(to);
     setResults([]);
     setSearched("");
     setTyping(false);
     setLoading(false);
   };
+  // A navigation to or from the results page (or to other results) shows that page's query.
+  useEffect(() => {
+    pageQueryRef.current = pageQuery;
+    clear(pageQuery);
+  }, [pageQuery]);
 
   useEffect(() => {
     const outside = (e: MouseEvent) => {
@@ -103,7 +111,16 @@ export function MemberSearch({ onSelect, defaultQuery = "" }: { onSelect?: (memb
   const placeholder = onSelect ? "Search for a member" : "Search";
   return (
     <div ref={box} className="relative w-full max-w-md">
-      <Form method="get" action="/search" role="search" onSubmit={(e) => onSelect && e.preventDefault()}>
+      <Form
+        method="get"
+        action="/search"
+        role="search"
+        onSubmit={(e) => {
+          if (onSelect) e.preventDefault();
+          // The results page lists the hits: no dropdown over it, and no debounced call still to come.
+          else clear(query);
+        }}
+      >
         <label htmlFor="member-search" className="sr-only">
           {placeholder}
         </label>

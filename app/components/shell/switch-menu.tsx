@@ -85,9 +85,10 @@ export function SwitchMenu({
         disabled={disabled}
         onClick={() => (open ? setOpen(false) : openAt(Math.max(0, options.findIndex((o) => o.id === currentId))))}
         onKeyDown={onButtonKey}
-        className="inline-flex max-w-[14rem] items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 disabled:opacity-60"
+        className="inline-flex max-w-full items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-left text-sm font-medium hover:bg-slate-50 disabled:opacity-60"
       >
-        <span className="truncate">{current?.name ?? label}</span>
+        {/* The whole name, wrapping if it must: "Demo Fitness Cent…" could be either of two gyms. */}
+        <span className="min-w-0 [overflow-wrap:anywhere]">{current?.name ?? label}</span>
         <Icon name="chevron" className="h-4 w-4 shrink-0" />
       </button>
       <div

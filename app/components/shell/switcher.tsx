@@ -29,12 +29,13 @@ export function Switcher({
 
   if (!hydrated) {
     return (
-      <Form method="post" action={action} className="flex items-center gap-2">
+      // The select is as wide as its longest name: a gym's name is never cut off.
+      <Form method="post" action={action} className="flex max-w-full items-center gap-2">
         {back}
         <label className="sr-only" htmlFor={`${name}-select`}>
           {label}
         </label>
-        <select id={`${name}-select`} name={name} defaultValue={currentId ?? undefined} className="max-w-[9rem] rounded-md sm:max-w-[12rem] border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm">
+        <select id={`${name}-select`} name={name} defaultValue={currentId ?? undefined} className="max-w-full rounded-md border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm">
           {options.map((o) => (
             <option key={o.id} value={o.id}>
               {o.name}

@@ -6,7 +6,14 @@ import type { Stats } from "./types";
 export function HeadlineCards({ stats }: { stats: Stats }) {
   const cards = [
     { label: "Members", value: formatCount(stats.members) },
-    { label: "Active memberships", value: formatCount(stats.subscriptions.active) },
+    {
+      label: "Active memberships",
+      value: formatCount(stats.subscriptions.active),
+      // The chart below counts active members, grace periods included: say why its figure is larger.
+      sub: stats.subscriptions.grace_period
+        ? `${formatCount(stats.subscriptions.active + stats.subscriptions.grace_period)} active members, counting the ${formatCount(stats.subscriptions.grace_period)} in a grace period`
+        : undefined,
+    },
     { label: "Paused", value: formatCount(stats.subscriptions.paused) },
     { label: "In grace period", value: formatCount(stats.subscriptions.grace_period) },
     { label: "Visits today", value: formatCount(stats.visits_today) },

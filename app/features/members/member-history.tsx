@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { FREQUENCY_LABELS, type BillingFrequency } from "../../../domain/billing";
-import { formatDate, formatDateTime } from "../../../domain/dates";
+import { formatDate, formatDateRange, formatDateTime } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
 import type { Credential, PaymentsPage, PriceChange, VisitsPage } from "./detail-types";
 
@@ -44,43 +44,74 @@ function Pager({ meta, param, params, anchor }: { meta: PaymentsPage["meta"]; pa
   );
 }
 
+/** The payment's own status word, when it says more than its outcome badge ("pending request", not "sent"). */
+function statusDetail(p: PaymentsPage["data"][number]) {
+  const words = p.status.replace(/_/g, " ");
+  return p.status === "sent" || words === OUTCOME[p.outcome].label.toLowerCase() ? null : words;
+}
+
+function paymentNotes(p: PaymentsPage["data"][number]) {
+  return [p.is_retry ? "Retry" : null, p.is_pro_rata ? "Pro rata" : null, p.pif_payment ? `Paid in full (${p.pif_payment.replace("_", " ")})` : null, p.error_description]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/**
+ * Every column fits in the member page's wide column at 1280 px: a surcharge shows under its amount rather
+ * than in a column of dashes, periods say their month and year once, the status word shows under its badge
+ * only when it adds something, and notes wrap. On a phone each payment is a card (stack-table,
+ * app/tailwind.css) that leaves out empty notes.
+ */
 export function PaymentsTable({ payments, params }: { payments: PaymentsPage; params: URLSearchParams }) {
   return (
     <Section id="payments" title={`Payments (${payments.meta.total})`}>
       {payments.data.length === 0 ? (
         <p className="p-4 text-sm text-slate-700">No payments yet.</p>
       ) : (
-        // Focusable, so keyboard users can scroll a table wider than the screen.
+        // Focusable, so keyboard users can scroll it should a table ever be wider than the screen.
         <div className="overflow-x-auto" tabIndex={0} role="group" aria-label="Payments table">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <table className="stack-table min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-slate-700">
               <tr>
                 <th scope="col" className={th}>Date</th>
                 <th scope="col" className={th}>Amount</th>
-                <th scope="col" className={th}>Surcharge</th>
                 <th scope="col" className={th}>Period</th>
                 <th scope="col" className={th}>Status</th>
                 <th scope="col" className={th}>Notes</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {payments.data.map((p) => (
-                <tr key={p.id}>
-                  <td className={`${td} whitespace-nowrap`}>{p.created_at ? formatDate(p.created_at) : "—"}</td>
-                  <td className={td}>{formatCents(p.amount)}</td>
-                  <td className={td}>{p.surcharge ? formatCents(p.surcharge) : "—"}</td>
-                  <td className={`${td} whitespace-nowrap`}>{p.period_start_at && p.period_end_at ? `${formatDate(p.period_start_at)} – ${formatDate(p.period_end_at)}` : "—"}</td>
-                  <td className={td}>
-                    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${OUTCOME[p.outcome].className}`}>{OUTCOME[p.outcome].label}</span>
-                    <span className="ml-1 text-xs text-slate-600">{p.status.replace(/_/g, " ")}</span>
-                  </td>
-                  <td className={td}>
-                    {[p.is_retry ? "Retry" : null, p.is_pro_rata ? "Pro rata" : null, p.pif_payment ? `Paid in full (${p.pif_payment.replace("_", " ")})` : null, p.error_description]
-                      .filter(Boolean)
-                      .join(" · ") || "—"}
-                  </td>
-                </tr>
-              ))}
+              {payments.data.map((p) => {
+                const detail = statusDetail(p);
+                const notes = paymentNotes(p);
+                return (
+                  <tr key={p.id}>
+                    <td data-label="Date" data-title="" className={`${td} whitespace-nowrap font-medium md:font-normal`}>
+                      {p.created_at ? formatDate(p.created_at) : "—"}
+                    </td>
+                    <td data-label="Amount" className={td}>
+                      <span>
+                        <span className="block whitespace-nowrap">{formatCents(p.amount)}</span>
+                        {p.surcharge ? <span className="block whitespace-nowrap text-xs text-slate-600">+ {formatCents(p.surcharge)} surcharge</span> : null}
+                      </span>
+                    </td>
+                    <td data-label="Period" className={`${td} whitespace-nowrap`}>
+                      {p.period_start_at && p.period_end_at ? formatDateRange(p.period_start_at, p.period_end_at) : "—"}
+                    </td>
+                    <td data-label="Status" className={td}>
+                      <span>
+                        <span className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${OUTCOME[p.outcome].className}`}>
+                          {OUTCOME[p.outcome].label}
+                        </span>
+                        {detail ? <span className="block whitespace-nowrap text-xs text-slate-600">{detail}</span> : null}
+                      </span>
+                    </td>
+                    <td data-label="Notes" data-empty={notes ? undefined : ""} className={`${td} min-w-[8rem]`}>
+                      {notes || "—"}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -20,7 +20,7 @@ function SortHeader({ label, sort, params, meta }: { label: string; sort: Member
   next.set("sort", sort);
   next.set("dir", current ? (meta.dir === "asc" ? "desc" : "asc") : defaultDirection(sort));
   return (
-    <th scope="col" aria-sort={current ? (meta.dir === "asc" ? "ascending" : "descending") : undefined} className="px-3 py-2 text-left font-semibold">
+    <th scope="col" data-sort={sort} aria-sort={current ? (meta.dir === "asc" ? "ascending" : "descending") : undefined} className="px-3 py-2 text-left font-semibold">
       <Link to={`?${next}`} className="inline-flex items-center gap-1 hover:text-brand-700">
         {label}
         <span aria-hidden="true" className="text-xs text-slate-500">
@@ -32,19 +32,21 @@ function SortHeader({ label, sort, params, meta }: { label: string; sort: Member
   );
 }
 
+/**
+ * Every column fits at 1280 px beside the sidebar: e-mail and mobile share a column, and long names and
+ * addresses wrap rather than widen the table. On a phone each row is a card (stack-table, app/tailwind.css)
+ * and the sortable headers are a "Sort by" bar. Between the two the box still scrolls sideways if it must.
+ */
 export function MembersTable({ page, params }: { page: MemberListPage; params: URLSearchParams }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="group" aria-label="Members table">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
+      <table className="stack-table min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Members, {page.meta.total} in all, page {page.meta.page} of {page.meta.pages}</caption>
-        <thead className="bg-slate-50 text-slate-700">
+        <thead className="bg-slate-50 text-slate-700" data-sort-bar="">
           <tr>
             <SortHeader label="Name" sort="name" params={params} meta={page.meta} />
             <th scope="col" className="px-3 py-2 text-left font-semibold">
-              E-mail
-            </th>
-            <th scope="col" className="px-3 py-2 text-left font-semibold">
-              Mobile
+              Contact
             </th>
             <th scope="col" className="px-3 py-2 text-left font-semibold">
               Membership
@@ -59,29 +61,47 @@ export function MembersTable({ page, params }: { page: MemberListPage; params: U
         <tbody className="divide-y divide-slate-100">
           {page.data.map((m) => (
             <tr key={m.id} className="hover:bg-slate-50">
-              <td className="whitespace-nowrap px-3 py-2">
+              <td data-label="Name" data-title="" className="px-3 py-2 [overflow-wrap:anywhere]">
                 <Link to={`/members/${m.id}`} className="font-medium text-brand-700 hover:underline">
                   {m.name}
                 </Link>
                 {m.tags.length ? <span className="block text-xs text-slate-600">{m.tags.join(", ")}</span> : null}
               </td>
-              <td className="px-3 py-2 text-slate-700">{m.email}</td>
-              <td className="whitespace-nowrap px-3 py-2 text-slate-700">{m.mobile_number ?? "—"}</td>
-              <td className="px-3 py-2 text-slate-700">
+              <td data-label="Contact" className="px-3 py-2 text-slate-700">
+                {/* One child per cell: on a phone the cell is a grid of its label and this. */}
+                <span>
+                  <span className="block [overflow-wrap:anywhere]">
+                    {/* Wrapped, an address breaks after its @ first. */}
+                    {m.email.split("@")[0]}
+                    {m.email.includes("@") ? (
+                      <>
+                        @<wbr />
+                        {m.email.slice(m.email.indexOf("@") + 1)}
+                      </>
+                    ) : null}
+                  </span>
+                  <span className="block whitespace-nowrap text-xs text-slate-600">{m.mobile_number ?? "No mobile"}</span>
+                </span>
+              </td>
+              <td data-label="Membership" className="px-3 py-2 text-slate-700">
                 {m.membership ? (
-                  <>
+                  <span>
                     <span className="block">{m.membership.offering}</span>
                     <span className="block text-xs text-slate-600">{priceText(m.membership)}</span>
-                  </>
+                  </span>
                 ) : (
                   "—"
                 )}
               </td>
-              <td className="px-3 py-2">
+              <td data-label="Status" className="px-3 py-2">
                 <StatusBadge status={m.status} />
               </td>
-              <td className="whitespace-nowrap px-3 py-2 text-slate-700">{m.last_visit_at ? formatDate(m.last_visit_at) : "Never"}</td>
-              <td className="whitespace-nowrap px-3 py-2 text-slate-700">{formatDate(m.joined_at)}</td>
+              <td data-label="Last visit" className="whitespace-nowrap px-3 py-2 text-slate-700">
+                {m.last_visit_at ? formatDate(m.last_visit_at) : "Never"}
+              </td>
+              <td data-label="Joined" className="whitespace-nowrap px-3 py-2 text-slate-700">
+                {formatDate(m.joined_at)}
+              </td>
             </tr>
           ))}
         </tbody>

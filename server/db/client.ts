@@ -90,7 +90,11 @@ export async function openPglite(dir: string, loadDataDir?: Blob | File) {
 async function pgTenantConnections(url: string): Promise<TenantConnections & { end(): Promise<void> }> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
+  // Pipeline mode: a request's concurrent reads (Promise.all over one tenant connection, as the dashboard's
+  // figures are) go out together instead of queuing one behind another, which pg 9 will refuse to do.
+  // (`pipeline` is newer than @types/pg.)
+  const config = { connectionString: url, max: 10, options: "-c jit=off", pipeline: true };
+  const pool = new pg.Pool(config);
   pool.on("error", (err) => console.error(`[db] idle tenant connection lost: ${err.message}`));
   const state = new WeakMap<object, { organisationId: number | null; db: Db }>();
   return {

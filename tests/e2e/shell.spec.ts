@@ -40,6 +40,9 @@ test("a trainer sees no Organisation group and no switchers", async ({ page }) =
   const nav = sidebar(page);
   await expect(nav.getByRole("link", { name: /^Members/ })).toBeVisible();
   await expect(nav.getByText("Organisation", { exact: true })).toHaveCount(0);
+  // Payments are money, which a trainer may not see.
+  await expect(nav.getByRole("link", { name: /^Payments/ })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: /^Visits/ })).toBeVisible();
   await expect(nav.getByLabel("Your access")).toContainText("Organisation AdminNo");
   await expect(nav.getByLabel("Your access")).not.toContainText("Gym Admin");
   await expect(page.getByRole("button", { name: /^(Organisation|Gym):/ })).toHaveCount(0);

@@ -41,7 +41,8 @@ export const NAV: NavEntry[] = [
   },
   { name: "Messages", icon: "messages", to: "/messages", isActive: under("/messages"), shouldRender: hasCalendarAndMessaging, badge: "unread" },
   { name: "Members", icon: "members", to: "/members", isActive: under("/members"), shouldRender: always },
-  { name: "Payments", icon: "payments", to: "/payments", isActive: under("/payments"), shouldRender: always },
+  // Payments are money: for those who may see money in the current gym (server/api/permissions.ts).
+  { name: "Payments", icon: "payments", to: "/payments", isActive: under("/payments"), shouldRender: (me) => me.permissions.includes("money.read") },
   { name: "Visits", icon: "visits", to: "/visits", isActive: under("/visits"), shouldRender: always },
   { name: "Offerings", icon: "offerings", to: "/offerings", isActive: under("/offerings"), shouldRender: always },
   {

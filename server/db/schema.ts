@@ -375,6 +375,8 @@ export const subscriptions = pgTable(
     pause_start_at: ts("pause_start_at"),
     pause_end_at: ts("pause_end_at"),
     pause_days_credit: integer("pause_days_credit").notNull().default(0),
+    /** The first day of the first full period, in Auckland: the rhythm its charges follow (domain/schedule.ts). */
+    billing_anchor: date("billing_anchor"),
     cancelled_at: ts("cancelled_at"),
     undo_cancellation_until: ts("undo_cancellation_until"),
     cancelled_during_cooling_off_period: boolean("cancelled_during_cooling_off_period").notNull().default(false),
@@ -423,6 +425,10 @@ export const payments = pgTable(
     credit_used: integer("credit_used").notNull().default(0),
     balance_owing: integer("balance_owing").notNull().default(0),
     periods_owing: integer("periods_owing").notNull().default(0),
+    /** 0 for a period's first charge, 1… for its retries: one row per (subscription, period, attempt). */
+    attempt: integer("attempt").notNull().default(0),
+    /** Sent with the charge to the provider (`charge:{subscription}:{period start}:{attempt}`): asked twice, it charges once. */
+    idempotency_key: text("idempotency_key"),
     force_amount: integer("force_amount"),
     error_status: text("error_status"),
     error_description: text("error_description"),
@@ -437,6 +443,11 @@ export const payments = pgTable(
   (t) => [
     index("payments_org_created_idx").on(t.organisation_id, t.created_at),
     index("payments_user_idx").on(t.organisation_id, t.user_id, t.created_at),
+    uniqueIndex("payments_one_per_period_idx")
+      .on(t.subscription_id, t.period_start_at, t.attempt)
+      .where(sql`subscription_id is not null and period_start_at is not null`),
+    uniqueIndex("payments_idempotency_key_idx").on(t.idempotency_key),
+    index("payments_pending_idx").on(t.status).where(sql`status = 'pending'`),
   ],
 );
 

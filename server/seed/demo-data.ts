@@ -877,6 +877,7 @@ function subscriptionFor(r: Rng, ctx: MemberContext, org: OrgInfo, story: Story,
     created_at: createdAt,
     updated_at: createdAt,
     initial_state: story.startsWith("upcoming") ? "upcoming" : "active",
+    billing_anchor: anchor,
   };
   const plan: SubscriptionPlan = { story, price, row, billed: [], visitsFrom: anchor, visitsUntil: cal.today };
 
@@ -1094,7 +1095,7 @@ function buildPayments(p: MemberPlan, subscriptionId: number, paymentTypeId: num
       // A failed charge, retried successfully a few days later.
       Object.assign(row, failed());
       const retryAt = cal.start(addDays(day, r.int(2, 4)));
-      if (retryAt < cal.now) rows.push({ ...base, ...period(day), status: "sent", is_retry: true, created_at: retryAt, ...ref(day, 1) });
+      if (retryAt < cal.now) rows.push({ ...base, ...period(day), status: "sent", is_retry: true, attempt: 1, created_at: retryAt, ...ref(day, 1) });
     }
     rows.push(row);
   });

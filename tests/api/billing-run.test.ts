@@ -1,0 +1,116 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localDay, startOfLocalDay } from "../../domain/dates";
+import { billingRun, chargePending, planCharges } from "../../server/billing/run";
+import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/db/schema";
+import { sandboxCards } from "../../server/providers/cards/sandbox";
+import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { setup } from "./harness";
+
+let env: Awaited<ReturnType<typeof setup>>;
+let org: { id: number };
+let gym: { id: number };
+let weekly: Awaited<ReturnType<typeof makePrice>>;
+let n = 0;
+
+beforeAll(async () => {
+  env = await setup();
+  org = await makeOrganisation(env.db, { name: "Billing Gyms" });
+  gym = await makeGym(env.db, org.id, "Central");
+  const offering = await makeOffering(env.db, org.id, { name: "Anytime" });
+  weekly = await makePrice(env.db, offering, { amount: 1_999, billing_frequency: "weekly" });
+});
+afterAll(() => env.close());
+
+/** A weekly member since Monday 5 January 2026, its first week charged, paying with `card`. */
+async function member(card: string, extra: Partial<typeof subscriptions.$inferInsert> = {}) {
+  const user = await makeUser(env.db, { name: `member ${++n}`, email: `member${n}@example.com` });
+  const [pt] = await env.db
+    .insert(payment_types)
+    .values({ organisation_id: org.id, user_id: user.id, type: "stripe_card", details: { type: "visa", last_four: card.slice(-4), payment_method: card } })
+    .returning();
+  await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
+  const s = await makeSubscription(env.db, weekly, user.id, gym.id, {
+    billing_anchor: "2026-01-05",
+    current_period_start: startOfLocalDay("2026-01-05"),
+    current_period_end: startOfLocalDay("2026-01-12"),
+    ...extra,
+  });
+  await makePayment(env.db, s, { amount: 1_999, period_start_at: startOfLocalDay("2026-01-05"), period_end_at: startOfLocalDay("2026-01-12"), status: "sent" });
+  return s;
+}
+
+const paymentsOf = async (subscriptionId: number) =>
+  (await env.db.select().from(payments).where(eq(payments.subscription_id, subscriptionId))).sort((a, b) => a.period_start_at!.getTime() - b.period_start_at!.getTime());
+const ledgerFor = async (subscriptionId: number) => (await env.db.select().from(sandbox_ledger)).filter((r) => r.idempotency_key.startsWith(`charge:${subscriptionId}:`));
+const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
+
+describe("the billing run", () => {
+  it("charges each week that has come due, once, through the card provider, and moves the period on", async () => {
+    const s = await member("pm_card_visa");
+    const cards = sandboxCards(env.db);
+    await billingRun(env.db, cards, at("2026-01-26"));
+    const rows = await paymentsOf(s.id);
+    expect(rows.map((p) => [localDay(p.period_start_at!), p.status, p.amount, p.attempt])).toEqual([
+      ["2026-01-05", "sent", 1_999, 0],
+      ["2026-01-12", "sent", 1_999, 0],
+      ["2026-01-19", "sent", 1_999, 0],
+      ["2026-01-26", "sent", 1_999, 0],
+    ]);
+    const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect(localDay(after.current_period_end!)).toBe("2026-02-02");
+    // Run again the same day, and twice more: nothing is charged twice.
+    await billingRun(env.db, cards, at("2026-01-26", 15));
+    await billingRun(env.db, cards, at("2026-01-27"));
+    expect(await paymentsOf(s.id)).toHaveLength(4);
+    expect(await ledgerFor(s.id)).toHaveLength(3);
+  });
+
+  it("records a decline with its code and starts the organisation's grace period (7 days)", async () => {
+    const s = await member("pm_card_chargeDeclinedInsufficientFunds");
+    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    const [, charge] = await paymentsOf(s.id);
+    expect([charge.status, charge.error_status]).toEqual(["failed", "insufficient_funds"]);
+    const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect(localDay(after.grace_period_ends_at!)).toBe("2026-01-19");
+  });
+
+  it("survives a crash between writing the payments and charging them, and between charging and writing the result", async () => {
+    const s = await member("pm_card_visa");
+    const cards = sandboxCards(env.db);
+    // Crash 1: the run planned the periods and died before charging.
+    expect(await planCharges(env.db, at("2026-01-19"))).toBeGreaterThanOrEqual(2);
+    expect((await paymentsOf(s.id)).filter((p) => p.status === "pending")).toHaveLength(2);
+    // Crash 2: the provider charged one of them, and the run died before writing it down.
+    const [first] = (await paymentsOf(s.id)).filter((p) => p.status === "pending");
+    await cards.charge({ amount: first.amount, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: first.idempotency_key!, description: "", metadata: {} });
+    // The next runs, even two at once, charge each period exactly once.
+    await Promise.all([chargePending(env.db, cards, at("2026-01-19", 11)), chargePending(env.db, cards, at("2026-01-19", 11))]);
+    await billingRun(env.db, cards, at("2026-01-19", 12));
+    expect((await paymentsOf(s.id)).map((p) => p.status)).toEqual(["sent", "sent", "sent"]);
+    expect(await ledgerFor(s.id)).toHaveLength(2);
+  });
+
+  it("honours a pause (the next charge moves by its length), a cancellation and a scheduled price change", async () => {
+    const cards = sandboxCards(env.db);
+    const paused = await member("pm_card_visa", { pause_start_at: startOfLocalDay("2026-01-07"), pause_end_at: startOfLocalDay("2026-01-21") });
+    const cancelled = await member("pm_card_visa", { cancelled_at: startOfLocalDay("2026-01-08") });
+    const offering = await makeOffering(env.db, org.id, { name: "Premium" });
+    const dearer = await makePrice(env.db, offering, { amount: 2_499, billing_frequency: "weekly" });
+    const changing = await member("pm_card_visa", { transition_to_price_id: dearer.id, transition_takes_effect_at: startOfLocalDay("2026-01-19") });
+    await billingRun(env.db, cards, at("2026-01-26"));
+    expect((await paymentsOf(paused.id)).map((p) => localDay(p.period_start_at!))).toEqual(["2026-01-05", "2026-01-26"]);
+    expect(await paymentsOf(cancelled.id)).toHaveLength(1);
+    expect((await paymentsOf(changing.id)).map((p) => p.amount)).toEqual([1_999, 1_999, 2_499, 2_499]);
+  });
+
+  it("turns the period's upcoming row into the charge rather than adding a second", async () => {
+    const s = await member("pm_card_visa");
+    await makePayment(env.db, s, { amount: 1_999, period_start_at: startOfLocalDay("2026-01-12"), period_end_at: startOfLocalDay("2026-01-19"), status: "upcoming" });
+    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    expect((await paymentsOf(s.id)).map((p) => [localDay(p.period_start_at!), p.status])).toEqual([
+      ["2026-01-05", "sent"],
+      ["2026-01-12", "sent"],
+    ]);
+  });
+});

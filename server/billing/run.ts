@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { BillingFrequency } from "../../domain/billing";
 import { localDay, startOfLocalDay } from "../../domain/dates";
-import { graceEnds } from "../../domain/failures";
+import { declineKind, graceEnds, nextRetryDay } from "../../domain/failures";
 import { chargesDue, type DueCharge } from "../../domain/schedule";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import type { Db } from "../db/client";
@@ -31,8 +31,61 @@ export interface RunReport {
 const BATCH = 200;
 
 export async function billingRun(db: Db, cards: CardProvider, now: Date): Promise<RunReport> {
-  const planned = await planCharges(db, now);
+  const planned = (await planCharges(db, now)) + (await planRetries(db, now));
   return { planned, ...(await chargePending(db, cards, now)) };
+}
+
+/** The latest attempt of its period: no later attempt of the same subscription and period exists. */
+const latestAttempt = sql`not exists (select 1 from payments later where later.subscription_id = ${payments.subscription_id}
+  and later.period_start_at = ${payments.period_start_at} and later.attempt > ${payments.attempt})`;
+
+/**
+ * A failed charge with a soft decline is tried again 1, 3, 5 and 7 days after the period's first failure
+ * (domain/failures.ts), each try a new attempt row with its own key; a hard decline is not. A cancelled
+ * subscription is not retried.
+ */
+export async function planRetries(db: Db, now: Date): Promise<number> {
+  const today = localDay(now);
+  const failed = await db
+    .select({
+      p: payments,
+      firstFailed: sql<Date>`(select min(earliest.created_at) from payments earliest where earliest.subscription_id = ${payments.subscription_id}
+        and earliest.period_start_at = ${payments.period_start_at})`.mapWith((v: string | Date) => new Date(v)),
+    })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscription_id))
+    .where(and(eq(payments.status, "failed"), isNotNull(payments.period_start_at), isNull(subscriptions.cancelled_at), latestAttempt));
+  let planned = 0;
+  for (const { p, firstFailed } of failed) {
+    const day = nextRetryDay(localDay(firstFailed), p.attempt, declineKind(p.error_status));
+    if (!day || day > today) continue;
+    const attempt = p.attempt + 1;
+    const inserted = await db
+      .insert(payments)
+      .values({
+        organisation_id: p.organisation_id,
+        gym_id: p.gym_id,
+        user_id: p.user_id,
+        subscription_id: p.subscription_id,
+        payment_type_id: p.payment_type_id,
+        amount: p.amount,
+        surcharge: p.surcharge,
+        period_start_at: p.period_start_at,
+        period_end_at: p.period_end_at,
+        expected_charge_date: day,
+        status: "pending",
+        type: p.type,
+        is_term_membership: p.is_term_membership,
+        is_retry: true,
+        attempt,
+        idempotency_key: `charge:${p.subscription_id}:${localDay(p.period_start_at!)}:${attempt}`,
+        created_at: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    planned += inserted.length;
+  }
+  return planned;
 }
 
 const toPrice = alias(prices, "to_price");
@@ -94,13 +147,13 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
       );
       if (!charges.length) continue;
       const kind = (row.paymentKind ?? null) as PaymentTypeKind | null;
-      planned += await plan(db, s, charges, row.paymentTypeId, (amount) => (kind ? surchargeFor(amount, kind, row.surcharge) : 0));
+      planned += await plan(db, now, s, charges, row.paymentTypeId, (amount) => (kind ? surchargeFor(amount, kind, row.surcharge) : 0));
     }
   }
 }
 
 /** One subscription's due periods as pending payments, and its current period moved on, in one transaction. */
-async function plan(db: Db, s: typeof subscriptions.$inferSelect, charges: DueCharge[], paymentTypeId: number | null, surchargeOf: (amount: number) => number) {
+async function plan(db: Db, now: Date, s: typeof subscriptions.$inferSelect, charges: DueCharge[], paymentTypeId: number | null, surchargeOf: (amount: number) => number) {
   const last = charges[charges.length - 1].period;
   return db.transaction(async (tx) => {
     // Only if no other run moved it since we read it: two runs never plan the same periods.
@@ -127,6 +180,7 @@ async function plan(db: Db, s: typeof subscriptions.$inferSelect, charges: DueCh
         is_term_membership: !!s.term_ends_at && startOfLocalDay(period.start) < s.term_ends_at,
         attempt: 0,
         idempotency_key: `charge:${s.id}:${period.start}:0`,
+        created_at: now,
       };
       await tx
         .insert(payments)
@@ -193,7 +247,22 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date): Pro
         await db.update(payments).set({ stripe_id: result.id }).where(eq(payments.id, p.id));
         report.leftPending++;
       } else if (result.status === "succeeded") {
-        await db.update(payments).set({ status: "sent", stripe_id: result.id }).where(and(eq(payments.id, p.id), eq(payments.status, "pending")));
+        await db.transaction(async (tx) => {
+          await tx.update(payments).set({ status: "sent", stripe_id: result.id }).where(and(eq(payments.id, p.id), eq(payments.status, "pending")));
+          // Paid up again: the grace period ends once no period's latest attempt has failed.
+          if (p.attempt > 0 && p.subscription_id) {
+            await tx
+              .update(subscriptions)
+              .set({ grace_period_ends_at: null })
+              .where(
+                and(
+                  eq(subscriptions.id, p.subscription_id),
+                  isNotNull(subscriptions.grace_period_ends_at),
+                  sql`not exists (select 1 from ${payments} where ${payments.subscription_id} = ${p.subscription_id} and ${payments.status} = 'failed' and ${latestAttempt})`,
+                ),
+              );
+          }
+        });
         report.charged++;
       } else {
         const g = p.is_term_membership ? termGrace : grace;

@@ -113,4 +113,51 @@ describe("the billing run", () => {
       ["2026-01-12", "sent"],
     ]);
   });
+
+  it("retries a soft decline 1, 3, 5 and 7 days after it, ends the grace period when a retry is paid, and never retries a hard one", async () => {
+    const cards = sandboxCards(env.db);
+    const short = await member("pm_card_chargeDeclinedInsufficientFunds");
+    const lost = await member("pm_card_chargeDeclinedLostCard");
+    const attempts = async (id: number) =>
+      (await paymentsOf(id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12").sort((a, b) => a.attempt - b.attempt).map((p) => [p.attempt, p.status, localDay(p.created_at)]);
+    await billingRun(env.db, cards, at("2026-01-12"));
+    await billingRun(env.db, cards, at("2026-01-12", 20)); // the same day: nothing yet
+    await billingRun(env.db, cards, at("2026-01-13"));
+    expect(await attempts(short.id)).toEqual([
+      [0, "failed", "2026-01-12"],
+      [1, "failed", "2026-01-13"],
+    ]);
+    // The member tops up their card; the next try is 3 days after the first failure, not the day after the last.
+    await env.db.update(payment_types).set({ details: { last_four: "4242", payment_method: "pm_card_visa" } }).where(eq(payment_types.user_id, short.user_id));
+    await billingRun(env.db, cards, at("2026-01-14"));
+    expect(await attempts(short.id)).toHaveLength(2);
+    await billingRun(env.db, cards, at("2026-01-15"));
+    expect(await attempts(short.id)).toEqual([
+      [0, "failed", "2026-01-12"],
+      [1, "failed", "2026-01-13"],
+      [2, "sent", "2026-01-15"],
+    ]);
+    const [paidUp] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, short.id));
+    expect(paidUp.grace_period_ends_at).toBeNull();
+    // A lost card is not retried, however long we wait, and its grace period runs.
+    await billingRun(env.db, cards, at("2026-01-18"));
+    expect(await attempts(lost.id)).toEqual([[0, "failed", "2026-01-12"]]);
+    const [stillOwing] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, lost.id));
+    expect(localDay(stillOwing.grace_period_ends_at!)).toBe("2026-01-19");
+  });
+
+  it("stops retrying when the schedule is spent: four retries in the week after the failure", async () => {
+    const cards = sandboxCards(env.db);
+    const s = await member("pm_card_chargeDeclinedInsufficientFunds");
+    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-19", "2026-01-21", "2026-01-25"]) await billingRun(env.db, cards, at(day));
+    const tries = (await paymentsOf(s.id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12");
+    expect(tries.map((p) => [p.attempt, p.status])).toEqual([
+      [0, "failed"],
+      [1, "failed"],
+      [2, "failed"],
+      [3, "failed"],
+      [4, "failed"],
+    ]);
+  });
 });
+

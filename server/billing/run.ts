@@ -1,8 +1,9 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { BillingFrequency } from "../../domain/billing";
-import { localDay, startOfLocalDay } from "../../domain/dates";
+import { addCalendarDays, localDay, startOfLocalDay } from "../../domain/dates";
 import { declineKind, graceEnds, nextRetryDay } from "../../domain/failures";
+import type { LocalDay } from "../../domain/periods";
 import { chargesDue, type DueCharge } from "../../domain/schedule";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import type { Db } from "../db/client";
@@ -283,4 +284,22 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date): Pro
       }
     }
   }
+}
+
+/**
+ * The run once a day, at 10 am Auckland time, from `from` to `until` (both days included): what the scheduled
+ * job will do day by day, for `npm run billing -- --until` and the tests, which move time on. Reports are added up.
+ */
+export async function billingRunUntil(db: Db, cards: CardProvider, from: LocalDay, until: LocalDay): Promise<RunReport & { days: number }> {
+  const total = { planned: 0, charged: 0, declined: 0, leftPending: 0, days: 0 };
+  for (let day = from; day <= until; day = addCalendarDays(day, 1)) {
+    const report = await billingRun(db, cards, new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000));
+    total.planned += report.planned;
+    total.charged += report.charged;
+    total.declined += report.declined;
+    total.days++;
+  }
+  // What is left waiting at the end, not a sum of every day's.
+  total.leftPending = (await db.select({ id: payments.id }).from(payments).where(and(eq(payments.status, "pending"), isNotNull(payments.idempotency_key)))).length;
+  return total;
 }

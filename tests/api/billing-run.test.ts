@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDay, startOfLocalDay } from "../../domain/dates";
-import { billingRun, chargePending, planCharges } from "../../server/billing/run";
+import { billingRun, billingRunUntil, chargePending, planCharges } from "../../server/billing/run";
 import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/db/schema";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
@@ -159,5 +159,11 @@ describe("the billing run", () => {
       [4, "failed"],
     ]);
   });
-});
 
+  it("moves time on a day at a time: a weekly member over February is charged each Monday", async () => {
+    const s = await member("pm_card_visa", { billing_anchor: "2026-02-02", current_period_start: startOfLocalDay("2026-02-02"), current_period_end: startOfLocalDay("2026-02-09") });
+    const report = await billingRunUntil(env.db, sandboxCards(env.db), "2026-02-01", "2026-02-28");
+    expect(report.days).toBe(28);
+    expect((await paymentsOf(s.id)).filter((p) => p.status === "sent").map((p) => localDay(p.period_start_at!))).toEqual(["2026-01-05", "2026-02-09", "2026-02-16", "2026-02-23"]);
+  });
+});

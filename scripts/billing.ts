@@ -1,0 +1,36 @@
+/**
+ * npm run billing -- --until 2027-01-01: runs the billing engine once a day from today to that day, with the
+ * sandbox card provider, on DATABASE_URL (PostgreSQL) when set, else PGLITE_DIR (./data/pglite). The demo's
+ * members are charged as if those days had passed: due periods, declines, retries and grace periods appear.
+ * --from 2026-11-01 starts on another day (the engine charges only what is due, so a day run twice adds nothing).
+ */
+import { localDay } from "../domain/dates";
+import { billingRunUntil } from "../server/billing/run";
+import { openDatabase } from "../server/db/client";
+import { sandboxCards } from "../server/providers/cards/sandbox";
+
+const USAGE = "Usage: npm run billing -- --until yyyy-MM-dd [--from yyyy-MM-dd]";
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function arg(name: string): string | undefined {
+  const argv = process.argv.slice(2);
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1];
+}
+
+const until = arg("until");
+const from = arg("from") ?? localDay(new Date());
+if (!until || !DAY.test(until) || !DAY.test(from) || from > until) {
+  console.error(`${USAGE}\n(--until must be a day on or after --from, written yyyy-MM-dd)`);
+  process.exit(2);
+}
+const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || "./data/pglite" });
+try {
+  const started = performance.now();
+  const r = await billingRunUntil(database.db, sandboxCards(database.db), from, until);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`${r.days} days (${from} to ${until}) in ${seconds} s: ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ${r.leftPending} pending (direct debit and bank payments wait for their providers).`);
+} finally {
+  await database.close();
+}

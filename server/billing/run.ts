@@ -300,6 +300,6 @@ export async function billingRunUntil(db: Db, cards: CardProvider, from: LocalDa
     total.days++;
   }
   // What is left waiting at the end, not a sum of every day's.
-  total.leftPending = (await db.select({ id: payments.id }).from(payments).where(and(eq(payments.status, "pending"), isNotNull(payments.idempotency_key)))).length;
+  total.leftPending = await db.$count(payments, and(eq(payments.status, "pending"), isNotNull(payments.idempotency_key)));
   return total;
 }

@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { controlClass } from "../../components/control-class";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
 import { formatCents } from "../../../domain/money";
 import { MEMBER_STATUS_FILTERS } from "../../../domain/schemas/members";
@@ -7,11 +8,6 @@ import type { OfferingSummary } from "./types";
 
 const STATUS_LABELS: Record<(typeof MEMBER_STATUS_FILTERS)[number], string> = { ...STATE_LABELS, none: "No membership" };
 const FILTER_KEYS = ["q", "status", "offering", "price", "tag", "gym"] as const;
-
-const control = (invalid: boolean) =>
-  `block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-none focus:ring-2 focus:ring-brand-100 ${
-    invalid ? "border-red-500" : "border-slate-300 focus:border-brand-500"
-  }`;
 
 /**
  * The list's filters: a GET form, so a filtered list is a link and works without JavaScript. The sort
@@ -53,12 +49,12 @@ export function MemberFilters({
         {field(
           "q",
           "Name, e-mail or mobile",
-          <input id="filter-q" name="q" type="search" defaultValue={value("q")} maxLength={100} className={control(Boolean(errors.q))} aria-invalid={Boolean(errors.q) || undefined} aria-describedby={describedBy("q")} />,
+          <input id="filter-q" name="q" type="search" defaultValue={value("q")} maxLength={100} className={controlClass(Boolean(errors.q))} aria-invalid={Boolean(errors.q) || undefined} aria-describedby={describedBy("q")} />,
         )}
         {field(
           "status",
           "Status",
-          <select id="filter-status" name="status" defaultValue={value("status")} className={control(Boolean(errors.status))} aria-invalid={Boolean(errors.status) || undefined} aria-describedby={describedBy("status")}>
+          <select id="filter-status" name="status" defaultValue={value("status")} className={controlClass(Boolean(errors.status))} aria-invalid={Boolean(errors.status) || undefined} aria-describedby={describedBy("status")}>
             <option value="">Any status</option>
             {MEMBER_STATUS_FILTERS.map((s) => (
               <option key={s} value={s}>
@@ -70,7 +66,7 @@ export function MemberFilters({
         {field(
           "offering",
           "Offering",
-          <select id="filter-offering" name="offering" defaultValue={value("offering")} className={control(Boolean(errors.offering))} aria-invalid={Boolean(errors.offering) || undefined} aria-describedby={describedBy("offering")}>
+          <select id="filter-offering" name="offering" defaultValue={value("offering")} className={controlClass(Boolean(errors.offering))} aria-invalid={Boolean(errors.offering) || undefined} aria-describedby={describedBy("offering")}>
             <option value="">Any offering</option>
             {offerings.map((o) => (
               <option key={o.id} value={o.id}>
@@ -83,7 +79,7 @@ export function MemberFilters({
         {field(
           "price",
           "Price",
-          <select id="filter-price" name="price" defaultValue={value("price")} className={control(Boolean(errors.price))} aria-invalid={Boolean(errors.price) || undefined} aria-describedby={describedBy("price")}>
+          <select id="filter-price" name="price" defaultValue={value("price")} className={controlClass(Boolean(errors.price))} aria-invalid={Boolean(errors.price) || undefined} aria-describedby={describedBy("price")}>
             <option value="">Any price</option>
             {offerings.map((o) =>
               o.prices.length ? (
@@ -103,13 +99,13 @@ export function MemberFilters({
         {field(
           "tag",
           "Tag",
-          <input id="filter-tag" name="tag" defaultValue={value("tag")} maxLength={50} className={control(Boolean(errors.tag))} aria-invalid={Boolean(errors.tag) || undefined} aria-describedby={describedBy("tag")} />,
+          <input id="filter-tag" name="tag" defaultValue={value("tag")} maxLength={50} className={controlClass(Boolean(errors.tag))} aria-invalid={Boolean(errors.tag) || undefined} aria-describedby={describedBy("tag")} />,
         )}
         {gyms.length > 1 || allGyms
           ? field(
               "gym",
               "Gym",
-              <select id="filter-gym" name="gym" defaultValue={value("gym")} className={control(Boolean(errors.gym))} aria-invalid={Boolean(errors.gym) || undefined} aria-describedby={describedBy("gym")}>
+              <select id="filter-gym" name="gym" defaultValue={value("gym")} className={controlClass(Boolean(errors.gym))} aria-invalid={Boolean(errors.gym) || undefined} aria-describedby={describedBy("gym")}>
                 <option value="">Current gym</option>
                 {allGyms ? <option value="all">All gyms</option> : null}
                 {gyms.map((g) => (

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { controlClass } from "../../components/control-class";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
 import { formatDate } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
@@ -6,11 +7,6 @@ import type { AnswerOf } from "../../lib/api-contract";
 import type { OfferingSummary } from "../members/types";
 
 export type ProRataAnswer = AnswerOf<"post", "/prices/:id/pro-rata">;
-
-const control = (invalid: boolean) =>
-  `block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-none focus:ring-2 focus:ring-brand-100 ${
-    invalid ? "border-red-500" : "border-slate-300 focus:border-brand-500"
-  }`;
 
 /** A calendar day as people read it: 'yyyy-MM-dd' is a day in Auckland, so noon keeps it that day. */
 const day = (d: string) => formatDate(`${d}T00:00:00Z`);
@@ -54,7 +50,7 @@ export function ProRataForm({ offerings, values, errors }: { offerings: Offering
         {field(
           "price",
           "Price",
-          <select id="pro-rata-price" name="price" defaultValue={values.price ?? ""} required className={control(Boolean(errors.price))} {...aria("price")}>
+          <select id="pro-rata-price" name="price" defaultValue={values.price ?? ""} required className={controlClass(Boolean(errors.price))} {...aria("price")}>
             <option value="">Choose a price</option>
             {offerings.map((o) => {
               const repeating = o.prices.filter((p) => p.billing_frequency !== "one_off");
@@ -72,11 +68,11 @@ export function ProRataForm({ offerings, values, errors }: { offerings: Offering
             })}
           </select>,
         )}
-        {field("start_date", "Start date", <input id="pro-rata-start_date" name="start_date" type="date" required defaultValue={values.start_date ?? ""} className={control(Boolean(errors.start_date))} {...aria("start_date")} />)}
+        {field("start_date", "Start date", <input id="pro-rata-start_date" name="start_date" type="date" required defaultValue={values.start_date ?? ""} className={controlClass(Boolean(errors.start_date))} {...aria("start_date")} />)}
         {field(
           "billing_date",
           "Billing date (optional)",
-          <input id="pro-rata-billing_date" name="billing_date" type="date" defaultValue={values.billing_date ?? ""} className={control(Boolean(errors.billing_date))} {...aria("billing_date", true)} />,
+          <input id="pro-rata-billing_date" name="billing_date" type="date" defaultValue={values.billing_date ?? ""} className={controlClass(Boolean(errors.billing_date))} {...aria("billing_date", true)} />,
           "The first full charge. Empty: the 1st of the month for month-based prices, Monday for weekly and fortnightly ones.",
         )}
       </div>

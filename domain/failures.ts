@@ -33,6 +33,8 @@ export const HARD_DECLINES = new Set([
   "stop_payment_order",
   "transaction_not_allowed",
   "new_account_information_available",
+  // Ours: the member has no card saved at the provider
+  "no_payment_method",
   // GoCardless
   "mandate_cancelled",
   "mandate_expired",

@@ -11,7 +11,8 @@ import { daysBetween, nthPeriod, type LocalDay, type Period } from "./periods";
  *   have fallen inside it falls the pause's length later, and the periods after it keep that new rhythm.
  * - A cancellation stops every charge for a period starting on or after `cancelledFrom` (the period end for a
  *   cancellation "at period end", today for "now").
- * - A term stops charging at `termEnds`.
+ * - A term is a commitment, not an end: when it ends the membership rolls on at the same price, period by period,
+ *   until it is cancelled (SPEC §4 "commitment until term_ends_at"); the payments inside it are marked as the term's.
  * - A scheduled price change charges the new amount for periods starting on or after its day.
  * - A paid-in-full (one_off) price is never due here: it is paid once, when it is sold.
  */
@@ -24,7 +25,6 @@ export interface ScheduleFacts {
   /** The price's amount, or the subscription's force_price_amount, in cents. */
   amount: number;
   cancelledFrom?: LocalDay | null;
-  termEnds?: LocalDay | null;
   /** Pauses in order; an open-ended pause (end null) stops every charge from its start. */
   pauses?: { start: LocalDay; end: LocalDay | null }[];
   priceChange?: { from: LocalDay; amount: number } | null;
@@ -59,7 +59,6 @@ export function chargesDue(f: ScheduleFacts, today: LocalDay): DueCharge[] {
     }
     if (period.start > today) break;
     if (f.cancelledFrom && period.start >= f.cancelledFrom) break;
-    if (f.termEnds && period.start >= f.termEnds) break;
     if (period.start >= f.paidUntil) {
       const amount = f.priceChange && period.start >= f.priceChange.from ? f.priceChange.amount : f.amount;
       due.push({ period, amount });

@@ -399,6 +399,8 @@ export const subscriptions = pgTable(
   (t) => [
     index("subscriptions_user_idx").on(t.organisation_id, t.user_id),
     index("subscriptions_gym_idx").on(t.organisation_id, t.gym_id),
+    // The few in a grace period: the billing run ends those that ran out (server/billing/outcomes.ts).
+    index("subscriptions_grace_idx").on(t.grace_period_ends_at).where(sql`grace_period_ends_at is not null`),
   ],
 );
 
@@ -448,6 +450,8 @@ export const payments = pgTable(
       .where(sql`subscription_id is not null and period_start_at is not null`),
     uniqueIndex("payments_idempotency_key_idx").on(t.idempotency_key),
     index("payments_pending_idx").on(t.status).where(sql`status = 'pending'`),
+    // The billing run's retries look at the last week's failures only (server/billing/plan.ts planRetries).
+    index("payments_failed_idx").on(t.created_at).where(sql`status = 'failed'`),
   ],
 );
 

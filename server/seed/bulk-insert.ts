@@ -1,61 +1,14 @@
-import { SQL, getTableColumns, getTableName, is, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { getTableName, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
+import { insertRows } from "../db/bulk";
+import { rowsOf } from "../db/values";
 
 /**
- * Bulk writes for the demo seed: many rows per statement, and a staging area that lets each of the
- * database's statement triggers see a whole table's load at once (see `Stage`).
+ * Bulk writes for the demo seed: a staging area that lets each of the database's statement triggers see a whole
+ * table's load at once (see `Stage`), filled with server/db/bulk.ts's many-rows-per-statement inserts.
  */
-
-const BATCH = 1000;
-
-/**
- * Inserts rows BATCH at a time as `INSERT … SELECT … FROM unnest($1::int[], $2::text[], …)`: one array
- * parameter per column instead of one parameter per value. That keeps both the statement PostgreSQL parses
- * and the work Drizzle does per value small. `into` names another table with the same columns (a stage).
- * With `returnIds`, gives the new rows' serial ids in insertion order.
- */
-export async function insertRows<T extends PgTable>(
-  db: Db,
-  table: T,
-  rows: T["$inferInsert"][],
-  opts: { returnIds?: boolean; into?: string } = {},
-): Promise<number[]> {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const target = opts.into ? sql.identifier(opts.into) : table;
-  const records = rows as Record<string, unknown>[];
-  const ids: number[] = [];
-  for (let i = 0; i < records.length; i += BATCH) {
-    const batch = records.slice(i, i + BATCH);
-    const keys = Object.keys(columns).filter((k) => batch.some((r) => r[k] !== undefined));
-    const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
-    // An array column (organisation_users.tags) travels as a text[] of its rows' array literals, cast per row:
-    // unnest would flatten a two-dimensional array.
-    const arrays = sql.join(
-      keys.map((k) => {
-        const values = batch.map((r) => valueOrDefault(r[k], columns[k], k));
-        return isArrayColumn(columns[k])
-          ? sql`${arrayLiteral(values.map((v) => (v == null ? v : arrayLiteral(v as unknown[]))))}::text[]`
-          : sql`${arrayLiteral(values)}::text::${sql.raw(arrayType(columns[k]))}`;
-      }),
-      sql`, `,
-    );
-    const selected = sql.join(
-      keys.map((k, j) => (isArrayColumn(columns[k]) ? sql.raw(`c${j}::${columns[k].getSQLType()}`) : sql.raw(`c${j}`))),
-      sql`, `,
-    );
-    const aliases = sql.raw(keys.map((_, j) => `c${j}`).join(", "));
-    const res = await db.execute(
-      sql`insert into ${target} (${names}) select ${selected} from unnest(${arrays}) as u(${aliases})${opts.returnIds ? sql` returning id` : sql``}`,
-    );
-    // Serial ids are handed out in the order rows are inserted; sorting makes that explicit.
-    if (opts.returnIds) ids.push(...((res as unknown as { rows: { id: number }[] }).rows ?? []).map((r) => Number(r.id)).sort((x, y) => x - y));
-  }
-  return ids;
-}
-
-export const insertAll = <T extends PgTable>(db: Db, table: T, rows: T["$inferInsert"][]) => insertRows(db, table, rows).then(() => undefined);
-export const insertReturningIds = <T extends PgTable>(db: Db, table: T, rows: T["$inferInsert"][]) => insertRows(db, table, rows, { returnIds: true });
+export { insertAll, insertReturningIds } from "../db/bulk";
 
 /**
  * Temporary copies of tables, written in pieces and then moved into their tables in one statement each.
@@ -133,36 +86,4 @@ export class Stage {
     if (!name) throw new Error(`demo seed: ${getTableName(table)} is not staged (or was moved already)`);
     return name;
   }
-}
-
-/** node-postgres answers { rows }, PGlite's drizzle driver the same; older drivers an array. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows?: T[] }).rows ?? (result as T[]);
-
-/** A row that leaves out a column other rows of its batch set gets the column's default (only plain-value defaults are supported). */
-function valueOrDefault(value: unknown, column: PgColumn, key: string) {
-  if (value !== undefined) return value;
-  if (column.default !== undefined && !is(column.default, SQL)) return column.default;
-  if (!column.notNull) return null;
-  throw new Error(`demo seed: ${key} is missing from some rows and has no plain default`);
-}
-
-const isArrayColumn = (column: PgColumn) => column.getSQLType().endsWith("[]");
-
-const arrayType = (column: PgColumn) => {
-  const type = column.getSQLType();
-  return `${type === "serial" ? "integer" : type}[]`;
-};
-
-/** A PostgreSQL array literal, so each column travels as one text parameter whatever the driver. */
-function arrayLiteral(values: unknown[]): string {
-  const quote = (s: string) => `"${s.replace(/[\\"]/g, "\\$&")}"`;
-  const items = values.map((v) => {
-    if (v === null || v === undefined) return "NULL";
-    if (typeof v === "number") return String(v);
-    if (typeof v === "boolean") return v ? "t" : "f";
-    if (v instanceof Date) return quote(v.toISOString());
-    if (typeof v === "object") return quote(JSON.stringify(v));
-    return quote(String(v));
-  });
-  return `{${items.join(",")}}`;
 }

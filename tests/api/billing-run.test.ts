@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localDay, startOfLocalDay } from "../../domain/dates";
+import { addCalendarDays, localDay, startOfLocalDay } from "../../domain/dates";
 import { billingRun, billingRunUntil, chargePending, planCharges } from "../../server/billing/run";
 import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/db/schema";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
@@ -165,5 +165,114 @@ describe("the billing run", () => {
     const report = await billingRunUntil(env.db, sandboxCards(env.db), "2026-02-01", "2026-02-28");
     expect(report.days).toBe(28);
     expect((await paymentsOf(s.id)).filter((p) => p.status === "sent").map((p) => localDay(p.period_start_at!))).toEqual(["2026-01-05", "2026-02-09", "2026-02-16", "2026-02-23"]);
+  });
+
+  it("puts the subscription on the new price once the change's day is charged, and forgets the change", async () => {
+    const offering = await makeOffering(env.db, org.id, { name: "Off-peak" });
+    const cheaper = await makePrice(env.db, offering, { amount: 1_499, billing_frequency: "weekly" });
+    const s = await member("pm_card_visa", { transition_to_price_id: cheaper.id, transition_takes_effect_at: startOfLocalDay("2026-01-19"), force_price_amount: 1_800 });
+    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    let [now] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect([now.price_id, now.transition_to_price_id, now.force_price_amount]).toEqual([weekly.id, cheaper.id, 1_800]);
+    await billingRun(env.db, sandboxCards(env.db), at("2026-01-26"));
+    [now] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect([now.price_id, now.transition_to_price_id, now.transition_takes_effect_at, now.force_price_amount]).toEqual([cheaper.id, null, null, null]);
+    expect((await paymentsOf(s.id)).map((p) => p.amount)).toEqual([1_999, 1_800, 1_499, 1_499]);
+  });
+
+  it("carries what is owed on the next payments, and stops access when the grace period runs out unpaid", async () => {
+    const cards = sandboxCards(env.db);
+    const s = await member("pm_card_chargeDeclinedLostCard");
+    await billingRun(env.db, cards, at("2026-01-12"));
+    await billingRun(env.db, cards, at("2026-01-18"));
+    // Still inside the grace period (it ends as the 19th begins): the next week is charged, and carries the debt.
+    expect(await paymentsOf(s.id)).toHaveLength(2);
+    const report = await billingRun(env.db, cards, at("2026-01-19"));
+    expect(report.lapsed).toBeGreaterThanOrEqual(1);
+    const rows = await paymentsOf(s.id);
+    expect(rows.map((p) => [localDay(p.period_start_at!), p.status, p.balance_owing, p.periods_owing])).toEqual([
+      ["2026-01-05", "sent", 0, 0],
+      ["2026-01-12", "failed", 0, 0],
+      ["2026-01-19", "failed", 1_999, 1],
+    ]);
+    const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect([after.upcoming_state, after.grace_period_ends_at]).toEqual(["failed", null]);
+    // Access has stopped: nothing more is charged or retried until the debt is settled.
+    await billingRunUntil(env.db, cards, "2026-01-20", "2026-02-10");
+    expect(await paymentsOf(s.id)).toHaveLength(3);
+  });
+});
+
+describe("a year of the billing run", () => {
+  it("charges a weekly, a monthly, a term and a paid-in-full member every due period, through a pause, retries and a lost card", async () => {
+    const cards = sandboxCards(env.db);
+    const offering = await makeOffering(env.db, org.id, { name: "Year" });
+    const monthly = await makePrice(env.db, offering, { amount: 8_000, billing_frequency: "monthly" });
+    const term = await makePrice(env.db, offering, { amount: 6_500, billing_frequency: "monthly", term_amount: 6, term_unit: "month" });
+    const pif = await makePrice(env.db, offering, { amount: 60_000, billing_frequency: "one_off" });
+    const join = async (name: string, card: string, price: { id: number; organisation_id: number }, values: Partial<typeof subscriptions.$inferInsert>, first: [string, string]) => {
+      const user = await makeUser(env.db, { name, email: `${name.replace(/ /g, ".")}@example.com` });
+      const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: "stripe_card", details: { last_four: card.slice(-4), payment_method: card } }).returning();
+      await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
+      const s = await makeSubscription(env.db, price, user.id, gym.id, { current_period_start: startOfLocalDay(first[0]), current_period_end: startOfLocalDay(first[1]), ...values });
+      await makePayment(env.db, s, { amount: 1, period_start_at: startOfLocalDay(first[0]), period_end_at: startOfLocalDay(first[1]), status: "sent" });
+      return { s, card: async (pm: string) => void (await env.db.update(payment_types).set({ details: { payment_method: pm } }).where(eq(payment_types.id, pt.id))) };
+    };
+    const w = await join("year weekly", "pm_card_visa", weekly, { billing_anchor: "2026-01-05", pause_start_at: startOfLocalDay("2026-03-02"), pause_end_at: startOfLocalDay("2026-03-16") }, ["2026-01-05", "2026-01-12"]);
+    const m = await join("year monthly", "pm_card_visa", monthly, { billing_anchor: "2026-01-31" }, ["2026-01-31", "2026-02-28"]);
+    const t = await join("year term", "pm_card_visa", term, { billing_anchor: "2026-01-15", term_ends_at: startOfLocalDay("2026-07-15") }, ["2026-01-15", "2026-02-15"]);
+    const p = await join("year pif", "pm_card_visa", pif, { pif_ends_at: startOfLocalDay("2027-01-01") }, ["2026-01-01", "2027-01-01"]);
+
+    await billingRunUntil(env.db, cards, "2026-01-01", "2026-06-29");
+    await m.card("pm_card_chargeDeclinedInsufficientFunds");
+    await billingRunUntil(env.db, cards, "2026-06-30", "2026-07-01");
+    await m.card("pm_card_visa");
+    await billingRunUntil(env.db, cards, "2026-07-02", "2026-10-13");
+    await t.card("pm_card_chargeDeclinedLostCard");
+    await billingRunUntil(env.db, cards, "2026-10-14", "2026-12-31");
+
+    const list = async (id: number) => (await paymentsOf(id)).slice(1).map((x) => [localDay(x.period_start_at!), x.attempt, x.status, x.amount, x.is_term_membership]);
+    const mondays = (from: string, to: string) => {
+      const days = [];
+      for (let d = from; d <= to; d = addCalendarDays(d, 7)) days.push(d);
+      return days;
+    };
+    // Weekly: every Monday but the two paused weeks, the rhythm moved by the pause's 14 days (here, onto Mondays again).
+    expect(await list(w.s.id)).toEqual([...mondays("2026-01-12", "2026-02-23"), ...mondays("2026-03-16", "2026-12-28")].map((d) => [d, 0, "sent", 1_999, false]));
+    // Monthly from 31 January: the last day of short months; June's charge fails twice and is paid on the third try.
+    expect(await list(m.s.id)).toEqual([
+      ["2026-02-28", 0, "sent", 8_000, false],
+      ["2026-03-31", 0, "sent", 8_000, false],
+      ["2026-04-30", 0, "sent", 8_000, false],
+      ["2026-05-31", 0, "sent", 8_000, false],
+      ["2026-06-30", 0, "failed", 8_000, false],
+      ["2026-06-30", 1, "failed", 8_000, false],
+      ["2026-06-30", 2, "sent", 8_000, false],
+      ["2026-07-31", 0, "sent", 8_000, false],
+      ["2026-08-31", 0, "sent", 8_000, false],
+      ["2026-09-30", 0, "sent", 8_000, false],
+      ["2026-10-31", 0, "sent", 8_000, false],
+      ["2026-11-30", 0, "sent", 8_000, false],
+      ["2026-12-31", 0, "sent", 8_000, false],
+    ]);
+    // Term: six months as the term's, then rolling on; a lost card in October is not retried, and access stops
+    // when the 7-day grace period runs out, so November and December are not charged.
+    expect(await list(t.s.id)).toEqual([
+      ["2026-02-15", 0, "sent", 6_500, true],
+      ["2026-03-15", 0, "sent", 6_500, true],
+      ["2026-04-15", 0, "sent", 6_500, true],
+      ["2026-05-15", 0, "sent", 6_500, true],
+      ["2026-06-15", 0, "sent", 6_500, true],
+      ["2026-07-15", 0, "sent", 6_500, false],
+      ["2026-08-15", 0, "sent", 6_500, false],
+      ["2026-09-15", 0, "sent", 6_500, false],
+      ["2026-10-15", 0, "failed", 6_500, false],
+    ]);
+    const [termAfter] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, t.s.id));
+    expect(termAfter.upcoming_state).toBe("failed");
+    const [monthlyAfter] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, m.s.id));
+    expect([monthlyAfter.grace_period_ends_at, monthlyAfter.upcoming_state]).toEqual([null, null]);
+    // Paid in full: the one payment when it was sold, nothing after.
+    expect(await list(p.s.id)).toEqual([]);
   });
 });

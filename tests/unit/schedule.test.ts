@@ -21,7 +21,6 @@ describe("chargesDue: which periods are due by today, and at what price", () => 
       ["2026-01-14", "2026-01-24", "2026-01-31"],
     ],
     ["a cancellation at period end stops the charges from then", { cancelledFrom: "2026-01-19" }, "2026-02-01", ["2026-01-12"]],
-    ["a term stops at its end", { termEnds: "2026-01-26" }, "2026-02-09", ["2026-01-12", "2026-01-19"]],
   ])("%s", (_what, facts, today, expected) => {
     expect(starts({ ...weekly, ...facts }, today)).toEqual(expected);
   });

@@ -1,6 +1,7 @@
 import { eq, isNull, sql } from "drizzle-orm";
 import { organisation_users, users } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
+import { rowsOf } from "../../db/values";
 import { notFound } from "../errors";
 
 /**
@@ -33,4 +34,3 @@ export async function sharedIdentity(t: Tenant, userId: number, isStaff: boolean
 }
 
 /** node-postgres answers { rows }, PGlite too; drizzle's execute type differs by driver. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

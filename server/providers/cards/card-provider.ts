@@ -6,10 +6,12 @@
 export interface CardCharge {
   amount: number;
   currency: "nzd";
-  /** The provider's customer and saved payment method (Stripe: cus_…, pm_…). */
+  /** The provider's customer and saved payment method (Stripe: cus_…, pm_…), as the payment type holds them. */
   customer: string | null;
-  paymentMethod: string;
-  /** Derived from our payment (`payment:{id}`): the same charge sent twice is charged once. */
+  paymentMethod: string | null;
+  /** The card's last four digits: all the sandbox needs when no payment method id was saved (the seed's cards). */
+  lastFour?: string | null;
+  /** Derived from our payment (`charge:{subscription}:{period}:{attempt}`): the same charge sent twice is charged once. */
   idempotencyKey: string;
   description: string;
   metadata: Record<string, string>;
@@ -37,4 +39,10 @@ export class CardProviderError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A member's saved card, from their payment type's details (stripe_card: customer, payment_method, last_four). */
+export function savedCard(details: Record<string, string | number> | null | undefined): Pick<CardCharge, "customer" | "paymentMethod" | "lastFour"> {
+  const text = (v: unknown) => (typeof v === "string" && v ? v : null);
+  return { customer: text(details?.customer), paymentMethod: text(details?.payment_method), lastFour: details?.last_four == null ? null : String(details.last_four) };
 }

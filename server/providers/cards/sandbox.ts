@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
 import { CardProviderError, type CardCharge, type CardChargeResult, type CardProvider } from "./card-provider";
@@ -44,38 +44,52 @@ const objectId = () => `pi_sandbox_${randomBytes(12).toString("hex")}`;
  */
 export function sandboxCards(db: Db): CardProvider {
   const provider = "stripe";
+  // Prepared once: a run sends thousands of charges, and building each statement again was most of their cost.
+  const record = db
+    .insert(sandbox_ledger)
+    .values({
+      provider: sql.placeholder("provider"),
+      idempotency_key: sql.placeholder("key"),
+      request: sql.placeholder("request"),
+      object_id: sql.placeholder("objectId"),
+      amount: sql.placeholder("amount"),
+      currency: sql.placeholder("currency"),
+      status: sql.placeholder("status"),
+      decline_code: sql.placeholder("declineCode"),
+    })
+    .onConflictDoNothing()
+    .returning()
+    .prepare("sandbox_ledger_record");
+  const recorded = db
+    .select()
+    .from(sandbox_ledger)
+    .where(and(eq(sandbox_ledger.provider, sql.placeholder("provider")), eq(sandbox_ledger.idempotency_key, sql.placeholder("key"))))
+    .prepare("sandbox_ledger_recorded");
   return {
     name: provider,
     mode: "sandbox",
     async charge(req: CardCharge): Promise<CardChargeResult> {
       if (!Number.isSafeInteger(req.amount) || req.amount < 50) throw new CardProviderError("Amount must be at least 50 cents (amount_too_small).", false);
-      const request = { amount: req.amount, currency: req.currency, customer: req.customer, payment_method: req.paymentMethod };
-      const decline = DECLINES[sandboxCard(req.paymentMethod)];
-      const [written] = await db
-        .insert(sandbox_ledger)
-        .values({
-          provider,
-          idempotency_key: req.idempotencyKey,
-          request,
-          object_id: objectId(),
-          amount: req.amount,
-          currency: req.currency,
-          status: decline ? "requires_payment_method" : "succeeded",
-          decline_code: decline ? (decline.declineCode ?? decline.code) : null,
-        })
-        .onConflictDoNothing()
-        .returning();
-      const row =
-        written ??
-        (await db
-          .select()
-          .from(sandbox_ledger)
-          .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.idempotency_key, req.idempotencyKey))))[0];
+      // A card saved without a payment method id (the seed's) is known to the sandbox by its last four digits.
+      const paymentMethod = req.paymentMethod ?? `pm_sandbox_${req.lastFour ?? "4242"}`;
+      const request = { amount: req.amount, currency: req.currency, customer: req.customer, payment_method: paymentMethod };
+      const decline = DECLINES[sandboxCard(paymentMethod)];
+      const [written] = await record.execute({
+        provider,
+        key: req.idempotencyKey,
+        request,
+        objectId: objectId(),
+        amount: req.amount,
+        currency: req.currency,
+        status: decline ? "requires_payment_method" : "succeeded",
+        declineCode: decline ? (decline.declineCode ?? decline.code) : null,
+      });
+      const row = written ?? (await recorded.execute({ provider, key: req.idempotencyKey }))[0];
       if (JSON.stringify(row.request) !== JSON.stringify(request)) {
         throw new CardProviderError("Keys for idempotent requests can only be used with the same parameters they were first used with.", false);
       }
       if (row.status === "succeeded") return { status: "succeeded", id: row.object_id };
-      return { status: "declined", id: row.object_id, declineCode: row.decline_code!, message: DECLINES[sandboxCard(req.paymentMethod)]?.message ?? "Your card was declined." };
+      return { status: "declined", id: row.object_id, declineCode: row.decline_code!, message: DECLINES[sandboxCard(paymentMethod)]?.message ?? "Your card was declined." };
     },
   };
 }

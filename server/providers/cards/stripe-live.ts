@@ -29,6 +29,8 @@ export function stripeCards(settings: StripeSettings): CardProvider {
     name: "stripe",
     mode: "live",
     async charge(req: CardCharge): Promise<CardChargeResult> {
+      // Stripe cannot charge a card it never saved: the member has to add one (a hard decline, not retried).
+      if (!req.paymentMethod) return { status: "declined", id: null, declineCode: "no_payment_method", message: "No card is saved at Stripe for this member." };
       try {
         const intent = await stripe.paymentIntents.create(
           {

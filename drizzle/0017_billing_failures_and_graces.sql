@@ -1,0 +1,2 @@
+CREATE INDEX "payments_failed_idx" ON "payments" USING btree ("created_at") WHERE status = 'failed';--> statement-breakpoint
+CREATE INDEX "subscriptions_grace_idx" ON "subscriptions" USING btree ("grace_period_ends_at") WHERE grace_period_ends_at is not null;

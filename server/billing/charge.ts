@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull } from "drizzle-orm";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import type { Db } from "../db/client";
@@ -23,7 +23,13 @@ const BATCH = 1_000;
 /** Provider calls in flight at once: a provider answers in tens to hundreds of milliseconds, so waiting for each in turn is most of a run. */
 export const CHARGES_IN_FLIGHT = 16;
 
-export async function chargePending(db: Db, cards: CardProvider, now: Date, inFlight = CHARGES_IN_FLIGHT): Promise<ChargeReport> {
+export interface ChargeOptions {
+  /** Only these payments (a sign-up's first payment, charged while the member waits). */
+  only?: number[];
+  inFlight?: number;
+}
+
+export async function chargePending(db: Db, cards: CardProvider, now: Date, { only, inFlight = CHARGES_IN_FLIGHT }: ChargeOptions = {}): Promise<ChargeReport> {
   const report = { charged: 0, declined: 0, leftPending: 0 };
   let after = 0;
   for (;;) {
@@ -48,7 +54,7 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date, inFl
       .innerJoin(organisations, eq(organisations.id, payments.organisation_id))
       .innerJoin(gyms, eq(gyms.id, payments.gym_id))
       .leftJoin(payment_types, eq(payment_types.id, payments.payment_type_id))
-      .where(and(eq(payments.status, "pending"), isNotNull(payments.idempotency_key), gt(payments.id, after)))
+      .where(and(eq(payments.status, "pending"), isNotNull(payments.idempotency_key), gt(payments.id, after), only ? inArray(payments.id, only) : undefined))
       .orderBy(asc(payments.id))
       .limit(BATCH);
     if (!pending.length) return report;

@@ -30,7 +30,10 @@ try {
   const started = performance.now();
   const r = await billingRunUntil(database.db, sandboxCards(database.db), from, until);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`${r.days} days (${from} to ${until}) in ${seconds} s: ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ${r.leftPending} pending (direct debit and bank payments wait for their providers).`);
+  console.log(
+    `${r.days} days (${from} to ${until}) in ${seconds} s: ${r.started} subscriptions started, ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ` +
+      `${r.lapsed} grace periods ran out (access stopped), ${r.leftPending} pending (direct debit and bank payments wait for their providers).`,
+  );
 } finally {
   await database.close();
 }

@@ -813,13 +813,26 @@ function planPaymentType(r: Rng, name: string, cal: Calendar): MemberPlan["payme
   if (type === "stripe_card") {
     return {
       type,
-      details: { type: r.chance(0.75) ? "visa" : "mastercard", last_four: r.digits(4), exp_month: r.int(1, 12), exp_year: r.int(year + 1, year + 5), country: "NZ" },
+      details: { type: r.chance(0.75) ? "visa" : "mastercard", last_four: demoCard(r.digits(4)), exp_month: r.int(1, 12), exp_year: r.int(year + 1, year + 5), country: "NZ" },
     };
   }
   if (type === "gocardless_bank_account") {
     return { type, details: { name, account_number: bank(), mandate_id: `MD000${r.digits(3)}${r.int(100_000, 999_999).toString(36).toUpperCase()}` } };
   }
   return { type, details: { name, account_number: bank(), status: r.chance(0.95) ? "active" : "pending_verification" } };
+}
+
+/**
+ * About one card in sixteen is one of Stripe's test cards that decline (the sandbox charges by the last four
+ * digits), so the billing run meets insufficient funds, a generic decline and an expired card as days pass in
+ * the demo. Decided from digits already drawn, so the rest of the demo stays as it was.
+ */
+function demoCard(digits: string): string {
+  const n = Number(digits) % 100;
+  if (n < 4) return "9995";
+  if (n === 4) return "0002";
+  if (n === 5) return "0069";
+  return digits;
 }
 
 /** Picks a price that suits the story and the member's gym, then lays the subscription out in time. */

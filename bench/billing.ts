@@ -12,9 +12,7 @@
  */
 import pg from "pg";
 import { startOfLocalDay } from "../domain/dates";
-import { chargePending } from "../server/billing/charge";
-import { endLapsedGraces } from "../server/billing/outcomes";
-import { planCharges, planRetries } from "../server/billing/plan";
+import { billingRun } from "../server/billing/run";
 import { openDatabase } from "../server/db/client";
 import { gyms, offerings, organisation_users, organisations, payment_types, prices, subscriptions, users } from "../server/db/schema";
 import { insertAll, insertReturningIds } from "../server/seed/bulk-insert";
@@ -85,17 +83,13 @@ async function main() {
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
     const now = new Date(startOfLocalDay("2026-11-09").getTime() + 10 * 3_600_000);
     const t0 = performance.now();
-    const planned = (await planCharges(db, now)) + (await planRetries(db, now));
-    const t1 = performance.now();
-    const report = await chargePending(db, sandboxCards(db), now);
-    const t2 = performance.now();
-    await endLapsedGraces(db, now);
+    const report = await billingRun(db, sandboxCards(db), now);
+    const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
-    const seconds = (t2 - t0) / 1000;
     const perSecond = Math.round((report.charged + report.declined) / seconds);
     console.log(
-      `billing: planned ${planned.toLocaleString("en")} payments in ${((t1 - t0) / 1000).toFixed(1)} s; ` +
-        `charged ${report.charged.toLocaleString("en")} and declined ${report.declined.toLocaleString("en")} in ${((t2 - t1) / 1000).toFixed(1)} s`,
+      `billing: planned ${report.planned.toLocaleString("en")} payments in ${(report.ms.plan / 1000).toFixed(1)} s; ` +
+        `charged ${report.charged.toLocaleString("en")} and declined ${report.declined.toLocaleString("en")} in ${(report.ms.charge / 1000).toFixed(1)} s`,
     );
     console.log(
       `billing: whole run ${seconds.toFixed(1)} s = ${perSecond.toLocaleString("en")} charges/s (budget ≥ ${BUDGET_PER_SECOND.toLocaleString("en")}) ` +

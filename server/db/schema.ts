@@ -449,7 +449,8 @@ export const payments = pgTable(
       .on(t.subscription_id, t.period_start_at, t.attempt)
       .where(sql`subscription_id is not null and period_start_at is not null`),
     uniqueIndex("payments_idempotency_key_idx").on(t.idempotency_key),
-    index("payments_pending_idx").on(t.status).where(sql`status = 'pending'`),
+    // By id: the charge step walks the pending payments in id order, a batch after another (server/billing/charge.ts).
+    index("payments_pending_id_idx").on(t.id).where(sql`status = 'pending'`),
     // The billing run's retries look at the last week's failures only (server/billing/plan.ts planRetries).
     index("payments_failed_idx").on(t.created_at).where(sql`status = 'failed'`),
   ],

@@ -31,8 +31,8 @@ try {
   const r = await billingRunUntil(database.db, sandboxCards(database.db), from, until);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `${r.days} days (${from} to ${until}) in ${seconds} s: ${r.started} subscriptions started, ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ` +
-      `${r.lapsed} grace periods ran out (access stopped), ${r.leftPending} pending (direct debit and bank payments wait for their providers).`,
+    `${r.days} days (${from} to ${until}) in ${seconds} s: ${r.started} subscriptions started, ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ${r.awaiting} awaiting a bank payment, ` +
+      `${r.lapsed} grace periods ran out (access stopped), ${r.leftPending} pending (direct debit waits for its provider).`,
   );
 } finally {
   await database.close();

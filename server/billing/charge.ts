@@ -18,6 +18,8 @@ export interface ChargeReport {
   declined: number;
   /** Left pending: the provider could not be reached (tried again next run), or the payment type has no provider yet. */
   leftPending: number;
+  /** Bank account payments: the member pays them from their bank; they wait as awaiting_payment until seen arriving. */
+  awaiting: number;
 }
 
 const BATCH = 1_000;
@@ -31,7 +33,7 @@ export interface ChargeOptions {
 }
 
 export async function chargePending(db: Db, cards: CardProvider, now: Date, { only, inFlight = CHARGES_IN_FLIGHT }: ChargeOptions = {}): Promise<ChargeReport> {
-  const report = { charged: 0, declined: 0, leftPending: 0 };
+  const report = { charged: 0, declined: 0, leftPending: 0, awaiting: 0 };
   let after = 0;
   for (;;) {
     // The batch's ids first, on their own (the partial index, in order), then their rows by primary key: planned
@@ -74,6 +76,10 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date, { on
     const outcomes: ChargeOutcome[] = [];
     // Whatever happens to one charge, the others' answers are written down before an error goes on up.
     const failure = await eachAtMost(inFlight, pending, async ({ p, kind, details, grace, termGrace }) => {
+      if (kind === "bank_account") {
+        report.awaiting++;
+        return void outcomes.push({ kind: "awaiting", paymentId: p.id });
+      }
       if (kind !== "stripe_card") return void report.leftPending++;
       const period = p.period_start_at && p.period_end_at ? `${localDay(p.period_start_at)} – ${localDay(p.period_end_at)}` : "";
       try {

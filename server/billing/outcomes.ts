@@ -26,7 +26,9 @@ export type ChargeOutcome =
       graceEnds: LocalDay;
     }
   /** Accepted, not settled yet (3-D Secure, a direct debit on its way): its reference is kept for the webhook. */
-  | { kind: "processing"; paymentId: number; provider: ProviderName; reference: string };
+  | { kind: "processing"; paymentId: number; provider: ProviderName; reference: string }
+  /** Paid by the member from their bank (an automatic payment to the gym's account): nothing to charge; it waits to be seen arriving. */
+  | { kind: "awaiting"; paymentId: number };
 
 const stripeRef = (o: { provider: ProviderName; reference: string | null }) => (o.provider === "stripe" ? o.reference : null);
 const gocardlessRef = (o: { provider: ProviderName; reference: string | null }) => (o.provider === "gocardless" ? o.reference : null);
@@ -36,9 +38,14 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise
   const paid = outcomes.filter((o) => o.kind === "paid");
   const failed = outcomes.filter((o) => o.kind === "failed");
   const processing = outcomes.filter((o) => o.kind === "processing");
+  const awaiting = outcomes.filter((o) => o.kind === "awaiting");
   await db.transaction(async (tx) => {
-    if (paid.length || processing.length) {
-      const rows = [...paid, ...processing].map((o) => [o.paymentId, o.kind === "paid" ? "sent" : "pending", stripeRef(o), gocardlessRef(o)]);
+    if (paid.length || processing.length || awaiting.length) {
+      const rows = [
+        ...paid.map((o) => [o.paymentId, "sent", stripeRef(o), gocardlessRef(o)]),
+        ...processing.map((o) => [o.paymentId, "pending", stripeRef(o), gocardlessRef(o)]),
+        ...awaiting.map((o) => [o.paymentId, "awaiting_payment", null, null]),
+      ];
       await tx.execute(sql`
         update payments p set status = v.status,
           stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id)

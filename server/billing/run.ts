@@ -69,13 +69,14 @@ function stepTimer() {
  * job will do day by day, for `npm run billing -- --until` and the tests, which move time on. Reports are added up.
  */
 export async function billingRunUntil(db: Db, cards: CardProvider, from: LocalDay, until: LocalDay): Promise<Omit<RunReport, "ms"> & { days: number }> {
-  const total = { started: 0, planned: 0, charged: 0, declined: 0, leftPending: 0, lapsed: 0, days: 0 };
+  const total = { started: 0, planned: 0, charged: 0, declined: 0, awaiting: 0, leftPending: 0, lapsed: 0, days: 0 };
   for (let day = from; day <= until; day = addCalendarDays(day, 1)) {
     const report = await billingRun(db, cards, new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000));
     total.started += report.started;
     total.planned += report.planned;
     total.charged += report.charged;
     total.declined += report.declined;
+    total.awaiting += report.awaiting;
     total.lapsed += report.lapsed;
     total.days++;
   }

@@ -203,6 +203,26 @@ describe("the billing run", () => {
   });
 });
 
+describe("a bank account member", () => {
+  it("is not charged through any provider: the period waits as awaiting_payment for the member's own bank payment", async () => {
+    const user = await makeUser(env.db, { name: "bank payer", email: "bank.payer@example.com" });
+    const [pt] = await env.db
+      .insert(payment_types)
+      .values({ organisation_id: org.id, user_id: user.id, type: "bank_account", details: { name: "Bank Payer", account_number: "12-3456-0123456-00", status: "active" } })
+      .returning();
+    await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
+    const s = await makeSubscription(env.db, weekly, user.id, gym.id, {
+      billing_anchor: "2026-01-05",
+      current_period_start: startOfLocalDay("2026-01-05"),
+      current_period_end: startOfLocalDay("2026-01-12"),
+    });
+    const report = await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    expect(report.awaiting).toBeGreaterThanOrEqual(1);
+    expect((await paymentsOf(s.id)).map((p) => [localDay(p.period_start_at!), p.status, p.surcharge])).toEqual([["2026-01-12", "awaiting_payment", 0]]);
+    expect(await ledgerFor(s.id)).toEqual([]);
+  });
+});
+
 describe("a year of the billing run", () => {
   it("charges a weekly, a monthly, a term and a paid-in-full member every due period, through a pause, retries and a lost card", async () => {
     const cards = sandboxCards(env.db);

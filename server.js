@@ -106,7 +106,7 @@ async function serve() {
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => {
       server.close();
-      runtime.database.close().finally(() => process.exit(0));
+      runtime.stop().finally(() => process.exit(0));
     });
   }
 }

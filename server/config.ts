@@ -44,6 +44,16 @@ const schema = z
     SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     /** How old the dashboard's membership counts may be, on every server process alike (0: counted on every page). */
     DASHBOARD_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    /** The billing run and other jobs inside the server (server/jobs/scheduler.ts); BILLING_JOBS=0 switches them off. */
+    BILLING_JOBS: z
+      .enum(["1", "0", "true", "false", "yes", "no"])
+      .default("1")
+      .transform((v) => v === "1" || v === "true" || v === "yes"),
+    /** When the daily billing run starts: a cron line in Pacific/Auckland time (default 10 am). */
+    BILLING_CRON: z
+      .string()
+      .default("0 10 * * *")
+      .refine((v) => v.trim().split(/\s+/).length === 5, "must be a cron line of five fields, such as 0 10 * * *"),
     /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
     TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),
   })

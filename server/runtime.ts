@@ -1,6 +1,7 @@
 import { config, type Config } from "./config";
 import { openDatabase, type Database } from "./db/client";
 import { createApi, type Api } from "./api/app";
+import { startScheduler, type Scheduler } from "./jobs/scheduler";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
 
 /**
@@ -11,6 +12,10 @@ export interface Runtime {
   config: Config;
   database: Database;
   api: Api;
+  /** The jobs the server runs by itself (the billing run), unless BILLING_JOBS=0. */
+  jobs: Scheduler | null;
+  /** Stops the jobs (letting a running one finish), then closes the database: for SIGTERM. */
+  stop(): Promise<void>;
 }
 
 let runtime: Promise<Runtime> | undefined;
@@ -24,7 +29,17 @@ export function boot(): Promise<Runtime> {
       const { seedDemoIfEmpty } = await import("./seed/demo");
       await seedDemoIfEmpty(database.db);
     }
-    return { config: cfg, database, api: createApi({ db: database.db, mailer, config: cfg }) };
+    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON }) : null;
+    return {
+      config: cfg,
+      database,
+      api: createApi({ db: database.db, mailer, config: cfg }),
+      jobs,
+      stop: async () => {
+        await jobs?.stop();
+        await database.close();
+      },
+    };
   })();
   return runtime;
 }

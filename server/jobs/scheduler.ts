@@ -1,0 +1,90 @@
+import PgBoss from "pg-boss";
+import { billingRun } from "../billing/run";
+import type { Database } from "../db/client";
+import { sandboxCards } from "../providers/cards/sandbox";
+
+/**
+ * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
+ * its own schema. Schedules are kept in the database, and pg-boss hands each due one to a single process, so
+ * several server processes (WEB_CONCURRENCY, or several machines on one PostgreSQL) run the billing once.
+ *
+ * - `billing-run`: daily (BILLING_CRON, Auckland time) and once at boot, as a catch-up after downtime; the run
+ *   charges only what is due, so running it again the same day adds nothing. Its queue is a singleton: a run
+ *   never starts while another is still going.
+ * Periodic tasks of later features (webhook deliveries, notices) are queues added to JOBS below.
+ */
+export interface Scheduler {
+  /** Stops taking jobs and waits (up to 30 s) for the running ones; a job cut off is retried by the next process. */
+  stop(): Promise<void>;
+  /** Runs a job now, as the schedule would (tests, and the boot catch-up). */
+  runNow(name: JobName): Promise<string | null>;
+  boss: PgBoss;
+}
+
+export interface JobSettings {
+  /** Cron for the billing run, in Pacific/Auckland time. */
+  billingCron: string;
+}
+
+const JOBS = {
+  "billing-run": async (database: Database) => {
+    const report = await billingRun(database.db, sandboxCards(database.db), new Date());
+    console.log(JSON.stringify({ job: "billing-run", at: new Date().toISOString(), ...report }));
+    return report;
+  },
+} satisfies Record<string, (database: Database) => Promise<unknown>>;
+
+export type JobName = keyof typeof JOBS;
+
+/** pg-boss's database, through the app's own connection: PGlite has only one, and PostgreSQL's pool is shared. */
+function bossDb(database: Database): PgBoss.Db {
+  const client = (database.db as unknown as { $client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } }).$client;
+  const pglite = database.kind === "pglite" ? (client as unknown as { exec(text: string): Promise<{ rows: unknown[] }[]> }) : null;
+  return {
+    async executeSql(text, values) {
+      // pg-boss installs its schema as one script of many statements: PGlite runs those with exec, not query.
+      if (pglite && (!values || values.length === 0)) {
+        const results = await pglite.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      }
+      return client.query(text, values);
+    },
+  };
+}
+
+export async function startScheduler(database: Database, settings: JobSettings): Promise<Scheduler> {
+  const boss = new PgBoss({ db: bossDb(database), schema: "pgboss", supervise: true, schedule: true });
+  boss.on("error", (err) => console.error(`[jobs] ${err.message}`));
+  // Machines starting at once race to install pg-boss's schema and queues; PostgreSQL ends one side of such a
+  // race with a deadlock error, and that side only has to try again.
+  await retryDeadlocks(async () => {
+    await boss.start();
+    for (const name of Object.keys(JOBS)) await boss.createQueue(name, { name, policy: "singleton", retryLimit: 3, retryDelay: 300, expireInHours: 2 });
+    await boss.schedule("billing-run", settings.billingCron, {}, { tz: "Pacific/Auckland" });
+  });
+  for (const [name, work] of Object.entries(JOBS)) {
+    await boss.work(name, async () => {
+      await work(database);
+    });
+  }
+  const scheduler: Scheduler = {
+    boss,
+    runNow: (name) => boss.send(name, {}),
+    // The database is the app's: it closes it itself, after this.
+    stop: () => boss.stop({ graceful: true, timeout: 30_000, wait: true, close: false }),
+  };
+  await scheduler.runNow("billing-run");
+  return scheduler;
+}
+
+async function retryDeadlocks(work: () => Promise<void>, tries = 5): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (i >= tries || (code !== "40P01" && code !== "23505")) throw err;
+      await new Promise((r) => setTimeout(r, 100 * i + Math.random() * 200));
+    }
+  }
+}

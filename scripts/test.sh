@@ -31,6 +31,7 @@ echo "== lint"; npx eslint .
 echo "== vitest (PGlite)"; env -u DATABASE_URL npx vitest run
 if [ -n "${DATABASE_URL:-}" ]; then
   echo "== vitest API suite (PostgreSQL)"; npx vitest run tests/api
+  echo "== crash trial (a short run: npm run crash-trial for the full one)"; CRASH_KILLS=15 CRASH_SUBSCRIPTIONS=400 CRASH_WEEKS=6 npx tsx scripts/crash-trial.ts
 fi
 echo "== build"; npx remix build
 echo "== fuzz (a short run: npm run fuzz for the full one)"; FUZZ_REQUESTS=400 FUZZ_SECONDS=60 npx tsx scripts/fuzz.ts

@@ -44,6 +44,9 @@ const schema = z
     SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     /** How old the dashboard's membership counts may be, on every server process alike (0: counted on every page). */
     DASHBOARD_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    /** Signing secrets of the providers' webhooks (whsec_… from Stripe's dashboard; GoCardless's endpoint secret). */
+    STRIPE_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's signing secret (whsec_…)").optional(),
+    GOCARDLESS_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's secret").optional(),
     /** The billing run and other jobs inside the server (server/jobs/scheduler.ts); BILLING_JOBS=0 switches them off. */
     BILLING_JOBS: z
       .enum(["1", "0", "true", "false", "yes", "no"])

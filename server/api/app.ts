@@ -14,9 +14,13 @@ import { searchRoutes } from "./search/routes";
 import { memberRoutes } from "./members/routes";
 import { offeringRoutes } from "./offerings/routes";
 import { priceRoutes } from "./prices/routes";
+import { webhookRoutes } from "./webhooks/routes";
 
-/** Public forms that integrators may post from their own sites; a honeypot and rate limits guard them instead. */
-const CROSS_SITE_ALLOWED = ["/api/register"];
+/**
+ * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
+ * the providers' webhooks (their signatures guard them; they carry no cookie to forge).
+ */
+const CROSS_SITE_ALLOWED = ["/api/register", "/api/webhooks/stripe", "/api/webhooks/gocardless"];
 
 /**
  * Every endpoint, in one chain so that its type holds each path's answer: the web app's client
@@ -33,7 +37,8 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", searchRoutes)
   .route("/", memberRoutes)
   .route("/", offeringRoutes)
-  .route("/", priceRoutes);
+  .route("/", priceRoutes)
+  .route("/", webhookRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 

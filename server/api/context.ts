@@ -1,3 +1,4 @@
+import type { CardProvider } from "../providers/cards/card-provider";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Tenant } from "../db/tenant";
@@ -16,6 +17,8 @@ export interface ApiDeps {
   now?: () => Date;
   /** Active members in finished weeks, kept until the week rolls over (server/api/dashboard/finished-weeks.ts); made by createApi. */
   finishedWeeks?: FinishedWeeksCache;
+  /** The card provider webhooks ask for a charge's state now (default: the sandbox on this database). */
+  cards?: CardProvider;
   /** Row-level security behind every tenant query (default on); off only in the tenant-isolation test. */
   rowLevelSecurity?: boolean;
 }

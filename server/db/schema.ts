@@ -621,3 +621,33 @@ export const sandbox_ledger = pgTable(
   },
   (t) => [uniqueIndex("sandbox_ledger_key_idx").on(t.provider, t.idempotency_key)],
 );
+
+/**
+ * Every call a payment provider makes to /api/webhooks/* (issue 11), stored before it is processed: the raw body
+ * exactly as it came (the signature is over those bytes), its headers, and what became of it. Processing is
+ * idempotent by (provider, event_id); staff can replay a call from /webhook-calls.
+ */
+export const webhook_calls = pgTable(
+  "webhook_calls",
+  {
+    id: serial("id").primaryKey(),
+    /** Resolved from the event (a gym's Stripe account or GoCardless organisation, or the payment it names); null until then. */
+    organisation_id: integer("organisation_id").references(() => organisations.id),
+    provider: text("provider").$type<"stripe" | "gocardless">().notNull(),
+    event_id: text("event_id"),
+    event_type: text("event_type"),
+    /** received → processed | duplicate | ignored | failed; rejected when the signature is bad (never processed). */
+    status: text("status").$type<"received" | "processed" | "duplicate" | "ignored" | "failed" | "rejected">().notNull(),
+    /** What processing did, in words (which payment it settled, or why it did nothing). */
+    result: text("result"),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull(),
+    body: text("body").notNull(),
+    duration_ms: integer("duration_ms"),
+    replay_of_id: integer("replay_of_id"),
+    received_at: ts("received_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_calls_event_idx").on(t.provider, t.event_id),
+    index("webhook_calls_organisation_idx").on(t.organisation_id, t.received_at),
+  ],
+);

@@ -152,6 +152,14 @@ describe("the permission table through the API", () => {
     });
   }
 
+  it("webhook calls and endpoints: the organisation's, so only those who see money in every gym", async () => {
+    for (const [who, status] of [["org_admin", 200], ["gym_admin", 403], ["trainer", 403], ["mixed", 403]] as const) {
+      expect((await as[who].call("GET", "/api/webhook-calls")).status, who).toBe(status);
+      expect((await as[who].call("GET", "/api/webhooks")).status, who).toBe(status);
+      expect((await as[who].call("POST", "/api/webhook-calls/2147483647/replay")).status, who).toBe(status === 200 ? 404 : 403);
+    }
+  });
+
   it("members.export: admins of the gym only", async () => {
     expect((await as.org_admin.call("POST", "/api/members/export", { gym: "all" })).status).toBe(200);
     expect((await as.gym_admin.call("POST", "/api/members/export", {})).status).toBe(200);

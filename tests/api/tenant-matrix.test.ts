@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -32,6 +32,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/organisations\/:id/.test(path)) return [ids.bravo, 0];
   if (/^\/api\/gyms\/:id/.test(path)) return [ids.bravoGym];
   if (/^\/api\/prices\/:id/.test(path)) return [ids.bravoPrice, 2147483647];
+  if (/^\/api\/webhook-calls\/:id/.test(path)) return [ids.bravoCall, 2147483647];
   return null;
 }
 
@@ -86,6 +87,10 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/messaging/unread-messages": {},
   "POST /api/organisations/:id/switch": {},
   "POST /api/gyms/:id/switch": {},
+  "GET /api/webhook-calls": { queries: () => ["", "provider=stripe", "status=processed", "from=2020-01-01"] },
+  "GET /api/webhook-calls/:id": {},
+  "POST /api/webhook-calls/:id/replay": {},
+  "GET /api/webhooks": {},
 };
 
 /**
@@ -105,6 +110,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/reset-password": "public; sets the password of the link's owner",
   "POST /api/register": "public sign-up form (tests/api/register.test.ts)",
   "POST /api/unique-email": "public sign-up form's check; says only whether an address is free",
+  "POST /api/webhooks/stripe": "a provider's signed call, no session: stored and processed by its event (tests/api/webhooks.test.ts)",
+  "POST /api/webhooks/gocardless": "a provider's signed call, no session: stored and processed by its event (tests/api/webhooks.test.ts)",
   // Public on purpose, and across organisations by design: every gym anyone may join, with what the gym shows on
   // its door (name, logo, its organisation's name, the uuid its sign-up link names). Never an id, an account,
   // a provider id or a setting: tests/api/public-gyms.test.ts holds it to exactly those fields. Read-only.
@@ -184,6 +191,11 @@ for (const rowLevelSecurity of [true, false]) {
       const alphaMember = await makeUser(db, { name: "Alpha Member", email: "alpha.member@example.com" });
       await addMember(db, alphaMember.id, alpha.id, alphaGym.id);
       Object.assign(ids, { shared: shared.id, bravoOnly: bravoOnly.id, alphaMember: alphaMember.id });
+      const [call] = await db
+        .insert(schema.webhook_calls)
+        .values({ organisation_id: bravo.id, provider: "stripe", status: "processed", event_id: "evt_bravo", headers: {}, body: '{"note":"Bravo Secret"}', result: "BRAVO-SECRET" })
+        .returning();
+      ids.bravoCall = call.id;
 
       const admin = await makeUser(db, { name: "Alpha Admin", email: "admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id });
       await addStaff(db, admin.id, alpha.id, "admin");
@@ -232,7 +244,7 @@ for (const rowLevelSecurity of [true, false]) {
             const what = `${method} ${url} → ${res.status}`;
             if (res.status >= 500) problems.push(`${what}: server error`);
             for (const m of MARKERS) if (text?.includes(m)) problems.push(`${what}: answered Bravo's "${m}"`);
-            const aboutBravoOnly = id === ids.bravoOnly || id === ids.bravo || id === ids.bravoGym;
+            const aboutBravoOnly = id === ids.bravoOnly || id === ids.bravo || id === ids.bravoGym || (path.includes("/webhook-calls/") && id === ids.bravoCall);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }

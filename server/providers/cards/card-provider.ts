@@ -28,6 +28,8 @@ export interface CardProvider {
   readonly name: "stripe";
   readonly mode: "sandbox" | "live";
   charge(request: CardCharge): Promise<CardChargeResult>;
+  /** A charge's state at the provider now, or null when it knows no such charge: webhooks apply this, not the event's snapshot. */
+  retrieve(id: string): Promise<CardChargeResult | null>;
 }
 
 /** The provider could not be asked or refused the request itself (not a decline): the charge's outcome is unknown. */

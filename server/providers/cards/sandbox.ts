@@ -65,9 +65,27 @@ export function sandboxCards(db: Db): CardProvider {
     .from(sandbox_ledger)
     .where(and(eq(sandbox_ledger.provider, sql.placeholder("provider")), eq(sandbox_ledger.idempotency_key, sql.placeholder("key"))))
     .prepare("sandbox_ledger_recorded");
+  const byObject = db
+    .select()
+    .from(sandbox_ledger)
+    .where(and(eq(sandbox_ledger.provider, sql.placeholder("provider")), eq(sandbox_ledger.object_id, sql.placeholder("id"))))
+    .prepare("sandbox_ledger_by_object");
+  const answer = (row: typeof sandbox_ledger.$inferSelect): CardChargeResult =>
+    row.status === "succeeded"
+      ? { status: "succeeded", id: row.object_id }
+      : {
+          status: "declined",
+          id: row.object_id,
+          declineCode: row.decline_code!,
+          message: DECLINES[sandboxCard(String(row.request.payment_method))]?.message ?? "Your card was declined.",
+        };
   return {
     name: provider,
     mode: "sandbox",
+    async retrieve(id) {
+      const [row] = await byObject.execute({ provider, id });
+      return row ? answer(row) : null;
+    },
     async charge(req: CardCharge): Promise<CardChargeResult> {
       if (!Number.isSafeInteger(req.amount) || req.amount < 50) throw new CardProviderError("Amount must be at least 50 cents (amount_too_small).", false);
       // A card saved without a payment method id (the seed's) is known to the sandbox by its last four digits.
@@ -88,8 +106,7 @@ export function sandboxCards(db: Db): CardProvider {
       if (JSON.stringify(row.request) !== JSON.stringify(request)) {
         throw new CardProviderError("Keys for idempotent requests can only be used with the same parameters they were first used with.", false);
       }
-      if (row.status === "succeeded") return { status: "succeeded", id: row.object_id };
-      return { status: "declined", id: row.object_id, declineCode: row.decline_code!, message: DECLINES[sandboxCard(paymentMethod)]?.message ?? "Your card was declined." };
+      return answer(row);
     },
   };
 }

@@ -28,6 +28,16 @@ export function stripeCards(settings: StripeSettings): CardProvider {
   return {
     name: "stripe",
     mode: "live",
+    async retrieve(id) {
+      try {
+        const intent = await stripe.paymentIntents.retrieve(id, {}, { stripeAccount: settings.account ?? undefined });
+        return intentResult(intent);
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        if (err instanceof Stripe.errors.StripeError) throw new CardProviderError(`Stripe: ${err.message}`, true);
+        throw err;
+      }
+    },
     async charge(req: CardCharge): Promise<CardChargeResult> {
       // Stripe cannot charge a card it never saved: the member has to add one (a hard decline, not retried).
       if (!req.paymentMethod) return { status: "declined", id: null, declineCode: "no_payment_method", message: "No card is saved at Stripe for this member." };
@@ -45,10 +55,7 @@ export function stripeCards(settings: StripeSettings): CardProvider {
           },
           { idempotencyKey: req.idempotencyKey, stripeAccount: settings.account ?? undefined },
         );
-        if (intent.status === "succeeded") return { status: "succeeded", id: intent.id };
-        if (intent.status === "processing" || intent.status === "requires_capture") return { status: "processing", id: intent.id };
-        const error = intent.last_payment_error;
-        return { status: "declined", id: intent.id, declineCode: error?.decline_code ?? error?.code ?? intent.status, message: error?.message ?? "The card was not charged." };
+        return intentResult(intent);
       } catch (err) {
         if (err instanceof Stripe.errors.StripeCardError) {
           return { status: "declined", id: err.payment_intent?.id ?? null, declineCode: err.decline_code ?? err.code ?? "card_declined", message: err.message };
@@ -61,4 +68,12 @@ export function stripeCards(settings: StripeSettings): CardProvider {
       }
     },
   };
+}
+
+/** A PaymentIntent as our charge result: succeeded, still on its way, or declined with Stripe's codes. */
+function intentResult(intent: Stripe.PaymentIntent): CardChargeResult {
+  if (intent.status === "succeeded") return { status: "succeeded", id: intent.id };
+  if (intent.status === "processing" || intent.status === "requires_capture") return { status: "processing", id: intent.id };
+  const error = intent.last_payment_error;
+  return { status: "declined", id: intent.id, declineCode: error?.decline_code ?? error?.code ?? intent.status, message: error?.message ?? "The card was not charged." };
 }

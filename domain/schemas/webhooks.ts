@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as yyyy-mm-dd").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Enter a real date");
+
+export const WEBHOOK_CALL_STATUSES = ["received", "processed", "duplicate", "ignored", "failed", "rejected"] as const;
+
+/** GET /api/webhook-calls?provider=&status=&from=&to=&page=: newest first, 50 a page. */
+export const webhookCallsQuery = z
+  .object({
+    provider: optional(z.enum(["stripe", "gocardless"], { errorMap: () => ({ message: "Choose Stripe or GoCardless" }) })),
+    status: optional(z.enum(WEBHOOK_CALL_STATUSES, { errorMap: () => ({ message: "Choose a status from the list" }) })),
+    from: optional(day),
+    to: optional(day),
+    page: optional(z.coerce.number({ invalid_type_error: "Page must be a number" }).int("Page must be a whole number").min(1, "Page must be 1 or more").max(100_000)),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "The end date must be on or after the start date", path: ["to"] });

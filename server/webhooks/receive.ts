@@ -1,0 +1,121 @@
+import { and, eq, ne } from "drizzle-orm";
+import type Stripe from "stripe";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import { webhook_calls } from "../db/schema";
+import type { CardProvider } from "../providers/cards/card-provider";
+import { processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
+import { signingSecret, verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
+
+/**
+ * One call to /api/webhooks/{provider}: stored first (raw body and headers, as received), then its signature
+ * checked (a bad one: 401, stored as rejected, never processed), then processed once per event id (a second
+ * delivery of a processed event is stored as a duplicate and changes nothing), then the call's row says what
+ * happened and how long it took. Replays (staff, from /webhook-calls) process a stored call again as a new call.
+ */
+export interface WebhookDeps {
+  /** The system's handle for a provider's call; a replay runs on the staff request's own tenant handle. */
+  db: Db;
+  config: Config;
+  cards: CardProvider;
+  now: () => Date;
+}
+
+export interface Answer {
+  status: 200 | 401 | 503;
+  body: { message: string; call_id: number; result?: string };
+}
+
+/** Headers worth keeping: the provider's own and the delivery's shape. Never a cookie or an authorization. */
+const KEPT = /^(stripe-signature|webhook-signature|content-type|user-agent|origin|x-request-id|x-forwarded-for)$/i;
+
+export function keptHeaders(headers: Headers): Record<string, string> {
+  return Object.fromEntries([...headers].filter(([k]) => KEPT.test(k)));
+}
+
+export async function receiveWebhook(
+  deps: WebhookDeps,
+  provider: WebhookProvider,
+  body: string,
+  headers: Record<string, string>,
+  replay: { of: number; organisationId: number | null } | null = null,
+): Promise<Answer> {
+  const started = performance.now();
+  const { db } = deps;
+  const replayOf = replay?.of ?? null;
+  const [call] = await db
+    .insert(webhook_calls)
+    .values({ provider, status: "received", headers, body, replay_of_id: replayOf, organisation_id: replay?.organisationId ?? null, received_at: deps.now() })
+    .returning({ id: webhook_calls.id });
+  const finish = async (values: Partial<typeof webhook_calls.$inferInsert>) => {
+    await db
+      .update(webhook_calls)
+      .set({ ...values, duration_ms: Math.round(performance.now() - started) })
+      .where(eq(webhook_calls.id, call.id));
+  };
+  const header = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+  // 1. The signature. A replay was checked when it first came, on the very bytes stored.
+  const secret = signingSecret(deps.config, provider);
+  let event: { id: string; type: string; run: () => Promise<Processed> };
+  try {
+    if (provider === "stripe") {
+      if (!secret && replayOf === null) throw new Error("No signing secret is set for Stripe (STRIPE_WEBHOOK_SECRET): deliveries are refused.");
+      const e = replayOf === null ? await verifyStripe(body, header("stripe-signature"), secret!.secret, deps.now()) : (JSON.parse(body) as Stripe.Event);
+      event = { id: e.id, type: e.type, run: () => processStripeEvent(db, deps.cards, e, deps.now()) };
+    } else {
+      if (replayOf === null) {
+        if (!secret) throw new Error("No signing secret is set for GoCardless (GOCARDLESS_WEBHOOK_SECRET): deliveries are refused.");
+        verifyGoCardless(body, header("webhook-signature"), secret.secret);
+      }
+      const parsed = JSON.parse(body) as { events?: GoCardlessEvent[]; meta?: { webhook_id?: string } };
+      const events = Array.isArray(parsed.events) ? parsed.events : [];
+      event = {
+        // GoCardless sends a batch of events; a redelivery of the batch carries the same webhook id.
+        id: parsed.meta?.webhook_id ?? events.map((e) => e.id).join(","),
+        type: events.map((e) => `${e.resource_type}.${e.action}`).join(", ") || "(no events)",
+        run: async () => {
+          const results: Processed[] = [];
+          for (const e of events) results.push(await processGoCardlessEvent(db, e, deps.now()));
+          return {
+            status: results.some((r) => r.status === "processed") ? "processed" : "ignored",
+            result: results.map((r) => r.result).join(" ") || "No events.",
+            organisationId: results.find((r) => r.organisationId)?.organisationId ?? null,
+          };
+        },
+      };
+    }
+  } catch (err) {
+    const message = err instanceof SyntaxError ? "The body is not JSON." : (err as Error).message;
+    await finish({ status: "rejected", result: message });
+    return { status: 401, body: { message: `Signature refused: ${message}`, call_id: call.id } };
+  }
+
+  // 2. Once per event: a later delivery of an event we processed is kept, and does nothing. Replays run again on
+  // purpose (staff retrying a call that failed); settling only pending payments keeps that harmless.
+  if (replayOf === null) {
+    const [earlier] = await db
+      .select({ id: webhook_calls.id, organisation_id: webhook_calls.organisation_id })
+      .from(webhook_calls)
+      .where(and(eq(webhook_calls.provider, provider), eq(webhook_calls.event_id, event.id), eq(webhook_calls.status, "processed"), ne(webhook_calls.id, call.id)))
+      .limit(1);
+    if (earlier) {
+      const result = `Event ${event.id} was processed already (call ${earlier.id}).`;
+      await finish({ status: "duplicate", event_id: event.id, event_type: event.type, organisation_id: earlier.organisation_id, result });
+      return { status: 200, body: { message: "Duplicate: already processed.", call_id: call.id, result } };
+    }
+  }
+
+  // 3. Processing.
+  try {
+    const processed = await event.run();
+    await finish({ status: processed.status, event_id: event.id, event_type: event.type, organisation_id: processed.organisationId ?? replay?.organisationId ?? null, result: processed.result });
+    return { status: 200, body: { message: processed.status === "processed" ? "Processed." : "Ignored.", call_id: call.id, result: processed.result } };
+  } catch (err) {
+    // Stored as failed and answered 503, so the provider tries again later (a passing fault heals itself); staff can
+    // also replay it from /webhook-calls once the cause is fixed.
+    console.error(`[webhooks] ${provider} call ${call.id}: ${(err as Error).stack ?? err}`);
+    await finish({ status: "failed", event_id: event.id, event_type: event.type, result: `Processing failed: ${(err as Error).message}` });
+    return { status: 503, body: { message: "Stored; processing failed and will be tried again.", call_id: call.id } };
+  }
+}

@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { BillingFrequency } from "../domain/billing";
-import { addCalendarDays, localDay, startOfLocalDay } from "../domain/dates";
+import { addCalendarDays, startOfLocalDay } from "../domain/dates";
 import { chargesDue } from "../domain/schedule";
 import { billingRunUntil } from "../server/billing/run";
 import { openDatabase } from "../server/db/client";

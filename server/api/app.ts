@@ -14,6 +14,7 @@ import { searchRoutes } from "./search/routes";
 import { memberRoutes } from "./members/routes";
 import { offeringRoutes } from "./offerings/routes";
 import { priceRoutes } from "./prices/routes";
+import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
 
 /**
@@ -38,6 +39,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", memberRoutes)
   .route("/", offeringRoutes)
   .route("/", priceRoutes)
+  .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes);
 
 export type ApiRoutes = typeof apiRoutes;

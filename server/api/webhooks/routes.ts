@@ -3,8 +3,8 @@ import { Hono, type Context } from "hono";
 import { addCalendarDays, startOfLocalDay } from "../../../domain/dates";
 import { webhookCallsQuery } from "../../../domain/schemas/webhooks";
 import { webhook_calls } from "../../db/schema";
-import { sandboxCards } from "../../providers/cards/sandbox";
-import { keptHeaders, receiveWebhook, type WebhookDeps } from "../../webhooks/receive";
+import { receiveWebhook } from "../../webhooks/receive";
+import { webhookDeps } from "./incoming";
 import { signingSecret, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../webhooks/verify";
 import { pathId, readQuery } from "../body";
 import type { ApiEnv } from "../context";
@@ -23,25 +23,11 @@ const orgWide = (capability: "money.read" | "money.write") => [requireCan(capabi
   await next();
 }] as const;
 
-/** On `db`: the system's handle for a provider's call, or a staff request's own (PGlite has one connection, held by it). */
-function webhookDeps(c: Context<ApiEnv>, db = c.var.deps.db): WebhookDeps {
-  const deps = c.var.deps;
-  return { db, config: deps.config, cards: deps.cards ?? sandboxCards(db), now: deps.now ?? (() => new Date()) };
-}
-
-const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
-  const body = await c.req.text();
-  const answer = await receiveWebhook(webhookDeps(c), provider, body, keptHeaders(c.req.raw.headers));
-  return c.json(answer.body, answer.status);
-};
-
 /** The endpoint a provider is given: API_BASE when the API has its own address, else the address staff use. */
 const endpointUrl = (c: Context<ApiEnv>, provider: WebhookProvider) => `${c.var.deps.config.API_BASE ?? new URL(c.req.url).origin}/api/webhooks/${provider}`;
 
+/** Staff's view of the calls (SPEC §7 GET /api/webhook-calls) and of the endpoints, for /webhook-calls and /webhooks. */
 export const webhookRoutes = new Hono<ApiEnv>()
-  /** POST /api/webhooks/stripe, /api/webhooks/gocardless: providers' calls, signed (server/webhooks/verify.ts); no session. */
-  .post("/webhooks/stripe", receive("stripe"))
-  .post("/webhooks/gocardless", receive("gocardless"))
   /** GET /api/webhook-calls?provider=&status=&from=&to=&page=: this organisation's calls, newest first, without their bodies. */
   .get("/webhook-calls", requireStaff, ...orgWide("money.read"), async (c) => {
     const q = readQuery(c, webhookCallsQuery);

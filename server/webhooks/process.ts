@@ -4,7 +4,7 @@ import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import { recordOutcomes, type ChargeOutcome, type ProviderName } from "../billing/outcomes";
 import type { Db } from "../db/client";
-import { organisations, payments } from "../db/schema";
+import { gyms, organisations, payments } from "../db/schema";
 import type { CardChargeResult, CardProvider } from "../providers/cards/card-provider";
 
 /**
@@ -74,10 +74,17 @@ export async function processStripeEvent(db: Db, cards: CardProvider, event: Str
     db,
     Number.isSafeInteger(paymentId) && paymentId > 0 ? or(eq(payments.stripe_id, intent.id), eq(payments.id, paymentId)) : eq(payments.stripe_id, intent.id),
   );
-  if (!p) return { status: "ignored", result: `No payment of ours is ${intent.id}.`, organisationId: null };
+  if (!p) return { status: "ignored", result: `No payment of ours is ${intent.id}.`, organisationId: await organisationOfAccount(db, event.account) };
   // The provider's state now, not the event's: a late payment_failed after a success must not undo it.
   const current = (await cards.retrieve(intent.id)) ?? stateOfIntent(intent);
   return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`);
+}
+
+/** The organisation whose gym is paid through a Stripe Connect account: whose staff see a call we could not match. */
+async function organisationOfAccount(db: Db, account: string | undefined | null): Promise<number | null> {
+  if (!account) return null;
+  const [gym] = await db.select({ organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.stripe_id, account)).limit(1);
+  return gym?.organisation_id ?? null;
 }
 
 function stateOfIntent(intent: Stripe.PaymentIntent): CardChargeResult {

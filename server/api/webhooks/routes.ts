@@ -60,7 +60,7 @@ export const webhookRoutes = new Hono<ApiEnv>()
         .offset((page - 1) * PAGE),
       t.db.select({ total: sql<number>`count(*)::int` }).from(webhook_calls).where(where),
     ]);
-    return c.json({ data: rows, meta: { page, per_page: PAGE, total } });
+    return c.json({ data: { data: rows, meta: { page, per_page: PAGE, total } } });
   })
   /** GET /api/webhook-calls/{id}: one call with its raw body and headers. */
   .get("/webhook-calls/:id{[0-9]+}", requireStaff, ...orgWide("money.read"), async (c) => {

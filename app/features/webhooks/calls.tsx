@@ -1,0 +1,136 @@
+import { Form, Link } from "@remix-run/react";
+import { controlClass } from "../../components/control-class";
+import { formatDateTime } from "../../../domain/dates";
+import { WEBHOOK_CALL_STATUSES } from "../../../domain/schemas/webhooks";
+import type { AnswerOf } from "../../lib/api-contract";
+
+export type WebhookCallList = AnswerOf<"get", "/webhook-calls">;
+export type WebhookCall = AnswerOf<"get", "/webhook-calls/:id">;
+
+const PROVIDERS: Record<string, string> = { stripe: "Stripe", gocardless: "GoCardless" };
+export const providerName = (p: string) => PROVIDERS[p] ?? p;
+
+const STATUS_STYLE: Record<string, string> = {
+  processed: "bg-green-100 text-green-800",
+  duplicate: "bg-slate-100 text-slate-700",
+  ignored: "bg-slate-100 text-slate-700",
+  received: "bg-amber-100 text-amber-800",
+  failed: "bg-red-100 text-red-800",
+  rejected: "bg-red-100 text-red-800",
+};
+
+export function CallStatus({ status }: { status: string }) {
+  return <span className={`inline-block rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100"}`}>{status}</span>;
+}
+
+/** The filters: a GET form, so a filtered list is a link support can share, and it works without JavaScript. */
+export function CallFilters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[]> }) {
+  const error = (name: string) =>
+    errors[name]?.length ? (
+      <p id={`calls-${name}-error`} className="text-sm text-red-700">
+        {errors[name][0]}
+      </p>
+    ) : null;
+  const aria = (name: string) => ({ "aria-invalid": Boolean(errors[name]?.length) || undefined, "aria-describedby": errors[name]?.length ? `calls-${name}-error` : undefined });
+  return (
+    <Form method="get" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter webhook calls">
+      <div className="space-y-1">
+        <label htmlFor="calls-provider" className="block text-sm font-medium text-slate-800">
+          Provider
+        </label>
+        <select id="calls-provider" name="provider" defaultValue={values.provider} className={controlClass(Boolean(errors.provider))} {...aria("provider")}>
+          <option value="">All</option>
+          <option value="stripe">Stripe</option>
+          <option value="gocardless">GoCardless</option>
+        </select>
+        {error("provider")}
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="calls-status" className="block text-sm font-medium text-slate-800">
+          Status
+        </label>
+        <select id="calls-status" name="status" defaultValue={values.status} className={controlClass(Boolean(errors.status))} {...aria("status")}>
+          <option value="">All</option>
+          {WEBHOOK_CALL_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        {error("status")}
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="calls-from" className="block text-sm font-medium text-slate-800">
+          From
+        </label>
+        <input id="calls-from" name="from" type="date" defaultValue={values.from} className={controlClass(Boolean(errors.from))} {...aria("from")} />
+        {error("from")}
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="calls-to" className="block text-sm font-medium text-slate-800">
+          To
+        </label>
+        <input id="calls-to" name="to" type="date" defaultValue={values.to} className={controlClass(Boolean(errors.to))} {...aria("to")} />
+        {error("to")}
+      </div>
+      <div className="flex gap-2">
+        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+          Filter
+        </button>
+        <Link to="/webhook-calls" className="rounded-md border border-slate-300 px-4 py-2 text-sm">
+          Clear
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+export function CallTable({ calls }: { calls: WebhookCallList["data"] }) {
+  if (!calls.length) return <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No webhook calls match.</p>;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <table className="stack-table min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+          <tr>
+            <th scope="col" className="px-3 py-2">Received</th>
+            <th scope="col" className="px-3 py-2">Provider</th>
+            <th scope="col" className="px-3 py-2">Event</th>
+            <th scope="col" className="px-3 py-2">Status</th>
+            <th scope="col" className="px-3 py-2">Result</th>
+            <th scope="col" className="px-3 py-2">Took</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {calls.map((c) => (
+            <tr key={c.id}>
+              <td data-label="Received" className="whitespace-nowrap px-3 py-2">
+                <Link to={`/webhook-calls/${c.id}`} className="text-brand-700 underline">
+                  {formatDateTime(c.received_at)}
+                </Link>
+              </td>
+              <td data-label="Provider" className="px-3 py-2">{providerName(c.provider)}</td>
+              <td data-label="Event" className="px-3 py-2">
+                <div>{c.event_type ?? "—"}</div>
+                <div className="text-xs text-slate-500">{c.event_id ?? ""}{c.replay_of_id ? ` · replay of call ${c.replay_of_id}` : ""}</div>
+              </td>
+              <td data-label="Status" className="px-3 py-2">
+                <CallStatus status={c.status} />
+              </td>
+              <td data-label="Result" className="max-w-md px-3 py-2 text-slate-700">{c.result ?? ""}</td>
+              <td data-label="Took" className="whitespace-nowrap px-3 py-2">{c.duration_ms == null ? "—" : `${c.duration_ms} ms`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The raw body, indented when it is JSON (as the providers send it); as it came otherwise. */
+export function prettyBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}

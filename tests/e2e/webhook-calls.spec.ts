@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
+import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+
+// Runs with JavaScript on and off (the two projects). Stripe's call is signed as Stripe signs, with the sandbox's
+// secret (the e2e server is a demo), for Demo Fitness Central's Stripe account.
+test("staff see the providers' calls, filter them, read one's raw body and replay it", async ({ page }) => {
+  const eventId = `evt_e2e_${test.info().project.name}_${Date.now()}`;
+  const body = JSON.stringify({
+    id: eventId,
+    object: "event",
+    type: "payment_intent.succeeded",
+    account: "acct_demo000000000001",
+    data: { object: { id: `pi_e2e_${Date.now()}`, object: "payment_intent", status: "succeeded" } },
+  });
+  const sent = await page.request.post(`${BACKOFFICE}/api/webhooks/stripe`, {
+    data: body,
+    headers: { "content-type": "application/json", "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, new Date()) },
+  });
+  expect(sent.status()).toBe(200);
+  const forged = await page.request.post(`${BACKOFFICE}/api/webhooks/stripe`, { data: body, headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=00" } });
+  expect(forged.status()).toBe(401);
+
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/webhooks`);
+  await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+  const stripe = page.getByRole("region", { name: "Stripe" });
+  await expect(stripe.getByText(`${BACKOFFICE}/api/webhooks/stripe`)).toBeVisible();
+  await expect(stripe.getByText(/sandbox's own secret/)).toBeVisible();
+
+  await page.goto(`${BACKOFFICE}/webhook-calls`);
+  await page.getByLabel("Provider").selectOption("stripe");
+  await page.getByLabel("Status").selectOption("ignored");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/provider=stripe&status=ignored/);
+  const row = page.getByRole("row").filter({ hasText: eventId });
+  await expect(row).toContainText("payment_intent.succeeded");
+  await expect(row).toContainText("No payment of ours");
+  if (jsEnabled(test.info())) await page.screenshot({ path: "test-results/screens/webhook-calls.png", fullPage: true });
+  await row.getByRole("link").click();
+
+  await expect(page.getByRole("heading", { level: 1, name: /^Stripe call \d+$/ })).toBeVisible();
+  await expect(page.getByText(`"id": "${eventId}"`)).toBeVisible();
+  await expect(page.getByText(/stripe-signature: t=\d+,v1=/)).toBeVisible();
+  const original = page.url().split("/").pop();
+  await page.getByRole("button", { name: "Replay" }).click();
+  await expect(page.getByText("Replayed", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: `call ${original}` })).toBeVisible();
+  if (jsEnabled(test.info())) await page.screenshot({ path: "test-results/screens/webhook-call.png", fullPage: true });
+
+  // A range that ends before it starts is an error on its field; the chosen values stay.
+  await page.goto(`${BACKOFFICE}/webhook-calls?provider=stripe&from=2026-02-01&to=2026-01-01`);
+  await expect(page.getByText("The end date must be on or after the start date")).toBeVisible();
+  await expect(page.getByLabel("From")).toHaveValue("2026-02-01");
+  await expect(page.getByLabel("Provider")).toHaveValue("stripe");
+});
+
+test("a member of staff who may not see the organisation's money is refused the webhook pages", async ({ page }) => {
+  await signIn(page, "trainer@example.com");
+  const res = await page.goto(`${BACKOFFICE}/webhook-calls`);
+  expect(res?.status()).toBe(403);
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { parseSandboxWebhooks } from "./providers/cards/sandbox-webhooks";
 
 /**
  * Every setting comes from the environment and is checked once, at start-up.
@@ -47,6 +48,18 @@ const schema = z
     /** Signing secrets of the providers' webhooks (whsec_… from Stripe's dashboard; GoCardless's endpoint secret). */
     STRIPE_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's signing secret (whsec_…)").optional(),
     GOCARDLESS_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's secret").optional(),
+    /** How the sandbox Stripe sends its webhooks: delay=<s>,duplicate=<0–1>,drop=<0–1>,reorder=<0|1> (server/providers/cards/sandbox-webhooks.ts). */
+    SANDBOX_WEBHOOKS: z
+      .string()
+      .default("delay=30")
+      .transform((v, ctx) => {
+        try {
+          return parseSandboxWebhooks(v);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /** The billing run and other jobs inside the server (server/jobs/scheduler.ts); BILLING_JOBS=0 switches them off. */
     BILLING_JOBS: z
       .enum(["1", "0", "true", "false", "yes", "no"])

@@ -29,11 +29,12 @@ export function boot(): Promise<Runtime> {
       const { seedDemoIfEmpty } = await import("./seed/demo");
       await seedDemoIfEmpty(database.db);
     }
-    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON }) : null;
+    const api = createApi({ db: database.db, mailer, config: cfg });
+    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api }) : null;
     return {
       config: cfg,
       database,
-      api: createApi({ db: database.db, mailer, config: cfg }),
+      api,
       jobs,
       stop: async () => {
         await jobs?.stop();

@@ -617,9 +617,15 @@ export const sandbox_ledger = pgTable(
     currency: text("currency").notNull(),
     status: text("status").notNull(),
     decline_code: text("decline_code"),
+    /** The webhook the provider owes us for this charge: null until sent ("delivered") or lost on purpose ("dropped"). */
+    webhook_state: text("webhook_state").$type<"delivered" | "dropped">(),
+    webhook_at: ts("webhook_at"),
     created_at: created(),
   },
-  (t) => [uniqueIndex("sandbox_ledger_key_idx").on(t.provider, t.idempotency_key)],
+  (t) => [
+    uniqueIndex("sandbox_ledger_key_idx").on(t.provider, t.idempotency_key),
+    index("sandbox_ledger_webhooks_due_idx").on(t.created_at).where(sql`webhook_state is null`),
+  ],
 );
 
 /**

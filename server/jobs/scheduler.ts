@@ -1,7 +1,11 @@
 import PgBoss from "pg-boss";
 import { billingRun } from "../billing/run";
 import type { Database } from "../db/client";
+import type { Api } from "../api/app";
+import type { Config } from "../config";
 import { sandboxCards } from "../providers/cards/sandbox";
+import { deliverSandboxWebhooks, type Deliver } from "../providers/cards/sandbox-webhooks";
+import { signingSecret } from "../webhooks/verify";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -11,7 +15,8 @@ import { sandboxCards } from "../providers/cards/sandbox";
  * - `billing-run`: daily (BILLING_CRON, Auckland time) and once at boot, as a catch-up after downtime; the run
  *   charges only what is due, so running it again the same day adds nothing. Its queue is a singleton: a run
  *   never starts while another is still going.
- * Periodic tasks of later features (webhook deliveries, notices) are queues added to JOBS below.
+ * - `sandbox-webhooks`: every minute, the sandbox Stripe sends the webhooks it owes (its ledger's charges).
+ * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
 export interface Scheduler {
   /** Stops taking jobs and waits (up to 30 s) for the running ones; a job cut off is retried by the next process. */
@@ -24,15 +29,36 @@ export interface Scheduler {
 export interface JobSettings {
   /** Cron for the billing run, in Pacific/Auckland time. */
   billingCron: string;
+  config: Config;
+  /** The gym API in this process: the sandbox providers send their webhooks to it, as the real ones would over HTTP. */
+  api: Api;
+}
+
+interface JobContext {
+  database: Database;
+  settings: JobSettings;
 }
 
 const JOBS = {
-  "billing-run": async (database: Database) => {
+  "billing-run": async ({ database }: JobContext) => {
     const report = await billingRun(database.db, sandboxCards(database.db), new Date());
     console.log(JSON.stringify({ job: "billing-run", at: new Date().toISOString(), ...report }));
-    return report;
   },
-} satisfies Record<string, (database: Database) => Promise<unknown>>;
+  // Every minute: the sandbox Stripe's webhooks that have come due, signed with the secret our endpoint checks.
+  "sandbox-webhooks": async ({ database, settings }: JobContext) => {
+    const secret = signingSecret(settings.config, "stripe");
+    if (!secret) return;
+    const deliver: Deliver = async (provider, body, headers) =>
+      (await settings.api.fetch(new Request(`http://localhost/api/webhooks/${provider}`, { method: "POST", body, headers }), { clientIp: "127.0.0.1" })).status;
+    const report = await deliverSandboxWebhooks(database.db, deliver, new Date(), settings.config.SANDBOX_WEBHOOKS, secret.secret);
+    if (report.delivered + report.dropped + report.refused) console.log(JSON.stringify({ job: "sandbox-webhooks", at: new Date().toISOString(), ...report }));
+  },
+} satisfies Record<string, (context: JobContext) => Promise<void>>;
+
+const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
+  "billing-run": (s) => ({ cron: s.billingCron, tz: "Pacific/Auckland" }),
+  "sandbox-webhooks": () => ({ cron: "* * * * *" }),
+};
 
 export type JobName = keyof typeof JOBS;
 
@@ -60,11 +86,14 @@ export async function startScheduler(database: Database, settings: JobSettings):
   await retryDeadlocks(async () => {
     await boss.start();
     for (const name of Object.keys(JOBS)) await boss.createQueue(name, { name, policy: "singleton", retryLimit: 3, retryDelay: 300, expireInHours: 2 });
-    await boss.schedule("billing-run", settings.billingCron, {}, { tz: "Pacific/Auckland" });
+    for (const [name, when] of Object.entries(CRONS)) {
+      const { cron, tz } = when(settings);
+      await boss.schedule(name, cron, {}, tz ? { tz } : {});
+    }
   });
   for (const [name, work] of Object.entries(JOBS)) {
     await boss.work(name, async () => {
-      await work(database);
+      await work({ database, settings });
     });
   }
   const scheduler: Scheduler = {

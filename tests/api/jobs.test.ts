@@ -6,7 +6,9 @@ import type { Database } from "../../server/db/client";
 import { payment_types, payments } from "../../server/db/schema";
 import { startScheduler } from "../../server/jobs/scheduler";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { freshDatabase } from "./harness";
+import { createApi } from "../../server/api/app";
+import { outboxMailer } from "../../server/mail/mailer";
+import { freshDatabase, testConfig } from "./harness";
 
 let database: Database;
 beforeAll(async () => {
@@ -42,7 +44,9 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
       current_period_end: startOfLocalDay(paidUntil),
     });
     // Two processes on one database start together (PGlite has one connection and one process: one after the other).
-    const start = () => startScheduler(database, { billingCron: "0 10 * * *" });
+    const config = testConfig();
+    const api = createApi({ db, mailer: outboxMailer(db), config });
+    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api });
     const [a, b] = database.kind === "postgres" ? await Promise.all([start(), start()]) : [await start(), await start()];
     try {
       const sent = await until(async () => {
@@ -51,7 +55,10 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
       });
       expect(sent.map((p) => localDay(p.period_start_at!)).sort()).toEqual([paidUntil, addCalendarDays(paidUntil, 1), today]);
       const schedules = await a.boss.getSchedules();
-      expect(schedules.map((x) => [x.name, x.cron, x.options?.tz ?? (x as { timezone?: string }).timezone])).toEqual([["billing-run", "0 10 * * *", "Pacific/Auckland"]]);
+      expect(schedules.map((x) => [x.name, x.cron, x.options?.tz ?? (x as { timezone?: string }).timezone]).sort()).toEqual([
+        ["billing-run", "0 10 * * *", "Pacific/Auckland"],
+        ["sandbox-webhooks", "* * * * *", "UTC"],
+      ]);
       // Both boot catch-ups ran (the queue is a singleton: one after the other), and charged each day once.
       await until(async () => (await a.boss.getQueueSize("billing-run")) === 0);
     } finally {

@@ -7,6 +7,7 @@ import { chargePending } from "../../server/billing/charge";
 import { gyms, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
+import { DEFAULT_SANDBOX_WEBHOOKS, deliverSandboxWebhooks } from "../../server/providers/cards/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
 import { setup, signedIn } from "./harness";
@@ -205,5 +206,54 @@ describe("GET /api/webhook-calls, replay and GET /api/webhooks", () => {
     const admin = await signedIn(api, env.db, "hook.admin@example.com", PASSWORD);
     const [rejected] = await env.db.insert(webhook_calls).values({ provider: "stripe", status: "rejected", headers: {}, body: "{}", organisation_id: org.id }).returning();
     expect((await admin.call("POST", `/api/webhook-calls/${rejected.id}/replay`)).status).toBe(422);
+  });
+});
+
+describe("the sandbox Stripe's own webhooks", () => {
+  const deliverTo = (sent: string[]) => async (provider: "stripe", body: string, headers: Record<string, string>) => {
+    sent.push(JSON.parse(body).id);
+    return (await post(`/api/webhooks/${provider}`, body, headers)).status;
+  };
+
+  it("sends each charge's event after the delay, signed as Stripe signs, and twice when told to", async () => {
+    const p = await pendingPayment("pm_card_chargeDeclinedInsufficientFunds");
+    const charged = new Date();
+    await chargePending(env.db, sandboxCards(env.db), charged, { only: [p.id] });
+    const failed = await paymentRow(p.id);
+    const sent: string[] = [];
+    const early = await deliverSandboxWebhooks(env.db, deliverTo(sent), new Date(charged.getTime() + 5_000), { ...DEFAULT_SANDBOX_WEBHOOKS, delaySeconds: 30 }, SANDBOX_SECRETS.stripe);
+    expect(sent).not.toContain(`evt_${failed.stripe_id!.replace(/^pi_/, "")}`);
+    expect(early.delivered).toBeGreaterThanOrEqual(0);
+    const later = new Date(charged.getTime() + 60_000);
+    const report = await deliverSandboxWebhooks(env.db, deliverTo(sent), later, { delaySeconds: 30, duplicate: 1, drop: 0, reorder: true }, SANDBOX_SECRETS.stripe);
+    const eventId = `evt_${failed.stripe_id!.replace(/^pi_/, "")}`;
+    expect(sent.filter((id) => id === eventId)).toHaveLength(2);
+    expect(report.duplicated).toBeGreaterThanOrEqual(1);
+    const calls = await env.db.select().from(webhook_calls).where(eq(webhook_calls.event_id, eventId));
+    // The run had written the decline down already: both deliveries change nothing. Only a processed event makes a
+    // later delivery a "duplicate"; one that changed nothing is looked at again (it may find its payment by then).
+    expect(calls.map((c) => c.status).sort()).toEqual(["ignored", "ignored"]);
+    expect((await paymentRow(p.id)).status).toBe("failed");
+    expect(calls.every((c) => c.event_type === "payment_intent.payment_failed")).toBe(true);
+    // Sent once for good: a later round owes nothing for it.
+    const again: string[] = [];
+    await deliverSandboxWebhooks(env.db, deliverTo(again), new Date(later.getTime() + 60_000), DEFAULT_SANDBOX_WEBHOOKS, SANDBOX_SECRETS.stripe);
+    expect(again).not.toContain(eventId);
+  });
+
+  it("can lose events on purpose, and sends again what our endpoint refused", async () => {
+    const dropped = await pendingPayment();
+    await chargePending(env.db, sandboxCards(env.db), new Date(), { only: [dropped.id] });
+    const later = new Date(Date.now() + 120_000);
+    const lost = await deliverSandboxWebhooks(env.db, deliverTo([]), later, { delaySeconds: 0, duplicate: 0, drop: 1, reorder: false }, SANDBOX_SECRETS.stripe);
+    expect(lost.dropped).toBeGreaterThanOrEqual(1);
+    const refusedOne = await pendingPayment();
+    await chargePending(env.db, sandboxCards(env.db), new Date(), { only: [refusedOne.id] });
+    const wrongSecret = await deliverSandboxWebhooks(env.db, deliverTo([]), later, DEFAULT_SANDBOX_WEBHOOKS, "whsec_not_what_we_check");
+    expect(wrongSecret.refused).toBeGreaterThanOrEqual(1);
+    const sent: string[] = [];
+    const retried = await deliverSandboxWebhooks(env.db, deliverTo(sent), later, DEFAULT_SANDBOX_WEBHOOKS, SANDBOX_SECRETS.stripe);
+    expect(retried.delivered).toBeGreaterThanOrEqual(1);
+    expect(sent.length).toBe(retried.delivered);
   });
 });

@@ -91,11 +91,13 @@ export function sandboxCards(db: Db): CardProvider {
       // A card saved without a payment method id (the seed's) is known to the sandbox by its last four digits.
       const paymentMethod = req.paymentMethod ?? `pm_sandbox_${req.lastFour ?? "4242"}`;
       const request = { amount: req.amount, currency: req.currency, customer: req.customer, payment_method: paymentMethod };
+      const sameCharge = (stored: Record<string, unknown>) =>
+        JSON.stringify([stored.amount, stored.currency, stored.customer, stored.payment_method]) === JSON.stringify([request.amount, request.currency, request.customer, request.payment_method]);
       const decline = DECLINES[sandboxCard(paymentMethod)];
       const [written] = await record.execute({
         provider,
         key: req.idempotencyKey,
-        request,
+        request: { ...request, metadata: req.metadata },
         objectId: objectId(),
         amount: req.amount,
         currency: req.currency,
@@ -103,7 +105,7 @@ export function sandboxCards(db: Db): CardProvider {
         declineCode: decline ? (decline.declineCode ?? decline.code) : null,
       });
       const row = written ?? (await recorded.execute({ provider, key: req.idempotencyKey }))[0];
-      if (JSON.stringify(row.request) !== JSON.stringify(request)) {
+      if (!sameCharge(row.request)) {
         throw new CardProviderError("Keys for idempotent requests can only be used with the same parameters they were first used with.", false);
       }
       return answer(row);

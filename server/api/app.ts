@@ -14,6 +14,7 @@ import { searchRoutes } from "./search/routes";
 import { memberRoutes } from "./members/routes";
 import { offeringRoutes } from "./offerings/routes";
 import { priceRoutes } from "./prices/routes";
+import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
 
@@ -40,7 +41,8 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", offeringRoutes)
   .route("/", priceRoutes)
   .route("/", incomingWebhookRoutes)
-  .route("/", webhookRoutes);
+  .route("/", webhookRoutes)
+  .route("/", debuggingRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 

@@ -91,6 +91,13 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/webhook-calls/:id": {},
   "POST /api/webhook-calls/:id/replay": {},
   "GET /api/webhooks": {},
+  "GET /api/expected-payments-debugging": {
+    queries: (i) => ["from=2020-01-01&to=2020-03-01", `from=${new Date(Date.now() - 30 * 864e5).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`, `from=2026-01-01&to=2026-02-01&gym=${i.bravoGym}`],
+  },
+  "GET /api/active-user-debugging": {
+    queries: (i) => [`member=${i.bravoOnly}&day=2026-01-01`, `member=${i.shared}&day=${new Date().toISOString().slice(0, 10)}`],
+    sharedMayAnswer: true,
+  },
 };
 
 /**

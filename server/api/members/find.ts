@@ -32,5 +32,3 @@ export async function sharedIdentity(t: Tenant, userId: number, isStaff: boolean
   const [row] = rowsOf<{ elsewhere: boolean }>(await t.db.execute(sql`select person_belongs_elsewhere(${userId}) as elsewhere`));
   return Boolean(row?.elsewhere);
 }
-
-/** node-postgres answers { rows }, PGlite too; drizzle's execute type differs by driver. */

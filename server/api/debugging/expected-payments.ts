@@ -1,0 +1,176 @@
+import { eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { BillingFrequency } from "../../../domain/billing";
+import { addCalendarDays, localDay, startOfLocalDay } from "../../../domain/dates";
+import { formatCents } from "../../../domain/money";
+import { chargesDue } from "../../../domain/schedule";
+import { payments, prices, subscriptions, users } from "../../db/schema";
+import type { Tenant } from "../../db/tenant";
+
+/**
+ * GET /api/expected-payments-debugging (SPEC §7): for a range of days, each subscription's periods as the engine's
+ * own rule (domain/schedule.ts chargesDue, from the subscription's facts now) expects them, against the payments
+ * made for them, mismatches first. Verdicts, in the words support uses:
+ * - ok: charged once, the expected amount, paid;
+ * - missing: a period came due and has no payment;
+ * - wrong_amount: paid, but not what the price (or a scheduled change) says;
+ * - failed: its latest attempt failed (retries or the grace period are under way, or over);
+ * - charged_twice: more than one paid attempt for one period;
+ * - unexpected: a payment for a period the rule does not expect (a pause or a cancellation not honoured);
+ * - in_progress: pending or awaiting the member's bank payment; not a mismatch yet.
+ * The first payment of a subscription sold part-way (pro-rata) or paid in full is not the rule's, so it is left out.
+ */
+export type Verdict = "ok" | "missing" | "wrong_amount" | "failed" | "charged_twice" | "unexpected" | "in_progress";
+const MISMATCH: Verdict[] = ["missing", "charged_twice", "wrong_amount", "unexpected", "failed"];
+const PAGE = 100;
+
+export interface ExpectedRow {
+  subscription_id: number;
+  member: { id: number; name: string };
+  period_start: string;
+  expected_amount: number | null;
+  charged: { id: number; attempt: number; status: string; amount: number; error_status: string | null }[];
+  verdict: Verdict;
+  message: string;
+}
+
+const toPrice = alias(prices, "to_price");
+
+export async function expectedPayments(t: Tenant, q: { from: string; to: string; gym?: number; mismatches?: boolean; page?: number }, now: Date) {
+  const until = q.to < localDay(now) ? q.to : localDay(now);
+  const end = startOfLocalDay(addCalendarDays(q.to, 1));
+  const subs = await t.db
+    .select({
+      id: subscriptions.id,
+      user_id: subscriptions.user_id,
+      name: users.name,
+      anchor: subscriptions.billing_anchor,
+      cancelled_at: subscriptions.cancelled_at,
+      pause_start_at: subscriptions.pause_start_at,
+      pause_end_at: subscriptions.pause_end_at,
+      force_price_amount: subscriptions.force_price_amount,
+      transition_takes_effect_at: subscriptions.transition_takes_effect_at,
+      current_period_end: subscriptions.current_period_end,
+      upcoming_state: subscriptions.upcoming_state,
+      amount: prices.amount,
+      frequency: prices.billing_frequency,
+      toAmount: toPrice.amount,
+    })
+    .from(subscriptions)
+    .innerJoin(prices, eq(prices.id, subscriptions.price_id))
+    .innerJoin(users, eq(users.id, subscriptions.user_id))
+    .leftJoin(toPrice, eq(toPrice.id, subscriptions.transition_to_price_id))
+    .where(
+      t.where(
+        subscriptions,
+        isNotNull(subscriptions.billing_anchor),
+        ne(prices.billing_frequency, "one_off"),
+        lt(subscriptions.created_at, end),
+        or(isNull(subscriptions.cancelled_at), gte(subscriptions.cancelled_at, startOfLocalDay(q.from))),
+        q.gym ? eq(subscriptions.gym_id, q.gym) : undefined,
+      ),
+    );
+  const charged = await t.db
+    .select({
+      id: payments.id,
+      subscription_id: payments.subscription_id,
+      period_start_at: payments.period_start_at,
+      attempt: payments.attempt,
+      status: payments.status,
+      amount: payments.amount,
+      error_status: payments.error_status,
+    })
+    .from(payments)
+    .where(
+      t.where(
+        payments,
+        isNotNull(payments.subscription_id),
+        gte(payments.period_start_at, startOfLocalDay(q.from)),
+        lt(payments.period_start_at, end),
+        eq(payments.is_pro_rata, false),
+        ne(payments.status, "upcoming"),
+        sql`coalesce(${payments.type}, 'subscription') <> 'pif'`,
+        q.gym ? eq(payments.gym_id, q.gym) : undefined,
+        subs.length < 5_000 ? inArray(payments.subscription_id, subs.length ? subs.map((s) => s.id) : [0]) : undefined,
+      ),
+    );
+  const byPeriod = new Map<string, typeof charged>();
+  for (const p of charged) {
+    const key = `${p.subscription_id}:${localDay(p.period_start_at!)}`;
+    byPeriod.set(key, [...(byPeriod.get(key) ?? []), p]);
+  }
+
+  const rows: ExpectedRow[] = [];
+  for (const s of subs) {
+    const due =
+      s.upcoming_state === "upcoming" || q.from > until
+        ? []
+        : chargesDue(
+            {
+              frequency: s.frequency as BillingFrequency,
+              anchor: s.anchor!,
+              paidUntil: q.from,
+              amount: s.force_price_amount ?? s.amount,
+              cancelledFrom: s.cancelled_at ? localDay(s.cancelled_at) : null,
+              pauses: s.pause_start_at ? [{ start: localDay(s.pause_start_at), end: s.pause_end_at ? localDay(s.pause_end_at) : null }] : [],
+              priceChange: s.toAmount !== null ? { from: localDay(s.transition_takes_effect_at ?? s.current_period_end!), amount: s.toAmount } : null,
+            },
+            until,
+          );
+    const seen = new Set<string>();
+    const member = { id: s.user_id, name: s.name };
+    for (const { period, amount } of due) {
+      seen.add(period.start);
+      const attempts = (byPeriod.get(`${s.id}:${period.start}`) ?? []).sort((a, b) => a.attempt - b.attempt);
+      rows.push({ subscription_id: s.id, member, period_start: period.start, expected_amount: amount, charged: attempts.map(strip), ...judge(amount, attempts) });
+    }
+    for (const [key, attempts] of byPeriod) {
+      const [sid, start] = key.split(":");
+      if (Number(sid) !== s.id || seen.has(start) || start > until) continue;
+      rows.push({
+        subscription_id: s.id,
+        member,
+        period_start: start,
+        expected_amount: null,
+        charged: attempts.map(strip),
+        verdict: "unexpected",
+        message: "Charged for a period the schedule does not expect (a pause, a cancellation or the billing day not honoured).",
+      });
+    }
+  }
+  const rank = (v: Verdict) => (MISMATCH.includes(v) ? MISMATCH.indexOf(v) : MISMATCH.length + (v === "in_progress" ? 0 : 1));
+  rows.sort((a, b) => rank(a.verdict) - rank(b.verdict) || a.period_start.localeCompare(b.period_start) || a.subscription_id - b.subscription_id);
+  const summary = Object.fromEntries((["ok", ...MISMATCH, "in_progress"] as Verdict[]).map((v) => [v, rows.filter((r) => r.verdict === v).length])) as Record<Verdict, number>;
+  const listed = q.mismatches ? rows.filter((r) => MISMATCH.includes(r.verdict)) : rows;
+  const page = q.page ?? 1;
+  return {
+    from: q.from,
+    to: q.to,
+    checked_until: until,
+    summary,
+    data: listed.slice((page - 1) * PAGE, page * PAGE),
+    meta: { page, per_page: PAGE, total: listed.length },
+  };
+}
+
+const strip = (p: { id: number; attempt: number; status: string; amount: number; error_status: string | null }) => ({
+  id: p.id,
+  attempt: p.attempt,
+  status: p.status,
+  amount: p.amount,
+  error_status: p.error_status,
+});
+
+function judge(expected: number, attempts: { status: string; amount: number; error_status: string | null }[]): { verdict: Verdict; message: string } {
+  if (!attempts.length) return { verdict: "missing", message: "Came due and was never charged." };
+  const paid = attempts.filter((a) => a.status === "sent");
+  if (paid.length > 1) return { verdict: "charged_twice", message: `Paid ${paid.length} times for one period.` };
+  if (paid.length === 1) {
+    return paid[0].amount === expected
+      ? { verdict: "ok", message: "Charged once, as expected." }
+      : { verdict: "wrong_amount", message: `Charged ${formatCents(paid[0].amount)}; the price says ${formatCents(expected)}.` };
+  }
+  const latest = attempts[attempts.length - 1];
+  if (["pending", "awaiting_payment", "pending_request"].includes(latest.status)) return { verdict: "in_progress", message: `Under way: ${latest.status.replace(/_/g, " ")}.` };
+  return { verdict: "failed", message: `Not paid: ${attempts.length} ${attempts.length === 1 ? "try" : "tries"}, the last ${latest.status}${latest.error_status ? ` (${latest.error_status})` : ""}.` };
+}

@@ -1,0 +1,28 @@
+import { Hono, type Context } from "hono";
+import { activeUserQuery, expectedPaymentsQuery } from "../../../domain/schemas/debugging";
+import { readQuery } from "../body";
+import type { ApiEnv } from "../context";
+import { requireStaff } from "../middleware";
+import { assertCan, requireCan } from "../permissions";
+import { activeUser } from "./active-user";
+import { expectedPayments } from "./expected-payments";
+
+const now = (c: Context<ApiEnv>) => c.var.deps.now?.() ?? new Date();
+
+/** The support tools of SPEC §2's debug pages. */
+export const debuggingRoutes = new Hono<ApiEnv>()
+  /**
+   * GET /api/expected-payments-debugging?from=&to=&gym=&mismatches=1&page=: what the billing engine expects to charge
+   * per subscription in the range against what it charged, mismatches first. A gym's for those who see its money; the
+   * whole organisation's for those who see money in every gym.
+   */
+  .get("/expected-payments-debugging", requireStaff, requireCan("money.read"), async (c) => {
+    const q = readQuery(c, expectedPaymentsQuery);
+    assertCan(c.var.user!, "money.read", q.gym ?? null);
+    return c.json({ data: await expectedPayments(c.var.tenant, q, now(c)) });
+  })
+  /** GET /api/active-user-debugging?member=&day=: whether the member counts as active that day, and why. */
+  .get("/active-user-debugging", requireStaff, requireCan("members.read"), async (c) => {
+    const q = readQuery(c, activeUserQuery);
+    return c.json({ data: await activeUser(c.var.tenant, c.var.user!, q.member, q.day, now(c)) });
+  });

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOfLocalDay } from "../../domain/dates";
+import { createApi } from "../../server/api/app";
+import { hashPassword } from "../../server/auth/password";
+import { outboxMailer } from "../../server/mail/mailer";
+import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { setup, signedIn } from "./harness";
+
+const PASSWORD = "debugging test passphrase";
+let env: Awaited<ReturnType<typeof setup>>;
+let api: ReturnType<typeof createApi>;
+const ids: Record<string, number> = {};
+const day = (d: string) => startOfLocalDay(d);
+
+beforeAll(async () => {
+  env = await setup();
+  // The clock: Wednesday 4 February 2026.
+  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => new Date(day("2026-02-04").getTime() + 12 * 3_600_000) });
+  const hash = await hashPassword(PASSWORD);
+  const org = await makeOrganisation(env.db, { name: "Debug Gyms" });
+  const gym = await makeGym(env.db, org.id, "Central");
+  const admin = await makeUser(env.db, { name: "deb admin", email: "deb.admin@example.com", password_hash: hash, is_staff: true });
+  await addStaff(env.db, admin.id, org.id, "admin");
+  const trainer = await makeUser(env.db, { name: "deb trainer", email: "deb.trainer@example.com", password_hash: hash, is_staff: true });
+  await addStaff(env.db, trainer.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
+  const price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
+  const member = async (name: string, extra: Parameters<typeof makeSubscription>[4] = {}, charges: [string, string, number][] = []) => {
+    const user = await makeUser(env.db, { name, email: `${name.replace(/ /g, ".")}@example.com` });
+    await addMember(env.db, user.id, org.id, gym.id);
+    const s = await makeSubscription(env.db, price, user.id, gym.id, { billing_anchor: "2026-01-05", created_at: day("2026-01-05"), ...extra });
+    const attempts = new Map<string, number>();
+    for (const [start, status, amount] of charges) {
+      const attempt = attempts.get(start) ?? 0;
+      attempts.set(start, attempt + 1);
+      await makePayment(env.db, s, { amount, status, period_start_at: day(start), period_end_at: day(start), attempt });
+    }
+    ids[name] = user.id;
+    return s;
+  };
+  // January's Mondays from the 12th to 2 February: four periods expected in the range.
+  await member("right one", {}, [["2026-01-12", "sent", 2_000], ["2026-01-19", "sent", 2_000], ["2026-01-26", "sent", 2_000], ["2026-02-02", "sent", 2_000]]);
+  await member("missed one", {}, [["2026-01-12", "sent", 2_000], ["2026-01-19", "sent", 2_000], ["2026-02-02", "sent", 2_000]]);
+  await member("double one", {}, [["2026-01-12", "sent", 2_000], ["2026-01-12", "sent", 2_000], ["2026-01-19", "sent", 2_000], ["2026-01-26", "sent", 2_000], ["2026-02-02", "sent", 2_000]]);
+  await member("dear one", {}, [["2026-01-12", "sent", 2_000], ["2026-01-19", "sent", 2_500], ["2026-01-26", "sent", 2_000], ["2026-02-02", "sent", 2_000]]);
+  // Paused 19 January for two weeks: the week of the 19th and the 26th move by 14 days: charges on the 12th and 2 February.
+  await member("paused one", { pause_start_at: day("2026-01-19"), pause_end_at: day("2026-02-02") }, [["2026-01-12", "sent", 2_000], ["2026-01-19", "sent", 2_000], ["2026-02-02", "sent", 2_000]]);
+  await member("cancelled one", { cancelled_at: day("2026-01-20") });
+  await member("upcoming one", { upcoming_state: "upcoming", created_at: day("2026-01-30") });
+  const other = await makeOrganisation(env.db, { name: "Elsewhere" });
+  const stranger = await makeUser(env.db, { name: "their member", email: "their.member@example.com" });
+  await addMember(env.db, stranger.id, other.id, (await makeGym(env.db, other.id, "Theirs")).id);
+  ids.stranger = stranger.id;
+});
+afterAll(() => env.close());
+
+describe("GET /api/expected-payments-debugging", () => {
+  it("sets what the engine expects against what it charged, mismatches first, each in words", async () => {
+    const admin = await signedIn(api, env.db, "deb.admin@example.com", PASSWORD);
+    const res = await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-12&to=2026-02-08");
+    expect(res.status).toBe(200);
+    const rows = res.json.data.data as { member: { name: string }; period_start: string; verdict: string; message: string }[];
+    const of = (name: string) => rows.filter((r) => r.member.name === name).map((r) => [r.period_start, r.verdict]);
+    expect(of("right one")).toEqual(expect.arrayContaining([["2026-01-12", "ok"], ["2026-01-19", "ok"], ["2026-01-26", "ok"], ["2026-02-02", "ok"]]));
+    expect(of("missed one")).toContainEqual(["2026-01-26", "missing"]);
+    expect(of("double one")).toContainEqual(["2026-01-12", "charged_twice"]);
+    expect(rows.find((r) => r.member.name === "dear one" && r.period_start === "2026-01-19")?.message).toBe("Charged $25.00; the price says $20.00.");
+    expect(of("paused one").sort()).toEqual([["2026-01-12", "ok"], ["2026-01-19", "unexpected"], ["2026-02-02", "ok"]]);
+    expect(of("cancelled one")).toEqual([["2026-01-12", "missing"], ["2026-01-19", "missing"]]);
+    expect(of("upcoming one")).toEqual([]);
+    // Mismatches first.
+    const firstOk = rows.findIndex((r) => r.verdict === "ok");
+    expect(rows.slice(firstOk).every((r) => r.verdict === "ok" || r.verdict === "in_progress")).toBe(true);
+    expect(res.json.data.summary).toMatchObject({ missing: 3, charged_twice: 1, wrong_amount: 1, unexpected: 1 });
+    const only = await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-12&to=2026-02-08&mismatches=1");
+    expect(only.json.data.meta.total).toBe(6);
+  });
+
+  it("refuses a backwards or too long range with 422, and those who may not see money with 403", async () => {
+    const admin = await signedIn(api, env.db, "deb.admin@example.com", PASSWORD);
+    expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-02-08&to=2026-01-12")).status).toBe(422);
+    expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-01&to=2026-06-01")).json.errors.to).toEqual(["Look at 92 days or fewer at a time"]);
+    expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-01")).status).toBe(422);
+    const trainer = await signedIn(api, env.db, "deb.trainer@example.com", PASSWORD);
+    expect((await trainer.call("GET", "/api/expected-payments-debugging?from=2026-01-12&to=2026-02-08")).status).toBe(403);
+  });
+});
+
+describe("GET /api/active-user-debugging", () => {
+  it("says whether a member counts as active on a day, and the rule that decided", async () => {
+    const admin = await signedIn(api, env.db, "deb.admin@example.com", PASSWORD);
+    const ask = async (name: string, on: string) => (await admin.call("GET", `/api/active-user-debugging?member=${ids[name]}&day=${on}`)).json.data;
+    const right = await ask("right one", "2026-01-20");
+    expect([right.counts_as_active, right.door.allowed]).toEqual([true, true]);
+    expect(right.decided_by).toMatch(/was running/);
+    const paused = await ask("paused one", "2026-01-25");
+    expect(paused.counts_as_active).toBe(false);
+    expect(paused.subscriptions[0].conditions.find((c: { rule: string }) => c.rule === "Was not paused").holds).toBe(false);
+    expect(paused.decided_by).toMatch(/was not paused fails/);
+    expect((await ask("paused one", "2026-02-03")).counts_as_active).toBe(true);
+    expect((await ask("cancelled one", "2026-01-18")).counts_as_active).toBe(true);
+    expect((await ask("cancelled one", "2026-01-21")).decided_by).toMatch(/was not cancelled yet fails/);
+    expect((await ask("upcoming one", "2026-02-04")).decided_by).toMatch(/is not upcoming fails/);
+  });
+
+  it("answers 404 for another organisation's member and 422 for a bad day", async () => {
+    const admin = await signedIn(api, env.db, "deb.admin@example.com", PASSWORD);
+    expect((await admin.call("GET", `/api/active-user-debugging?member=${ids.stranger}&day=2026-01-20`)).status).toBe(404);
+    expect((await admin.call("GET", `/api/active-user-debugging?member=${ids["right one"]}&day=2026-02-30`)).status).toBe(422);
+  });
+});

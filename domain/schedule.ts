@@ -1,6 +1,6 @@
 import { addCalendarDays } from "./dates";
 import type { BillingFrequency } from "./billing";
-import { daysBetween, nthPeriod, type LocalDay, type Period } from "./periods";
+import { daysBetween, nthPeriod, periodIndexOn, type LocalDay, type Period } from "./periods";
 
 /**
  * Which periods of a recurring subscription are due for a charge by `today`, and at what price: the rule the
@@ -45,7 +45,11 @@ export function chargesDue(f: ScheduleFacts, today: LocalDay): DueCharge[] {
   // Walked from the anchor, so every pause moves the rhythm the same way each time the rule is asked: the
   // rhythm is an anchor and the index of a period from it, and a pause gives it a new anchor.
   let anchor = f.anchor;
-  let k = 0;
+  // Start just before the first day that matters (where charging resumes, or an earlier pause): the periods before
+  // it are neither due nor moved by a pause, so walking them from the anchor (a year of days, for a daily price)
+  // would change nothing but the time it takes.
+  const firstThatMatters = pauses.length && pauses[0].start < f.paidUntil ? pauses[0].start : f.paidUntil;
+  let k = Math.max(0, periodIndexOn(anchor, f.frequency, firstThatMatters) - 1);
   let nextPause = 0;
   while (due.length < MAX_DUE_AT_ONCE) {
     let period = nthPeriod(anchor, f.frequency, k);

@@ -48,6 +48,8 @@ const schema = z
     /** Signing secrets of the providers' webhooks (whsec_… from Stripe's dashboard; GoCardless's endpoint secret). */
     STRIPE_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's signing secret (whsec_…)").optional(),
     GOCARDLESS_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's secret").optional(),
+    /** The sign-up app's address as members reach it, for links in e-mails sent with no request to read it from. */
+    PUBLIC_SIGNUP_URL: z.string().url("must be a URL such as https://join.example.com").optional(),
     /** How the sandbox Stripe sends its webhooks: delay=<s>,duplicate=<0–1>,drop=<0–1>,reorder=<0|1> (server/providers/cards/sandbox-webhooks.ts). */
     SANDBOX_WEBHOOKS: z
       .string()

@@ -30,7 +30,7 @@ export function boot(): Promise<Runtime> {
       await seedDemoIfEmpty(database.db);
     }
     const api = createApi({ db: database.db, mailer, config: cfg });
-    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api }) : null;
+    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer }) : null;
     return {
       config: cfg,
       database,

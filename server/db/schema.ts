@@ -657,3 +657,24 @@ export const webhook_calls = pgTable(
     index("webhook_calls_organisation_idx").on(t.organisation_id, t.received_at),
   ],
 );
+
+/**
+ * Billing e-mails sent to members (server/billing/notices.ts), one row per notice: its key makes each one go once
+ * (`payment_failed:{payment}`, `grace_ending:{subscription}:{grace end}`), however often the run looks.
+ */
+export const billing_notices = pgTable(
+  "billing_notices",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending">().notNull(),
+    key: text("key").notNull(),
+    payment_id: integer("payment_id"),
+    subscription_id: integer("subscription_id"),
+    /** Whether an e-mail went (the member may have e-mails off): the notice counts as given either way. */
+    emailed: boolean("emailed").notNull(),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("billing_notices_key_idx").on(t.key)],
+);

@@ -3,6 +3,8 @@ import { billingRun } from "../billing/run";
 import type { Database } from "../db/client";
 import type { Api } from "../api/app";
 import type { Config } from "../config";
+import { sendBillingNotices } from "../billing/notices";
+import type { Mailer } from "../mail/mailer";
 import { sandboxCards } from "../providers/cards/sandbox";
 import { deliverSandboxWebhooks, type Deliver } from "../providers/cards/sandbox-webhooks";
 import { signingSecret } from "../webhooks/verify";
@@ -32,6 +34,7 @@ export interface JobSettings {
   config: Config;
   /** The gym API in this process: the sandbox providers send their webhooks to it, as the real ones would over HTTP. */
   api: Api;
+  mailer: Mailer;
 }
 
 interface JobContext {
@@ -40,9 +43,10 @@ interface JobContext {
 }
 
 const JOBS = {
-  "billing-run": async ({ database }: JobContext) => {
+  "billing-run": async ({ database, settings }: JobContext) => {
     const report = await billingRun(database.db, sandboxCards(database.db), new Date());
-    console.log(JSON.stringify({ job: "billing-run", at: new Date().toISOString(), ...report }));
+    const notices = await sendBillingNotices(database.db, settings.mailer, new Date(), signupUrl(settings.config));
+    console.log(JSON.stringify({ job: "billing-run", at: new Date().toISOString(), ...report, notices }));
   },
   // Every minute: the sandbox Stripe's webhooks that have come due, signed with the secret our endpoint checks.
   "sandbox-webhooks": async ({ database, settings }: JobContext) => {
@@ -61,6 +65,9 @@ const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; 
 };
 
 export type JobName = keyof typeof JOBS;
+
+/** Where e-mails send members: PUBLIC_SIGNUP_URL, else the first sign-up host on this server's port. */
+export const signupUrl = (config: Config) => config.PUBLIC_SIGNUP_URL ?? `http://${config.SIGNUP_HOSTS[0]}:${config.PORT}/`;
 
 /** pg-boss's database, through the app's own connection: PGlite has only one, and PostgreSQL's pool is shared. */
 function bossDb(database: Database): PgBoss.Db {

@@ -65,3 +65,31 @@ export function inviteMail(to: string, name: string, organisation: string, url: 
     html: layout(`Join ${organisation}`, lines, { label: "Set your password", url }),
   };
 }
+
+/** A charge that did not go through but may on a later try (domain/failures.ts: a soft decline). */
+export function paymentFailedMail(to: string, name: string, p: { amount: string; gym: string; retryOn: string | null; graceEnds: string | null; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your ${p.gym} membership payment of ${p.amount} did not go through.`,
+    p.retryOn ? `We will try again on ${p.retryOn}. If your card has changed, update it before then.` : "If your card has changed, please update it.",
+    ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
+  ];
+  return { to, subject: `Your ${p.gym} payment did not go through`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your payment did not go through", lines, { label: "Update your payment method", url: p.url }) };
+}
+
+/** A card that cannot be charged again as it is (a hard decline: lost, stolen, expired, no card saved). */
+export function cardUnusableMail(to: string, name: string, p: { amount: string; gym: string; reason: string; graceEnds: string | null; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `We could not take your ${p.gym} membership payment of ${p.amount}: ${p.reason}. We will not try this card again.`,
+    "Please add a new card or another payment method.",
+    ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
+  ];
+  return { to, subject: `Please update your payment method for ${p.gym}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Please update your payment method", lines, { label: "Update your payment method", url: p.url }) };
+}
+
+/** The grace period after a failed payment is about to run out. */
+export function graceEndingMail(to: string, name: string, p: { gym: string; owing: string; ends: string; url: string }): Mail {
+  const lines = [`Hi ${name},`, `Your ${p.gym} membership has ${p.owing} unpaid. It stops working on ${p.ends} unless the payment is made.`];
+  return { to, subject: `Your ${p.gym} membership stops on ${p.ends}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your membership is about to stop", lines, { label: "Update your payment method", url: p.url }) };
+}

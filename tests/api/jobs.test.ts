@@ -46,7 +46,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
     // Two processes on one database start together (PGlite has one connection and one process: one after the other).
     const config = testConfig();
     const api = createApi({ db, mailer: outboxMailer(db), config });
-    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api });
+    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api, mailer: outboxMailer(db) });
     const [a, b] = database.kind === "postgres" ? await Promise.all([start(), start()]) : [await start(), await start()];
     try {
       const sent = await until(async () => {

@@ -94,10 +94,13 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
         subs.length < 5_000 ? inArray(payments.subscription_id, subs.length ? subs.map((s) => s.id) : [0]) : undefined,
       ),
     );
-  const byPeriod = new Map<string, typeof charged>();
+  // subscription → period start → its attempts
+  const bySubscription = new Map<number, Map<string, typeof charged>>();
   for (const p of charged) {
-    const key = `${p.subscription_id}:${localDay(p.period_start_at!)}`;
-    byPeriod.set(key, [...(byPeriod.get(key) ?? []), p]);
+    const periods = bySubscription.get(p.subscription_id!) ?? new Map<string, typeof charged>();
+    bySubscription.set(p.subscription_id!, periods);
+    const start = localDay(p.period_start_at!);
+    periods.set(start, [...(periods.get(start) ?? []), p]);
   }
 
   const rows: ExpectedRow[] = [];
@@ -119,14 +122,14 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
           );
     const seen = new Set<string>();
     const member = { id: s.user_id, name: s.name };
+    const periods = bySubscription.get(s.id) ?? new Map<string, typeof charged>();
     for (const { period, amount } of due) {
       seen.add(period.start);
-      const attempts = (byPeriod.get(`${s.id}:${period.start}`) ?? []).sort((a, b) => a.attempt - b.attempt);
+      const attempts = (periods.get(period.start) ?? []).sort((a, b) => a.attempt - b.attempt);
       rows.push({ subscription_id: s.id, member, period_start: period.start, expected_amount: amount, charged: attempts.map(strip), ...judge(amount, attempts) });
     }
-    for (const [key, attempts] of byPeriod) {
-      const [sid, start] = key.split(":");
-      if (Number(sid) !== s.id || seen.has(start) || start > until) continue;
+    for (const [start, attempts] of periods) {
+      if (seen.has(start) || start > until) continue;
       rows.push({
         subscription_id: s.id,
         member,

@@ -43,9 +43,11 @@ export async function receiveWebhook(
   const started = performance.now();
   const { db } = deps;
   const replayOf = replay?.of ?? null;
+  // PostgreSQL text cannot hold a NUL; no provider sends one, so such a body is stored marked and its signature fails.
+  const stored = body.includes("\u0000") ? body.replaceAll("\u0000", "\uFFFD") : body;
   const [call] = await db
     .insert(webhook_calls)
-    .values({ provider, status: "received", headers, body, replay_of_id: replayOf, organisation_id: replay?.organisationId ?? null, received_at: deps.now() })
+    .values({ provider, status: "received", headers, body: stored, replay_of_id: replayOf, organisation_id: replay?.organisationId ?? null, received_at: deps.now() })
     .returning({ id: webhook_calls.id });
   const finish = async (values: Partial<typeof webhook_calls.$inferInsert>) => {
     await db

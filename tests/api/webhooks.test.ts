@@ -87,6 +87,8 @@ describe("POST /api/webhooks/stripe", () => {
     const stale = await toStripe(body, { at: new Date(Date.now() - 301_000) });
     const tampered = await post("/api/webhooks/stripe", body.replace("evt_bad", "evt_bad2"), { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, new Date()) });
     const unsigned = await post("/api/webhooks/stripe", body, {});
+    const binary = await post("/api/webhooks/stripe", `${body}\u0000\u00ff`, { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, new Date()) });
+    expect(binary.status).toBe(401);
     for (const res of [wrong, stale, tampered, unsigned]) {
       expect(res.status).toBe(401);
       expect((await callRow(res.json.call_id)).status).toBe("rejected");

@@ -17,10 +17,18 @@ export default tseslint.config(
   },
   {
     // Organisation data is reached through the request's Tenant (server/db/tenant.ts), never the raw handle.
-    // Only the routes that work before there is an organisation (sign-in, sign-up) and the middleware that makes
-    // the Tenant may hold it.
+    // Only the routes that work before there is an organisation (sign-in, sign-up, providers' webhooks, the sandbox
+    // Branch's public short links) and the middleware that makes the Tenant may hold it.
     files: ["server/api/**/*.ts"],
-    ignores: ["server/api/session/**", "server/api/register/**", "server/api/webhooks/incoming.ts", "server/api/middleware.ts", "server/api/app.ts", "server/api/context.ts"],
+    ignores: [
+      "server/api/session/**",
+      "server/api/register/**",
+      "server/api/webhooks/incoming.ts",
+      "server/api/deep-links/**",
+      "server/api/middleware.ts",
+      "server/api/app.ts",
+      "server/api/context.ts",
+    ],
     rules: {
       "no-restricted-syntax": [
         "error",

@@ -7,7 +7,7 @@
  *
  * 300 filtered pages as staff ask for them (status, offering, price, tag, text, gym, each sort both ways,
  * pages 1 to 40 and a few deep ones), one after another after a warm-up, through the gym API in-process
- * (a real session cookie, no socket). Then the CSV export of the whole organisation, with the heap's peak.
+ * (a real session cookie, no socket). Then the CSV export of the whole organisation, with the live heap's growth (bench/stream-memory.ts).
  * Budget: p95 ≤ 50 ms for a filtered page.
  */
 import { eq, sql } from "drizzle-orm";
@@ -21,6 +21,7 @@ import { openDatabase } from "../server/db/client";
 import { organisation_users, prices, sessions, users } from "../server/db/schema";
 import { outboxMailer } from "../server/mail/mailer";
 import { DEMO_ACCOUNTS, mulberry32 } from "../server/seed/demo-data";
+import { readStream } from "./stream-memory";
 
 const P95_BUDGET_MS = 50;
 const MIN_MEMBERS = 100_000;
@@ -103,33 +104,19 @@ async function main() {
     console.log(`  p95 ${p95.toFixed(1)} ms: ${p95 <= P95_BUDGET_MS ? "within" : "OVER"} the ${P95_BUDGET_MS} ms budget`);
 
     // The export of every member of the organisation, read to the end as a browser would.
-    globalThis.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    let peak = heapBefore;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
-    const started = performance.now();
-    const res = await api.fetch(
-      new Request("http://localhost/api/members/export", {
-        method: "POST",
-        headers: { cookie, "x-requested-with": "XMLHttpRequest", "content-type": "application/json" },
-        body: JSON.stringify({ gym: "all" }),
-      }),
-      { clientIp: "127.0.0.1" },
+    const figures = await readStream(() =>
+      api.fetch(
+        new Request("http://localhost/api/members/export", {
+          method: "POST",
+          headers: { cookie, "x-requested-with": "XMLHttpRequest", "content-type": "application/json" },
+          body: JSON.stringify({ gym: "all" }),
+        }),
+        { clientIp: "127.0.0.1" },
+      ),
     );
-    let bytes = 0;
-    let lines = 0;
-    const reader = res.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.length;
-      for (const b of value) if (b === 10) lines++;
-    }
-    clearInterval(sampler);
-    const seconds = (performance.now() - started) / 1000;
     console.log(
-      `  POST /api/members/export (every gym): ${(lines - 1).toLocaleString("en-NZ")} members, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s; ` +
-        `heap grew at most ${((peak - heapBefore) / 1024 / 1024).toFixed(1)} MB while streaming`,
+      `  POST /api/members/export (every gym): ${(figures.lines - 1).toLocaleString("en-NZ")} members, ${(figures.bytes / 1024 / 1024).toFixed(1)} MB in ${figures.seconds.toFixed(1)} s; ` +
+        `live heap grew at most ${figures.liveHeapGrowthMb.toFixed(1)} MB while streaming (RSS ${figures.rssGrowthMb.toFixed(1)} MB)`,
     );
   } finally {
     if (token) await db.delete(sessions).where(eq(sessions.id, sha256(token)));

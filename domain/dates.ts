@@ -36,6 +36,8 @@ export function formatLocal(d: DateInput, pattern: string): string {
 export const formatTime = (d: DateInput) => formatLocal(d, "h:mm a");
 /** 22 Nov 2026 */
 export const formatDate = (d: DateInput) => formatLocal(d, "d MMM yyyy");
+/** A calendar day (yyyy-MM-dd, already Auckland's) as 22 Nov 2026. */
+export const formatDay = (day: string) => formatDate(startOfLocalDay(day));
 /** 22 Nov 2026, 9:00 AM */
 export const formatDateTime = (d: DateInput) => formatLocal(d, "d MMM yyyy, h:mm a");
 /** 19 – 26 Nov 2026, 29 Oct – 5 Nov 2026, 20 Dec 2026 – 3 Jan 2027: a period, saying its month and year once. */

@@ -9,8 +9,8 @@ import { addCalendarMonths, type LocalDay } from "./periods";
 export type DeclineKind = "soft" | "hard";
 
 /**
- * Stripe decline codes (https://docs.stripe.com/declines/codes) and GoCardless failure causes
- * (payments' `details.cause`) that no retry can fix. Every other code, and one we do not know, is soft: a
+ * Stripe decline codes (https://docs.stripe.com/declines/codes), GoCardless failure causes (payments'
+ * `details.cause`) and Akahu payment status codes that no retry can fix. Every other code, and one we do not know, is soft: a
  * wasted retry costs nothing, a missed one costs the gym the payment.
  */
 export const HARD_DECLINES = new Set([
@@ -44,6 +44,14 @@ export const HARD_DECLINES = new Set([
   "invalid_bank_details",
   "direct_debit_not_enabled",
   "authorisation_disputed",
+  "no_mandate",
+  // Akahu (bank payments; its status_code, lower-cased) and ours: the member must change something first
+  "invalid_account",
+  "authentication_failed",
+  "mfa_unsupported",
+  "multisig_unsupported",
+  "single_limit_exceeded",
+  "no_bank_connection",
 ]);
 
 export function declineKind(code: string | null | undefined): DeclineKind {

@@ -1,13 +1,15 @@
 /**
  * npm run billing -- --until 2027-01-01: runs the billing engine once a day from today to that day, with the
- * sandbox card provider, on DATABASE_URL (PostgreSQL) when set, else PGLITE_DIR (./data/pglite). The demo's
- * members are charged as if those days had passed: due periods, declines, retries and grace periods appear.
+ * sandbox providers (cards, direct debit, bank payments, doors) living on those days, on DATABASE_URL (PostgreSQL)
+ * when set, else PGLITE_DIR (./data/pglite). The demo's members are charged as if those days had passed: due
+ * periods, direct debits collected over business days, declines, retries and grace periods appear.
  * --from 2026-11-01 starts on another day (the engine charges only what is due, so a day run twice adds nothing).
  */
 import { localDay } from "../domain/dates";
 import { billingRunUntil } from "../server/billing/run";
 import { openDatabase } from "../server/db/client";
-import { sandboxCards } from "../server/providers/cards/sandbox";
+import { sandboxProviders } from "../server/providers/registry";
+import { simulatedClock } from "../server/providers/clock";
 
 const USAGE = "Usage: npm run billing -- --until yyyy-MM-dd [--from yyyy-MM-dd]";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,11 +30,12 @@ if (!until || !DAY.test(until) || !DAY.test(from) || from > until) {
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || "./data/pglite" });
 try {
   const started = performance.now();
-  const r = await billingRunUntil(database.db, sandboxCards(database.db), from, until);
+  const r = await billingRunUntil(database.db, sandboxProviders(database.db, simulatedClock()), from, until);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `${r.days} days (${from} to ${until}) in ${seconds} s: ${r.started} subscriptions started, ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ${r.awaiting} awaiting a bank payment, ` +
-      `${r.lapsed} grace periods ran out (access stopped), ${r.leftPending} pending (direct debit waits for its provider).`,
+    `${r.days} days (${from} to ${until}) in ${seconds} s: ${r.started} subscriptions started, ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ` +
+      `${r.lapsed} grace periods ran out (access stopped; ${r.doors.suspended} switched off at the door, ${r.doors.restored} back on), ` +
+      `${r.leftPending} still under way at the end (direct debits before their confirmation, bank payments awaiting the member's approval).`,
   );
 } finally {
   await database.close();

@@ -2,12 +2,14 @@
  * npm run crash-trial: proves the billing run charges each period exactly once when its process dies at any moment.
  *
  * On a throwaway PostgreSQL database beside DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
- * CRASH_SUBSCRIPTIONS weekly card members (default 3,000: most cards succeed, some decline softly and are retried,
- * some are lost cards whose grace period runs out) are billed over CRASH_WEEKS weeks by a child process running the
- * billing run day by day. The child is killed with SIGKILL at a random moment CRASH_KILLS times (default 100) and
- * started again each time; then it runs once to the end, undisturbed. Our payments are then compared with the
- * sandbox provider's own ledger (sandbox_ledger): periods charged twice, periods skipped, ledger charges we have no
- * record of, and payments we hold as paid that the provider never charged. Any count above 0 fails (exit 1).
+ * CRASH_SUBSCRIPTIONS weekly members (default 3,000), a third paying by card (Stripe), a third by direct debit
+ * (GoCardless, settled over business days) and a third from their bank (Akahu), are billed over CRASH_WEEKS weeks
+ * by a child process running the billing run day by day: most pay, some decline softly and are retried, some
+ * decline for good and their grace period runs out. The child is killed with SIGKILL at a random moment CRASH_KILLS
+ * times (default 100) and started again each time; then it runs once to the end, undisturbed. Our payments are
+ * then compared with the sandbox providers' own ledger (sandbox_ledger), as each provider would answer on the last
+ * day: periods paid twice, periods skipped, provider payments we have no record of or hold in another state, and
+ * payments we hold as paid that the provider never took. Any count above 0 fails (exit 1).
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -17,10 +19,16 @@ import { addCalendarDays, startOfLocalDay } from "../domain/dates";
 import { chargesDue } from "../domain/schedule";
 import { billingRunUntil } from "../server/billing/run";
 import { openDatabase } from "../server/db/client";
-import { gyms, offerings, organisation_users, organisations, payment_types, prices, subscriptions, users } from "../server/db/schema";
+import { bank_connections, destination_accounts, gyms, offerings, organisation_users, organisations, payment_types, prices, sandbox_ledger, subscriptions, users } from "../server/db/schema";
 import { insertAll, insertReturningIds } from "../server/db/bulk";
 import { rowsOf } from "../server/db/values";
-import { sandboxCards } from "../server/providers/cards/sandbox";
+import { sandboxProviders } from "../server/providers/registry";
+import { bankPaymentResult } from "../server/providers/bank/bank-provider";
+import { sandboxBankPaymentAt } from "../server/providers/bank/sandbox";
+import type { ChargeResult } from "../server/providers/charge-result";
+import { directDebitResult } from "../server/providers/direct-debit/direct-debit-provider";
+import { sandboxDirectDebitAt } from "../server/providers/direct-debit/sandbox";
+import { simulatedClock } from "../server/providers/clock";
 
 const FIRST_DAY = "2026-01-12";
 const int = (name: string, fallback: number) => {
@@ -35,7 +43,7 @@ if (process.argv[2] === "--child") {
   const [, , , url, until] = process.argv;
   const database = await openDatabase({ databaseUrl: url, pgliteDir: "", migrate: false });
   process.stdout.write("ready\n");
-  await billingRunUntil(database.db, sandboxCards(database.db), FIRST_DAY, until);
+  await billingRunUntil(database.db, sandboxProviders(database.db, simulatedClock()), FIRST_DAY, until);
   await database.close();
   process.stdout.write("done\n");
   process.exit(0);
@@ -61,12 +69,26 @@ try {
   const [gym] = await db.insert(gyms).values({ organisation_id: org.id, name: "Trial" }).returning();
   const [offering] = await db.insert(offerings).values({ organisation_id: org.id, name: "Anytime", type: "24_7" }).returning();
   const [price] = await db.insert(prices).values({ organisation_id: org.id, offering_id: offering.id, amount: 2_000, billing_frequency: "weekly" }).returning();
-  const card = (i: number) => (i % 20 === 7 ? "pm_card_chargeDeclinedInsufficientFunds" : i % 50 === 13 ? "pm_card_chargeDeclinedLostCard" : "pm_card_visa");
+  await db.insert(destination_accounts).values({ organisation_id: org.id, gym_id: gym.id, name: "Trial Ltd", bank_account_number: "01-0123-0456789-00" });
+  // Most pay; one in twenty is short of funds (retried), one in fifty declines for good (its grace period runs out).
+  const outcome = (i: number) => (i % 20 === 7 ? "short" : i % 50 === 13 ? "gone" : "pays");
+  const card = { pays: "pm_card_visa", short: "pm_card_chargeDeclinedInsufficientFunds", gone: "pm_card_chargeDeclinedLostCard" };
+  const account = (i: number) => `12-3456-0${{ pays: String(100_000 + i).slice(-6), short: "009995", gone: "009987" }[outcome(i)]}-00`;
+  const typeOf = (i: number): { type: "stripe_card" | "gocardless_bank_account" | "bank_account"; details: Record<string, string> } => {
+    if (i % 3 === 0) return { type: "stripe_card", details: { payment_method: card[outcome(i)] } };
+    if (i % 3 === 1) return { type: "gocardless_bank_account", details: { name: `trial ${i}`, account_number: account(i), mandate_id: `MDTRIAL${i}` } };
+    return { type: "bank_account", details: { name: `trial ${i}`, account_number: account(i), status: "active", akahu_account_id: `acc_trial_${i}` } };
+  };
   const userIds = await insertReturningIds(db, users, Array.from({ length: count }, (_, i) => ({ name: `trial ${i}`, email: `trial${i}@example.com` })));
   const typeIds = await insertReturningIds(
     db,
     payment_types,
-    userIds.map((id, i) => ({ organisation_id: org.id, user_id: id, type: "stripe_card" as const, details: { payment_method: card(i) } })),
+    userIds.map((id, i) => ({ organisation_id: org.id, user_id: id, ...typeOf(i) })),
+  );
+  await insertAll(
+    db,
+    bank_connections,
+    userIds.filter((_, i) => i % 3 === 2).map((id) => ({ organisation_id: org.id, user_id: id, access_token: `user_token_trial_${id}` })),
   );
   await insertAll(
     db,
@@ -122,20 +144,37 @@ try {
   const last = child();
   await new Promise<void>((resolve, reject) => last.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the last billing run failed (exit ${code})`)))));
 
-  // The reckoning, from our payments and the provider's books.
+  // The reckoning, from our payments and the providers' books, as each provider would answer at the last run.
   const check = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "", migrate: false });
   const rows = async <T>(text: string) => rowsOf<T>(await check.db.execute(text));
-  const [{ twice }] = await rows<{ twice: number }>(`
-    select count(*)::int as twice from (
-      select split_part(idempotency_key, ':', 2) as s, split_part(idempotency_key, ':', 3) as period from sandbox_ledger
-      where status = 'succeeded' group by 1, 2 having count(*) > 1) t`);
-  const [{ unknown }] = await rows<{ unknown: number }>(`
-    select count(*)::int as unknown from sandbox_ledger l
-    where not exists (select 1 from payments p where p.idempotency_key = l.idempotency_key and p.status = (case when l.status = 'succeeded' then 'sent' else 'failed' end))`);
-  const [{ unpaid }] = await rows<{ unpaid: number }>(`
-    select count(*)::int as unpaid from payments p
-    where p.status = 'sent' and not exists (select 1 from sandbox_ledger l where l.idempotency_key = p.idempotency_key and l.status = 'succeeded')`);
-  const [{ pending }] = await rows<{ pending: number }>(`select count(*)::int as pending from payments where status = 'pending'`);
+  const endedAt = new Date(startOfLocalDay(lastDay).getTime() + 10 * 3_600_000);
+  const ledger = await check.db.select().from(sandbox_ledger);
+  const answerOf = (l: typeof sandbox_ledger.$inferSelect): ChargeResult => {
+    if (l.provider === "gocardless") return directDebitResult(sandboxDirectDebitAt(l, endedAt));
+    if (l.provider === "akahu") return bankPaymentResult(sandboxBankPaymentAt(l, endedAt));
+    return l.status === "succeeded" ? { status: "succeeded", id: l.object_id } : { status: "declined", id: l.object_id, declineCode: l.decline_code ?? "", message: "" };
+  };
+  const OURS: Record<ChargeResult["status"], string> = { succeeded: "sent", declined: "failed", processing: "pending", awaiting_approval: "awaiting_payment" };
+  const ourStatus = new Map(
+    (await rows<{ idempotency_key: string; status: string }>(`select idempotency_key, status from payments where idempotency_key is not null`)).map((p) => [p.idempotency_key, p.status]),
+  );
+  const paidPeriods = new Map<string, number>();
+  let unknown = 0;
+  let unpaid = 0;
+  for (const l of ledger) {
+    const answer = answerOf(l);
+    if (answer.status === "succeeded") {
+      const period = l.idempotency_key.split(":").slice(1, 3).join(":");
+      paidPeriods.set(period, (paidPeriods.get(period) ?? 0) + 1);
+    }
+    if (ourStatus.get(l.idempotency_key) !== OURS[answer.status]) unknown++;
+  }
+  const twice = [...paidPeriods.values()].filter((n) => n > 1).length;
+  const taken = new Set(ledger.filter((l) => answerOf(l).status === "succeeded").map((l) => l.idempotency_key));
+  for (const [key, status] of ourStatus) if (status === "sent" && !taken.has(key)) unpaid++;
+  // Left pending with nothing under way at its provider: a charge the run never made.
+  const underWay = new Set(ledger.filter((l) => ["processing", "awaiting_approval"].includes(answerOf(l).status)).map((l) => l.idempotency_key));
+  const pending = [...ourStatus].filter(([key, status]) => (status === "pending" || status === "awaiting_payment") && !underWay.has(key)).length;
   // Skipped: a period the schedule says was due (up to the last day, or up to the last period planned for a
   // member whose access stopped) with no payment at all.
   const subs = await rows<{ id: number; billing_anchor: string; upcoming_state: string | null; planned: string[] | null }>(`
@@ -154,8 +193,9 @@ try {
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `crash trial: ${killed} kills (${finishedEarly} runs finished before their kill), ${charges.toLocaleString("en")} provider charges, in ${seconds} s\n` +
-      `  periods charged twice: ${twice}\n  periods skipped: ${skipped}\n  provider charges we have no record of: ${unknown}\n` +
-      `  payments we hold as paid that the provider never charged: ${unpaid}\n  payments left pending: ${pending}`,
+      `  periods paid twice: ${twice}\n  periods skipped: ${skipped}\n  provider payments we have no record of, or hold in another state: ${unknown}\n` +
+      `  payments we hold as paid that the provider never took: ${unpaid}\n  payments left pending with nothing under way at the provider: ${pending}\n` +
+      `  (under way at the end, as a direct debit before its confirmation is: ${underWay.size})`,
   );
   failed = twice + skipped + unknown + unpaid + pending > 0 || killed < kills;
   if (killed < kills) console.log(`  only ${killed} of ${kills} kills landed: the runs finished too fast`);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { parseSandboxWebhooks } from "./providers/cards/sandbox-webhooks";
+import { parseSandboxWebhooks } from "./providers/sandbox-webhooks";
 
 /**
  * Every setting comes from the environment and is checked once, at start-up.
@@ -48,9 +48,24 @@ const schema = z
     /** Signing secrets of the providers' webhooks (whsec_… from Stripe's dashboard; GoCardless's endpoint secret). */
     STRIPE_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's signing secret (whsec_…)").optional(),
     GOCARDLESS_WEBHOOK_SECRET: z.string().min(8, "must be the endpoint's secret").optional(),
+    /**
+     * The outside services' own credentials (server/providers/registry.ts). Without them a service runs on its offline
+     * sandbox, outside production or in a demo; a gym's own stored credentials (its GoCardless, Akahu, OneSignal and
+     * Branch accounts) win over these.
+     */
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, "must be a Stripe secret key (sk_live_… or sk_test_…)").optional(),
+    GOCARDLESS_ACCESS_TOKEN: z.string().min(8, "must be a GoCardless access token").optional(),
+    /** Which of GoCardless's environments that token belongs to: its test-mode sandbox or live. */
+    GOCARDLESS_ENVIRONMENT: z.enum(["live", "sandbox"]).default("live"),
+    AKAHU_APP_TOKEN: z.string().regex(/^app_token_/, "must be an Akahu app token (app_token_…)").optional(),
+    AKAHU_APP_SECRET: z.string().min(8, "must be the Akahu app's secret").optional(),
+    ONESIGNAL_APP_ID: z.string().uuid("must be a OneSignal app id (a uuid)").optional(),
+    ONESIGNAL_API_KEY: z.string().min(8, "must be a OneSignal REST API key").optional(),
+    KISI_API_KEY: z.string().min(8, "must be a Kisi API key").optional(),
+    BRANCH_KEY: z.string().regex(/^key_(live|test)_/, "must be a Branch key (key_live_…)").optional(),
     /** The sign-up app's address as members reach it, for links in e-mails sent with no request to read it from. */
     PUBLIC_SIGNUP_URL: z.string().url("must be a URL such as https://join.example.com").optional(),
-    /** How the sandbox Stripe sends its webhooks: delay=<s>,duplicate=<0–1>,drop=<0–1>,reorder=<0|1> (server/providers/cards/sandbox-webhooks.ts). */
+    /** How the sandbox providers send their webhooks: delay=<s>,duplicate=<0–1>,drop=<0–1>,reorder=<0|1> (server/providers/sandbox-webhooks.ts). */
     SANDBOX_WEBHOOKS: z
       .string()
       .default("delay=30")
@@ -83,6 +98,9 @@ const schema = z
         message:
           "is required in production: without it mail goes to the /dev/mail outbox, which anyone could read. Set SMTP_URL, or DEMO_MODE=1 for a demo.",
       });
+    }
+    for (const [a, b] of [["AKAHU_APP_TOKEN", "AKAHU_APP_SECRET"], ["ONESIGNAL_APP_ID", "ONESIGNAL_API_KEY"]] as const) {
+      if (!env[a] !== !env[b]) ctx.addIssue({ code: "custom", path: [env[a] ? b : a], message: `is needed with ${env[a] ? a : b}` });
     }
     if (env.NODE_ENV === "production" && !env.DEMO_MODE) {
       for (const key of ["SESSION_SECRET", "TOAST_SECRET"] as const) {

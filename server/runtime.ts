@@ -1,7 +1,9 @@
 import { config, type Config } from "./config";
 import { openDatabase, type Database } from "./db/client";
-import { createApi, type Api } from "./api/app";
-import { startScheduler, type Scheduler } from "./jobs/scheduler";
+import { createApi, localJobs, type Api } from "./api/app";
+import { switchableJobs } from "./jobs/starter";
+import { signupUrl, startScheduler, type Scheduler } from "./jobs/scheduler";
+import { createProviders, providerSettings } from "./providers/registry";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
 
 /**
@@ -29,8 +31,12 @@ export function boot(): Promise<Runtime> {
       const { seedDemoIfEmpty } = await import("./seed/demo");
       await seedDemoIfEmpty(database.db);
     }
-    const api = createApi({ db: database.db, mailer, config: cfg });
-    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer }) : null;
+    const providers = createProviders(database.db, providerSettings(cfg, signupUrl(cfg)));
+    // Jobs a request starts run here until the scheduler is up, then wherever pg-boss hands them.
+    const starter = switchableJobs(localJobs({ db: database.db, mailer }));
+    const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter });
+    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer, providers }) : null;
+    if (jobs) starter.use(jobs);
     return {
       config: cfg,
       database,

@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
 import { config, type Config } from "../../server/config";
 import { getRuntime } from "../../server/runtime";
-import { listOutbox } from "../../server/mail/outbox";
+import { listOutbox, listPushOutbox } from "../../server/mail/outbox";
 
 /**
  * The demo outbox exists only while mail is not sent over SMTP. It reads the database directly: it is a
@@ -11,6 +11,13 @@ export async function outbox() {
   const { config, database } = await getRuntime();
   if (!config.outboxMail) throw data({ message: "Not found" }, { status: 404 });
   return listOutbox(database.db);
+}
+
+/** The push notifications the sandbox OneSignal kept: there only while mail goes to the outbox too (a demo or development). */
+export async function pushOutbox() {
+  const { config, database } = await getRuntime();
+  if (!config.outboxMail) throw data({ message: "Not found" }, { status: 404 });
+  return listPushOutbox(database.db);
 }
 
 /**

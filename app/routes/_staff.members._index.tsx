@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { MemberFilters } from "../features/members/list-filters";
 import { MembersTable, Pagination } from "../features/members/members-table";
 import { ApiRequestError, gymApi } from "../lib/api.server";
@@ -49,6 +49,17 @@ export default function MembersIndex() {
             {params.get("gym") === "all" ? " · All gyms" : staff?.me.current_gym ? ` · ${staff.me.current_gym.name}` : ""}
           </p>
         </div>
+        <div className="flex flex-wrap items-center gap-2">
+        {staff?.me.permissions.includes("subscriptions.write") ? (
+          <Link to="/members/change-price" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50">
+            Change prices in bulk
+          </Link>
+        ) : null}
+        {staff?.me.permissions.includes("subscriptions.write") && staff.me.permissions.includes("money.write") ? (
+          <Link to="/members/pif" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50">
+            New paid-in-full member
+          </Link>
+        ) : null}
         {/* A plain form: the browser downloads the CSV itself, with or without JavaScript. */}
         {staff?.me.permissions.includes("members.export") ? (
           <form method="post" action="/members/export">
@@ -63,6 +74,7 @@ export default function MembersIndex() {
             </button>
           </form>
         ) : null}
+        </div>
       </div>
       <MemberFilters params={params} offerings={offerings} gyms={staff?.me.gyms ?? []} allGyms={isAdmin} errors={errors} />
       {list ? (

@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { IN_PLACE_ACTIONS } from "../features/membership/in-place";
 import { Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Icon } from "../components/shell/icons";
@@ -86,13 +87,17 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
   );
 }
 
+const IN_PLACE_PATH = new RegExp(`^(/members/\\d+)/(?:${IN_PLACE_ACTIONS.join("|")})$`);
+const pageView = (pathname: string) => pathname.replace(IN_PLACE_PATH, "$1");
+
 export default function StaffLayout() {
   const { me, unread } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
   return (
     <StaffShell me={me} unread={unread}>
-      {/* A new page view when the path or the current organisation changes. */}
-      <Outlet key={`${pathname}:${me.current_organisation?.id}`} />
+      {/* A new page view when the path or the current organisation changes (an action opened in place over the
+          member page is still the member page's view). */}
+      <Outlet key={`${pageView(pathname)}:${me.current_organisation?.id}`} />
     </StaffShell>
   );
 }

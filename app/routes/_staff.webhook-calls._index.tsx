@@ -34,7 +34,7 @@ export default function WebhookCalls() {
       <div>
         <h1 className="text-2xl font-semibold">Webhook calls</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Every call Stripe and GoCardless made to this organisation&apos;s endpoints, stored before it was processed, and what became of it.{" "}
+          Every call Stripe, GoCardless and Akahu made to this organisation&apos;s endpoints, stored before it was processed, and what became of it.{" "}
           <Link to="/webhooks" className="text-brand-700 underline">
             Endpoints and signing secrets
           </Link>

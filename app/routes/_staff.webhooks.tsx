@@ -23,6 +23,13 @@ const SECRET: Record<string, string> = {
   missing: "Not set: every call is refused until it is",
 };
 
+/** Akahu signs with its own RSA keys, which it publishes: nothing of ours is secret, but an Akahu app fetches them. */
+const AKAHU_KEYS: Record<string, string> = {
+  environment: "Akahu's published keys, fetched with the Akahu app's credentials",
+  sandbox: "The sandbox's own key: for the demo and tests; configure an Akahu app before going live",
+  missing: "No Akahu app configured: every call is refused until one is",
+};
+
 /** /webhooks: where each provider sends its calls, whether we can check their signatures, and how the last one went. */
 export default function Webhooks() {
   const { endpoints } = useLoaderData<typeof loader>();
@@ -49,8 +56,10 @@ export default function Webhooks() {
               <code className="break-all">{e.url}</code>
             </div>
             <div>
-              <div className="font-medium text-slate-600">Signing secret</div>
-              <div className={e.secret === "missing" ? "text-red-800" : e.secret === "sandbox" ? "text-amber-800" : "text-green-800"}>{SECRET[e.secret]}</div>
+              <div className="font-medium text-slate-600">{e.provider === "akahu" ? "Signing keys" : "Signing secret"}</div>
+              <div className={e.secret === "missing" ? "text-red-800" : e.secret === "sandbox" ? "text-amber-800" : "text-green-800"}>
+                {(e.provider === "akahu" ? AKAHU_KEYS : SECRET)[e.secret]}
+              </div>
             </div>
             <div>
               <div className="font-medium text-slate-600">Last call</div>

@@ -17,12 +17,18 @@ import { priceRoutes } from "./prices/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
+import { deepLinkRoutes } from "./deep-links/routes";
+import { subscriptionRoutes } from "./subscriptions/routes";
+import { paymentListRoutes } from "./payments/routes";
+import { bulkPriceChangeRoutes } from "./members/change-price";
+import { inProcessJobs } from "../jobs/starter";
+import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 
 /**
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
  * the providers' webhooks (their signatures guard them; they carry no cookie to forge).
  */
-const CROSS_SITE_ALLOWED = ["/api/register", "/api/webhooks/stripe", "/api/webhooks/gocardless"];
+const CROSS_SITE_ALLOWED = ["/api/register", "/api/webhooks/stripe", "/api/webhooks/gocardless", "/api/webhooks/akahu"];
 
 /**
  * Every endpoint, in one chain so that its type holds each path's answer: the web app's client
@@ -42,17 +48,27 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", priceRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
-  .route("/", debuggingRoutes);
+  .route("/", debuggingRoutes)
+  .route("/", deepLinkRoutes)
+  .route("/", subscriptionRoutes)
+  .route("/", paymentListRoutes)
+  .route("/", bulkPriceChangeRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 
 export type Api = ReturnType<typeof createApi>;
+
+/** Jobs run in this process, for an API made without a scheduler's (tests, BILLING_JOBS=0). */
+export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now">) {
+  return inProcessJobs({ "bulk-price-changes": () => runBulkPriceChanges(deps.db, deps.mailer, deps.now) });
+}
 
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
 export function createApi(given: ApiDeps) {
   const deps: ApiDeps = {
     ...given,
     finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),
+    jobs: given.jobs ?? localJobs(given),
   };
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);

@@ -22,8 +22,10 @@ export async function readBody<S extends z.ZodTypeAny>(c: Context, schema: S): P
       throw new ApiError(400, "The request body is not valid JSON.", "malformed_json");
     }
   } else if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
-    const form = await readForm(c);
-    raw = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v : undefined]));
+    // A repeated field (checkboxes of one name) is a list, as the schema's array fields expect.
+    const form = await readForm(c, true);
+    const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+    raw = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, Array.isArray(v) ? v.map(text).filter((x) => x !== undefined) : text(v)]));
   } else if (!type) {
     raw = {};
   } else {
@@ -39,9 +41,9 @@ export async function readBody<S extends z.ZodTypeAny>(c: Context, schema: S): P
  * A form body (URL-encoded or multipart) as its fields; one that does not parse (multipart without a boundary
  * or its closing line, bytes that are not the text they claim) is the client's error, 400.
  */
-export async function readForm(c: Context): Promise<Record<string, string | File>> {
+export async function readForm(c: Context, all = false): Promise<Record<string, string | File | (string | File)[]>> {
   try {
-    return (await c.req.parseBody()) as Record<string, string | File>;
+    return (await c.req.parseBody({ all })) as Record<string, string | File | (string | File)[]>;
   } catch {
     throw new ApiError(400, "The request body is not a well-formed form.", "malformed_body");
   }

@@ -1,4 +1,4 @@
-import type { CardProvider } from "../providers/cards/card-provider";
+import type { Providers } from "../providers/registry";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Tenant } from "../db/tenant";
@@ -6,6 +6,7 @@ import type { Mailer } from "../mail/mailer";
 import type { SessionRow } from "../auth/sessions";
 import type { CurrentUser } from "./users/current";
 import type { FinishedWeeksCache } from "./dashboard/finished-weeks";
+import type { JobStarter } from "../jobs/starter";
 
 /** Reads one page's loaders share: their GET calls to the in-process API ask once (server/api/middleware.ts pageRead). */
 export type PageReads = Map<string, Promise<unknown>>;
@@ -17,8 +18,10 @@ export interface ApiDeps {
   now?: () => Date;
   /** Active members in finished weeks, kept until the week rolls over (server/api/dashboard/finished-weeks.ts); made by createApi. */
   finishedWeeks?: FinishedWeeksCache;
-  /** The card provider webhooks ask for a charge's state now (default: the sandbox on this database). */
-  cards?: CardProvider;
+  /** The outside services (server/providers/registry.ts): webhooks ask them for a payment's state now (default: every sandbox on this database). */
+  providers?: Providers;
+  /** Starts background jobs once a request's change is committed (server/jobs/starter.ts); default: in this process. */
+  jobs?: JobStarter;
   /** Row-level security behind every tenant query (default on); off only in the tenant-isolation test. */
   rowLevelSecurity?: boolean;
 }
@@ -31,5 +34,7 @@ export type ApiEnv = {
     session: SessionRow | null;
     user: CurrentUser | null;
     tenant: Tenant;
+    /** Work to run once this request's transaction is committed (server/api/middleware.ts requireStaff). */
+    afterCommit: (work: () => Promise<void>) => void;
   };
 };

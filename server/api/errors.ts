@@ -9,7 +9,7 @@ import type { ZodError } from "zod";
  */
 export class ApiError extends Error {
   constructor(
-    public status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    public status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
     message: string,
     public error?: string,
     public errors?: Record<string, string[]>,

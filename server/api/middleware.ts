@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import { readSession } from "../auth/sessions";
 import { withTenant } from "../db/tenant";
 import type { ApiEnv } from "./context";
-import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
+import { ApiError, describeError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
 import { currentUser } from "./users/current";
 
 /** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
@@ -104,6 +104,10 @@ export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
   // handler's error into a response before next() returns, so the failure is raised again here to roll back.
   const atomic = !["GET", "HEAD"].includes(c.req.method);
   const failed = new Error("rolled back");
+  // Work that must follow the commit (a charge whose payment row has to be written down first): run once the
+  // request's transaction is committed, on the system's handle, before the answer goes.
+  const afterCommit: (() => Promise<void>)[] = [];
+  c.set("afterCommit", (work) => void afterCommit.push(work));
   try {
     await withTenant(
       c.var.deps.db,
@@ -118,6 +122,15 @@ export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
     );
   } catch (err) {
     if (err !== failed) throw err;
+    return;
+  }
+  for (const work of afterCommit) {
+    try {
+      await work();
+    } catch (err) {
+      // What it left undone is the billing run's to finish (a payment left pending is charged by the next run).
+      console.error(`[api] after the commit of ${c.req.method} ${c.req.path}: ${describeError(err)}`);
+    }
   }
 };
 

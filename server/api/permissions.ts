@@ -24,8 +24,10 @@ export const PERMISSIONS = {
   "members.export": ["organisation_admin", "gym_admin"],
   /** Payments, price changes, revenue figures. */
   "money.read": ["organisation_admin", "gym_admin"],
-  /** Take, refund or reschedule money; change prices. */
+  /** Take, refund or reschedule money; change prices; record money taken at the desk. */
   "money.write": ["organisation_admin", "gym_admin"],
+  /** Change a membership: pause, cancel, move to another price, start it now, add a paid-in-full one (decision 0022). */
+  "subscriptions.write": ["organisation_admin", "gym_admin"],
   /** The organisation's own settings (name, grace periods, offering rules, price frequencies). */
   "settings.write": ["organisation_admin"],
   /** Staff lists and invitations; gym admins manage the staff of their gyms. */
@@ -64,6 +66,7 @@ const REFUSALS: Record<Capability, string> = {
   "members.export": "Only admins can export members.",
   "money.read": "Only admins can see payments and revenue.",
   "money.write": "Only admins can change payments and prices.",
+  "subscriptions.write": "Only admins can change a membership.",
   "settings.write": "Only organisation admins can change the organisation's settings.",
   "staff.read": "Only admins can see staff.",
   "staff.write": "Only admins can manage staff.",

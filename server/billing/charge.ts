@@ -1,24 +1,28 @@
 import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
+import type { PaymentTypeKind } from "../../domain/surcharge";
 import type { Db } from "../db/client";
-import { gyms, organisations, payment_types, payments } from "../db/schema";
+import { bank_connections, gyms, organisations, payment_types, payments } from "../db/schema";
 import { arrayLiteral } from "../db/values";
-import { CardProviderError, savedCard, type CardProvider } from "../providers/cards/card-provider";
+import { ProviderError } from "../providers/errors";
+import type { Providers } from "../providers/registry";
 import { recordOutcomes, type ChargeOutcome } from "./outcomes";
+import { providerOf, pursue, type UnsettledPayment } from "./rails";
 
 /**
- * Charging (the billing run's second step): every pending payment is sent to its provider with its idempotency
- * key, several at once, and the batch's answers are written down together (./outcomes.ts). A crash after the
- * provider charged and before we wrote it down leaves the payment pending; the next run sends the same key again
- * and the provider answers what it did the first time.
+ * Charging (the billing run's second step): every unsettled payment goes to its provider (./rails.ts), several at
+ * once, and the batch's answers are written down together (./outcomes.ts). A crash after the provider acted and
+ * before we wrote it down leaves the payment pending; the next run sends the same idempotency key again and the
+ * provider answers what it did the first time. Payments under way (a direct debit waiting for its charge date, a
+ * bank payment waiting for the payer's approval) are asked for their state each run until they settle.
  */
 export interface ChargeReport {
   charged: number;
   declined: number;
-  /** Left pending: the provider could not be reached (tried again next run), or the payment type has no provider yet. */
+  /** Left pending: under way at the provider, or the provider could not be reached (asked again next run). */
   leftPending: number;
-  /** Bank account payments: the member pays them from their bank; they wait as awaiting_payment until seen arriving. */
+  /** Bank payments waiting for the payer to approve them in their bank (awaiting_payment). */
   awaiting: number;
 }
 
@@ -32,8 +36,9 @@ export interface ChargeOptions {
   inFlight?: number;
 }
 
-export async function chargePending(db: Db, cards: CardProvider, now: Date, { only, inFlight = CHARGES_IN_FLIGHT }: ChargeOptions = {}): Promise<ChargeReport> {
+export async function chargePending(db: Db, providers: Providers, now: Date, { only, inFlight = CHARGES_IN_FLIGHT }: ChargeOptions = {}): Promise<ChargeReport> {
   const report = { charged: 0, declined: 0, leftPending: 0, awaiting: 0 };
+  const unsettled = sql`${payments.status} in ('pending', 'awaiting_payment')`;
   let after = 0;
   for (;;) {
     // The batch's ids first, on their own (the partial index, in order), then their rows by primary key: planned
@@ -43,13 +48,13 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date, { on
       await db
         .select({ id: payments.id })
         .from(payments)
-        .where(and(eq(payments.status, "pending"), isNotNull(payments.idempotency_key), gt(payments.id, after), only ? inArray(payments.id, only) : undefined))
+        .where(and(unsettled, isNotNull(payments.idempotency_key), gt(payments.id, after), only ? inArray(payments.id, only) : undefined))
         .orderBy(asc(payments.id))
         .limit(BATCH)
     ).map((r) => r.id);
     if (!ids.length) return report;
     after = ids[ids.length - 1];
-    const pending = await db
+    const rows = await db
       .select({
         p: {
           id: payments.id,
@@ -59,10 +64,18 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date, { on
           idempotency_key: payments.idempotency_key,
           period_start_at: payments.period_start_at,
           period_end_at: payments.period_end_at,
+          expected_charge_date: payments.expected_charge_date,
           is_term_membership: payments.is_term_membership,
+          stripe_id: payments.stripe_id,
+          gocardless_payment_id: payments.gocardless_payment_id,
+          akahu_payment_id: payments.akahu_payment_id,
         },
         kind: payment_types.type,
         details: payment_types.details,
+        gym: { id: gyms.id, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations },
+        destination: sql<{ name: string; account_number: string } | null>`(select json_build_object('name', d.name, 'account_number', d.bank_account_number)
+          from destination_accounts d where d.gym_id = ${payments.gym_id} order by d.id desc limit 1)`,
+        bankToken: sql<string | null>`case when ${bank_connections.revoked_at} is null and not ${bank_connections.reauthenticate} then ${bank_connections.access_token} end`,
         grace: { amount: organisations.failed_payment_grace_period, unit: organisations.failed_payment_grace_period_unit },
         termGrace: { amount: organisations.term_membership_grace_period, unit: organisations.term_membership_grace_period_unit },
       })
@@ -70,63 +83,54 @@ export async function chargePending(db: Db, cards: CardProvider, now: Date, { on
       .innerJoin(organisations, eq(organisations.id, payments.organisation_id))
       .innerJoin(gyms, eq(gyms.id, payments.gym_id))
       .leftJoin(payment_types, eq(payment_types.id, payments.payment_type_id))
-      .where(and(sql`${payments.id} = any(${arrayLiteral(ids)}::int[])`, eq(payments.status, "pending")));
+      .leftJoin(
+        bank_connections,
+        and(eq(bank_connections.organisation_id, payments.organisation_id), eq(bank_connections.user_id, payments.user_id), eq(bank_connections.provider, "akahu")),
+      )
+      .where(and(sql`${payments.id} = any(${arrayLiteral(ids)}::int[])`, unsettled));
 
     const today = localDay(now);
     const outcomes: ChargeOutcome[] = [];
     // Whatever happens to one charge, the others' answers are written down before an error goes on up.
-    const failure = await eachAtMost(inFlight, pending, async ({ p, kind, details, grace, termGrace }) => {
-      if (kind === "bank_account") {
-        report.awaiting++;
-        return void outcomes.push({ kind: "awaiting", paymentId: p.id });
-      }
-      if (kind !== "stripe_card") return void report.leftPending++;
-      const period = p.period_start_at && p.period_end_at ? `${localDay(p.period_start_at)} – ${localDay(p.period_end_at)}` : "";
+    const failure = await eachAtMost(inFlight, rows, async ({ p, kind, details, gym, destination, bankToken, grace, termGrace }) => {
+      const unsettledPayment: UnsettledPayment = {
+        id: p.id,
+        subscriptionId: p.subscription_id,
+        amount: p.amount,
+        surcharge: p.surcharge,
+        idempotencyKey: p.idempotency_key!,
+        periodStart: p.period_start_at,
+        periodEnd: p.period_end_at,
+        expectedChargeDate: p.expected_charge_date,
+        references: { stripe: p.stripe_id, gocardless: p.gocardless_payment_id, akahu: p.akahu_payment_id },
+        kind: (kind ?? null) as PaymentTypeKind | null,
+        details,
+        gym,
+        destination,
+        bankToken,
+      };
+      const g = p.is_term_membership ? termGrace : grace;
+      const fail = (provider: ChargeOutcome["provider"], reference: string | null, code: string, message: string) => {
+        report.declined++;
+        outcomes.push({ kind: "failed", paymentId: p.id, subscriptionId: p.subscription_id, provider, reference, code, message, graceEnds: graceEnds(today, g.amount, g.unit) });
+      };
       try {
-        const result = await cards.charge({
-          amount: p.amount + p.surcharge,
-          currency: "nzd",
-          ...savedCard(details),
-          idempotencyKey: p.idempotency_key!,
-          description: `Membership ${period}`.trim(),
-          metadata: { payment_id: String(p.id), subscription_id: String(p.subscription_id ?? "") },
-        });
+        const { provider, result } = await pursue(providers, unsettledPayment);
         if (result.status === "succeeded") {
           report.charged++;
-          outcomes.push({ kind: "paid", paymentId: p.id, subscriptionId: p.subscription_id, provider: "stripe", reference: result.id });
+          outcomes.push({ kind: "paid", paymentId: p.id, subscriptionId: p.subscription_id, provider, reference: result.id });
         } else if (result.status === "processing") {
           report.leftPending++;
-          outcomes.push({ kind: "processing", paymentId: p.id, provider: "stripe", reference: result.id });
-        } else {
-          report.declined++;
-          const g = p.is_term_membership ? termGrace : grace;
-          outcomes.push({
-            kind: "failed",
-            paymentId: p.id,
-            subscriptionId: p.subscription_id,
-            provider: "stripe",
-            reference: result.id,
-            code: result.declineCode,
-            message: result.message,
-            graceEnds: graceEnds(today, g.amount, g.unit),
-          });
-        }
+          outcomes.push({ kind: "processing", paymentId: p.id, provider, reference: result.id, chargeDate: result.chargeDate ?? null });
+        } else if (result.status === "awaiting_approval") {
+          report.awaiting++;
+          outcomes.push({ kind: "awaiting", paymentId: p.id, provider, reference: result.id });
+        } else fail(provider, result.id, result.declineCode, result.message);
       } catch (err) {
-        // Unknown outcome and worth asking again: it stays pending and goes with the same key next run.
-        if (err instanceof CardProviderError && err.retryable) return void report.leftPending++;
-        if (!(err instanceof CardProviderError)) throw err;
-        report.declined++;
-        const g = p.is_term_membership ? termGrace : grace;
-        outcomes.push({
-          kind: "failed",
-          paymentId: p.id,
-          subscriptionId: p.subscription_id,
-          provider: "stripe",
-          reference: null,
-          code: "provider_refused",
-          message: err.message,
-          graceEnds: graceEnds(today, g.amount, g.unit),
-        });
+        // Unknown outcome and worth asking again: it stays as it is and goes with the same key next run.
+        if (err instanceof ProviderError && err.retryable) return void report.leftPending++;
+        if (!(err instanceof ProviderError)) throw err;
+        fail(providerOf(unsettledPayment.kind), null, "provider_refused", err.message);
       }
     });
     await recordOutcomes(db, outcomes);

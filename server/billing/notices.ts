@@ -6,6 +6,11 @@ import type { Db } from "../db/client";
 import { billing_notices, gyms, payments, subscriptions, users } from "../db/schema";
 import type { Mail, Mailer } from "../mail/mailer";
 import { cardUnusableMail, graceEndingMail, paymentFailedMail } from "../mail/templates";
+import { ProviderError } from "../providers/errors";
+import type { GymAccounts } from "../providers/gym-accounts";
+import { deepLinkOr } from "../providers/links/link-provider";
+import { pushExternalId } from "../providers/push/push-provider";
+import type { Providers } from "../providers/registry";
 import { latestAttempt, owingBySubscription } from "./plan";
 
 /**
@@ -15,32 +20,75 @@ import { latestAttempt, owingBySubscription } from "./plan";
  * - a grace period ending within GRACE_WARNING_DAYS: what is owed and the day access stops.
  * Only a period's first failure is told (its retries are not news), only for failures of the last few days (an
  * old one is history, not a notice), and only to members with e-mail notifications on (SPEC: payment_reminders
- * and email_notifications). Every link goes to the sign-up app, where the member signs in and updates it.
+ * and email_notifications). Every link goes to the sign-up app, where the member signs in and updates it: a deep
+ * link (Branch) that opens the member app where it is installed. Members who allow push (push_notifications) get
+ * the same news as a push notification (OneSignal), once per notice too (its key is the push's idempotency key).
  */
 export const GRACE_WARNING_DAYS = 2;
+
+const gymColumns = { id: gyms.id, name: gyms.name, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations };
+
+/** A push says what the e-mail's first paragraph after the greeting says. */
+const firstParagraph = (text: string) => text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)[1] ?? text.slice(0, 200);
 const RECENT_DAYS = 3;
 
 const HARD_REASONS: Record<string, string> = {
   lost_card: "the card was reported lost",
   stolen_card: "the card was reported stolen",
   expired_card: "the card has expired",
-  no_payment_method: "no card is saved",
+  no_payment_method: "no payment method is saved",
+  mandate_cancelled: "the direct debit authority was cancelled at your bank",
+  bank_account_closed: "the bank account is closed",
+  invalid_account: "the bank account cannot make payments",
+  authentication_failed: "your bank connection needs to be renewed",
+  no_bank_connection: "your bank is not connected",
+  no_mandate: "no direct debit authority is set up",
 };
 
-export async function sendBillingNotices(db: Db, mailer: Mailer, now: Date, signupUrl: string): Promise<{ sent: number; skipped: number }> {
-  const report = { sent: 0, skipped: 0 };
-  const give = async (n: { organisation_id: number; user_id: number; kind: "payment_failed" | "card_unusable" | "grace_ending"; key: string; payment_id?: number; subscription_id?: number }, wants: boolean, mail: () => Mail) => {
+type Kind = "payment_failed" | "card_unusable" | "grace_ending";
+
+const PUSH_HEADINGS: Record<Kind, string> = {
+  payment_failed: "Your membership payment didn't go through",
+  card_unusable: "Please update your payment method",
+  grace_ending: "Your membership access ends soon",
+};
+
+export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Providers, now: Date, signupUrl: string): Promise<{ sent: number; skipped: number; pushed: number }> {
+  const report = { sent: 0, skipped: 0, pushed: 0 };
+  const give = async (
+    n: { organisation_id: number; user_id: number; kind: Kind; key: string; payment_id?: number; subscription_id?: number },
+    member: { email_notifications: boolean; push_notifications: boolean; payment_reminders: boolean; deleted_at: Date | null },
+    gym: GymAccounts,
+    mail: (url: string) => Mail,
+  ) => {
+    const wants = member.email_notifications && member.payment_reminders && !member.deleted_at;
+    const push = member.push_notifications && member.payment_reminders && !member.deleted_at;
     // The notice is written first and the mail sent after: a crash in between loses one e-mail, never sends two.
     const [written] = await db.insert(billing_notices).values({ ...n, emailed: wants }).onConflictDoNothing().returning({ id: billing_notices.id });
-    if (!written) return;
+    if (!written || (!wants && !push)) {
+      if (written) report.skipped++;
+      return;
+    }
+    const url = await deepLinkOr(providers.links(gym), { url: signupUrl, channel: "email", feature: "billing", data: { notice: n.kind } });
+    const message = mail(url);
     if (wants) {
-      await mailer.send(mail());
+      await mailer.send(message);
       report.sent++;
     } else report.skipped++;
+    if (push) {
+      try {
+        const { id } = await providers.push(gym).send({ externalId: pushExternalId(n.user_id), heading: PUSH_HEADINGS[n.kind], content: firstParagraph(message.text), url, idempotencyKey: n.key });
+        if (id) report.pushed++;
+      } catch (err) {
+        // A push is a courtesy beside the e-mail: a failure is logged, and the notice stands.
+        if (!(err instanceof ProviderError)) throw err;
+        console.warn(`[notices] push for ${n.key}: ${err.message}`);
+      }
+    }
   };
 
   const failures = await db
-    .select({ p: payments, user: users, gym: gyms.name, grace: subscriptions.grace_period_ends_at })
+    .select({ p: payments, user: users, gym: gymColumns, grace: subscriptions.grace_period_ends_at })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.user_id))
     .innerJoin(gyms, eq(gyms.id, payments.gym_id))
@@ -57,22 +105,21 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, now: Date, sign
     );
   for (const { p, user, gym, grace } of failures) {
     const hard = declineKind(p.error_status) === "hard";
-    const wants = user.email_notifications && user.payment_reminders && !user.deleted_at;
     const graceEnds = grace ? formatDate(grace) : null;
     const amount = formatCents(p.amount + p.surcharge);
     const base = { organisation_id: p.organisation_id, user_id: p.user_id, payment_id: p.id, subscription_id: p.subscription_id ?? undefined };
     if (hard) {
-      const reason = HARD_REASONS[p.error_status ?? ""] ?? "the card was refused";
-      await give({ ...base, kind: "card_unusable", key: `card_unusable:${p.id}` }, wants, () => cardUnusableMail(user.email, user.name, { amount, gym, reason, graceEnds, url: signupUrl }));
+      const reason = HARD_REASONS[p.error_status ?? ""] ?? "it was refused";
+      await give({ ...base, kind: "card_unusable", key: `card_unusable:${p.id}` }, user, gym, (url) => cardUnusableMail(user.email, user.name, { amount, gym: gym.name, reason, graceEnds, url }));
     } else {
       const retry = nextRetryDay(localDay(p.created_at), 0, "soft");
       const retryOn = retry ? formatDate(`${retry}T00:00:00Z`) : null;
-      await give({ ...base, kind: "payment_failed", key: `payment_failed:${p.id}` }, wants, () => paymentFailedMail(user.email, user.name, { amount, gym, retryOn, graceEnds, url: signupUrl }));
+      await give({ ...base, kind: "payment_failed", key: `payment_failed:${p.id}` }, user, gym, (url) => paymentFailedMail(user.email, user.name, { amount, gym: gym.name, retryOn, graceEnds, url }));
     }
   }
 
   const ending = await db
-    .select({ s: subscriptions, user: users, gym: gyms.name })
+    .select({ s: subscriptions, user: users, gym: gymColumns })
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.user_id))
     .innerJoin(gyms, eq(gyms.id, subscriptions.gym_id))
@@ -91,8 +138,9 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, now: Date, sign
     const ends = formatDate(s.grace_period_ends_at!);
     await give(
       { organisation_id: s.organisation_id, user_id: s.user_id, subscription_id: s.id, kind: "grace_ending", key: `grace_ending:${s.id}:${s.grace_period_ends_at!.toISOString()}` },
-      user.email_notifications && user.payment_reminders && !user.deleted_at,
-      () => graceEndingMail(user.email, user.name, { gym, owing: formatCents(debt.balance), ends, url: signupUrl }),
+      user,
+      gym,
+      (url) => graceEndingMail(user.email, user.name, { gym: gym.name, owing: formatCents(debt.balance), ends, url }),
     );
   }
   return report;

@@ -2,63 +2,70 @@ import { sql } from "drizzle-orm";
 import { startOfLocalDay } from "../../domain/dates";
 import type { LocalDay } from "../../domain/periods";
 import type { Db } from "../db/client";
-import { rowsOf, unnestRows } from "../db/values";
+import { arrayLiteral, rowsOf, unnestRows } from "../db/values";
+import type { PaymentProviderName } from "../providers/charge-result";
 import { latestAttempt } from "./plan";
 
 /**
  * What a provider said about our payments, written down: the one place a payment becomes paid or failed and a
- * subscription's grace period starts or ends (the billing run now; provider webhooks call it too). Set-based, one
- * transaction per batch. A payment's state only moves forward: only a `pending` payment is settled here.
+ * subscription's grace period starts or ends (the billing run, and the providers' webhooks). Set-based, one
+ * transaction per batch. A payment's state only moves forward: only an unsettled one (pending, or
+ * awaiting_payment while the payer approves it) is changed here; paid and failed are final.
  */
-export type ProviderName = "stripe" | "gocardless";
+export type ProviderName = PaymentProviderName;
+
+type Reference = { provider: ProviderName | null; reference: string | null };
 
 export type ChargeOutcome =
-  | { kind: "paid"; paymentId: number; subscriptionId: number | null; provider: ProviderName; reference: string }
-  | {
+  | ({ kind: "paid"; paymentId: number; subscriptionId: number | null } & Reference)
+  | ({
       kind: "failed";
       paymentId: number;
       subscriptionId: number | null;
-      provider: ProviderName;
-      reference: string | null;
       code: string;
       message: string;
       /** The day access stops if this stays unpaid (domain/failures.ts graceEnds): a running grace period is not extended. */
       graceEnds: LocalDay;
-    }
-  /** Accepted, not settled yet (3-D Secure, a direct debit on its way): its reference is kept for the webhook. */
-  | { kind: "processing"; paymentId: number; provider: ProviderName; reference: string }
-  /** Paid by the member from their bank (an automatic payment to the gym's account): nothing to charge; it waits to be seen arriving. */
-  | { kind: "awaiting"; paymentId: number };
+    } & Reference)
+  /** Accepted, not settled yet (3-D Secure, a direct debit before its confirmation, a bank payment on its way): asked again next run. */
+  | ({ kind: "processing"; paymentId: number; chargeDate?: LocalDay | null } & Reference)
+  /** Waiting for the payer to approve it in their bank (awaiting_payment): asked again next run, or told by a webhook. */
+  | ({ kind: "awaiting"; paymentId: number } & Reference);
 
-const stripeRef = (o: { provider: ProviderName; reference: string | null }) => (o.provider === "stripe" ? o.reference : null);
-const gocardlessRef = (o: { provider: ProviderName; reference: string | null }) => (o.provider === "gocardless" ? o.reference : null);
+const ref = (o: Reference, provider: ProviderName) => (o.provider === provider ? o.reference : null);
+const UNSETTLED = sql`p.status in ('pending', 'awaiting_payment')`;
 
 export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise<void> {
   if (!outcomes.length) return;
-  const paid = outcomes.filter((o) => o.kind === "paid");
   const failed = outcomes.filter((o) => o.kind === "failed");
-  const processing = outcomes.filter((o) => o.kind === "processing");
-  const awaiting = outcomes.filter((o) => o.kind === "awaiting");
+  const others = outcomes.filter((o) => o.kind !== "failed");
   await db.transaction(async (tx) => {
-    if (paid.length || processing.length || awaiting.length) {
-      const rows = [
-        ...paid.map((o) => [o.paymentId, "sent", stripeRef(o), gocardlessRef(o)]),
-        ...processing.map((o) => [o.paymentId, "pending", stripeRef(o), gocardlessRef(o)]),
-        ...awaiting.map((o) => [o.paymentId, "awaiting_payment", null, null]),
-      ];
+    if (others.length) {
+      const rows = others.map((o) => [
+        o.paymentId,
+        o.kind === "paid" ? "sent" : o.kind === "awaiting" ? "awaiting_payment" : "pending",
+        ref(o, "stripe"),
+        ref(o, "gocardless"),
+        ref(o, "akahu"),
+        o.kind === "processing" ? (o.chargeDate ?? null) : null,
+        o.kind === "paid" ? 0 : 1,
+      ]);
       await tx.execute(sql`
         update payments p set status = v.status,
-          stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id)
-        from ${unnestRows(rows, ["int", "text", "text", "text"])} v(id, status, stripe_id, gocardless_payment_id)
-        where p.id = v.id and p.status = 'pending'`);
+          stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id),
+          akahu_payment_id = coalesce(v.akahu_payment_id, p.akahu_payment_id),
+          expected_charge_date = coalesce(v.charge_date, p.expected_charge_date), poll_count = p.poll_count + v.polled
+        from ${unnestRows(rows, ["int", "text", "text", "text", "text", "date", "int"])} v(id, status, stripe_id, gocardless_payment_id, akahu_payment_id, charge_date, polled)
+        where p.id = v.id and ${UNSETTLED}`);
     }
     if (failed.length) {
-      const rows = failed.map((o) => [o.paymentId, stripeRef(o), gocardlessRef(o), o.code, o.message]);
+      const rows = failed.map((o) => [o.paymentId, ref(o, "stripe"), ref(o, "gocardless"), ref(o, "akahu"), o.code, o.message]);
       await tx.execute(sql`
         update payments p set status = 'failed', error_status = v.code, error_description = v.message,
-          stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id)
-        from ${unnestRows(rows, ["int", "text", "text", "text", "text"])} v(id, stripe_id, gocardless_payment_id, code, message)
-        where p.id = v.id and p.status = 'pending'`);
+          stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id),
+          akahu_payment_id = coalesce(v.akahu_payment_id, p.akahu_payment_id)
+        from ${unnestRows(rows, ["int", "text", "text", "text", "text", "text"])} v(id, stripe_id, gocardless_payment_id, akahu_payment_id, code, message)
+        where p.id = v.id and ${UNSETTLED}`);
       // The member keeps access until the grace period ends; the earliest end wins when a batch holds two failures.
       const graces = new Map<number, LocalDay>();
       for (const o of failed) {
@@ -70,9 +77,16 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise
           from ${unnestRows([...graces].map(([id, day]) => [id, startOfLocalDay(day)]), ["int", "timestamptz"])} v(id, ends)
           where s.id = v.id and s.grace_period_ends_at is null and s.upcoming_state is null`);
       }
+      // Akahu no longer takes the member's token: their bank must be connected again (SPEC's reauthenticate_akahu).
+      const reconnect = failed.filter((o) => o.provider === "akahu" && o.code === "authentication_failed").map((o) => o.paymentId);
+      if (reconnect.length) {
+        await tx.execute(sql`
+          update bank_connections b set reauthenticate = true, updated_at = now()
+          from payments p where p.id = any(${arrayLiteral(reconnect)}::int[]) and b.organisation_id = p.organisation_id and b.user_id = p.user_id and b.provider = 'akahu'`);
+      }
     }
     // Paid up again: the grace period ends once no period's latest attempt has failed.
-    const cleared = [...new Set(paid.map((o) => o.subscriptionId).filter((id): id is number => id !== null))];
+    const cleared = [...new Set(outcomes.filter((o) => o.kind === "paid").map((o) => o.subscriptionId).filter((id): id is number => id !== null))];
     if (cleared.length) {
       await tx.execute(sql`
         update subscriptions s set grace_period_ends_at = null, updated_at = now()
@@ -87,13 +101,14 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise
  * `upcoming_state = 'failed'` (SPEC §4: Upcoming, value failed), so its state, the status card and the door all
  * say the member is not paid up; it is not charged or retried again until staff or the member settle it (issue 12).
  * A cancelled subscription keeps its grace date: "cancelled while in a grace period" is how its card shows red.
+ * Answers the subscriptions it stopped, with their member, for the door (server/billing/doors.ts).
  */
-export async function endLapsedGraces(db: Db, now: Date): Promise<number> {
+export async function endLapsedGraces(db: Db, now: Date): Promise<{ id: number; organisationId: number; userId: number }[]> {
   return db.transaction(async (tx) => {
     const ended = await tx.execute(sql`
       update subscriptions set upcoming_state = 'failed', grace_period_ends_at = null, updated_at = now()
       where grace_period_ends_at <= ${now.toISOString()}::timestamptz and cancelled_at is null and upcoming_state is null
-      returning id`);
-    return rowsOf(ended).length;
+      returning id, organisation_id, user_id`);
+    return rowsOf<{ id: number; organisation_id: number; user_id: number }>(ended).map((r) => ({ id: Number(r.id), organisationId: Number(r.organisation_id), userId: Number(r.user_id) }));
   });
 }

@@ -8,7 +8,8 @@ import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import type { Db } from "../db/client";
 import { gyms, organisation_users, payment_types, payments, prices, subscriptions } from "../db/schema";
 import { insertRows } from "../db/bulk";
-import { rowsOf, unnestRows } from "../db/values";
+import { arrayLiteral, rowsOf, unnestRows } from "../db/values";
+import { pausesColumn, schedulePauses } from "./pauses";
 
 /**
  * Planning (the billing run's first step, issue 11): every period that has come due becomes a `pending` payment,
@@ -60,6 +61,7 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
         amount: prices.amount,
         frequency: prices.billing_frequency,
         toAmount: toPrice.amount,
+        pauses: pausesColumn,
         paymentTypeId: organisation_users.default_payment_type_id,
         paymentKind: payment_types.type,
         surcharge: { basisPoints: gyms.card_surcharge_basis_points, fixed: gyms.card_surcharge_fixed },
@@ -106,7 +108,7 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
           anchor: s.billing_anchor!,
           paidUntil: localDay(s.current_period_end!),
           amount: s.force_price_amount ?? row.amount,
-          pauses: s.pause_start_at ? [{ start: localDay(s.pause_start_at), end: s.pause_end_at ? localDay(s.pause_end_at) : null }] : [],
+          pauses: schedulePauses(row.pauses, s),
           priceChange: change,
         },
         today,
@@ -170,6 +172,13 @@ async function writePlan(
       )} v(id, version, period_start, period_end, new_price_id)
       where s.id = v.id and s.version = v.version
       returning s.id`);
+    const movedIds = new Set(rowsOf<{ id: number }>(moved).map((r) => Number(r.id)));
+    // A scheduled price change now applied: its record says so (the member page's price-change history).
+    const changed = moves.filter((m) => m.newPriceId !== null && movedIds.has(m.id)).map((m) => m.id);
+    if (changed.length) {
+      await tx.execute(sql`update price_changes set applied_at = now()
+        where subscription_id = any(${arrayLiteral(changed)}::int[]) and applied_at is null and cancelled_at is null`);
+    }
     const inserts = rowsOf<{ id: number }>(moved).flatMap((r) => rows.get(Number(r.id)) ?? []);
     await insertRows(tx, payments, inserts, { onConflict: UPCOMING_BECOMES_THE_CHARGE });
     return inserts.length;

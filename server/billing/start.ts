@@ -7,7 +7,7 @@ import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import type { Db } from "../db/client";
 import { gyms, organisation_users, payment_types, payments, prices, subscriptions } from "../db/schema";
 import { rowsOf } from "../db/values";
-import type { CardProvider } from "../providers/cards/card-provider";
+import type { Providers } from "../providers/registry";
 import { chargePending } from "./charge";
 import { chargeKey } from "./plan";
 
@@ -43,7 +43,7 @@ function planOrExplain(...args: Parameters<typeof startPlan>) {
   }
 }
 
-export async function startSubscription(db: Db, cards: CardProvider, req: StartRequest, now: Date = new Date()) {
+export async function startSubscription(db: Db, providers: Providers, req: StartRequest, now: Date = new Date()) {
   const { subscription, payment } = await db.transaction(async (tx) => {
     const [price] = await tx
       .select()
@@ -125,7 +125,7 @@ export async function startSubscription(db: Db, cards: CardProvider, req: StartR
       .returning();
     return { subscription, payment };
   });
-  if (payment.status === "pending") await chargeFirstPayments(db, cards, [payment.id], now);
+  if (payment.status === "pending") await chargeFirstPayments(db, providers, [payment.id], now);
   const [after] = await db.select().from(payments).where(eq(payments.id, payment.id));
   const [subscriptionAfter] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
   return { subscription: subscriptionAfter, payment: after };
@@ -135,8 +135,8 @@ export async function startSubscription(db: Db, cards: CardProvider, req: StartR
  * Charges first payments and, for those declined, marks their subscriptions `failed` instead of starting a grace
  * period: access was never given, so there is none to keep.
  */
-async function chargeFirstPayments(db: Db, cards: CardProvider, paymentIds: number[], now: Date) {
-  await chargePending(db, cards, now, { only: paymentIds });
+export async function chargeFirstPayments(db: Db, providers: Providers, paymentIds: number[], now: Date) {
+  await chargePending(db, providers, now, { only: paymentIds });
   await db.execute(sql`
     update subscriptions s set upcoming_state = 'failed', grace_period_ends_at = null, updated_at = now()
     from payments p
@@ -147,7 +147,7 @@ async function chargeFirstPayments(db: Db, cards: CardProvider, paymentIds: numb
  * Upcoming subscriptions whose start day has come (the billing run's first step): they start, and their first
  * payment, written when they were sold, is charged now.
  */
-export async function startDueSubscriptions(db: Db, cards: CardProvider, now: Date): Promise<number> {
+export async function startDueSubscriptions(db: Db, providers: Providers, now: Date): Promise<number> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const { paymentIds, started } = await db.transaction(async (tx) => {
     const firsts = rowsOf<{ id: number; subscription_id: number }>(
@@ -170,6 +170,6 @@ export async function startDueSubscriptions(db: Db, cards: CardProvider, now: Da
     ).length;
     return { paymentIds: firsts.map((r) => Number(r.id)), started };
   });
-  if (paymentIds.length) await chargeFirstPayments(db, cards, paymentIds, now);
+  if (paymentIds.length) await chargeFirstPayments(db, providers, paymentIds, now);
   return started;
 }

@@ -19,8 +19,8 @@ interface DomainRule {
   returns: string;
   /** The function's body, from the domain's constants. */
   body: string;
-  /** Brings the copies of the function's answers in line with it, writing only the rows that differ. */
-  rederive: string;
+  /** Brings the copies of the function's answers in line with it (statements run in order, in one transaction). */
+  rederive: string[];
 }
 
 const SUBSCRIPTION_FACTS = ["cancelled_at", "grace_period_ends_at", "upcoming_state"];
@@ -36,8 +36,10 @@ function subscriptionStateRule(): DomainRule {
     signature: "cancelled_at timestamptz, grace_period_ends_at timestamptz, upcoming_state text",
     returns: "text",
     body: `SELECT CASE ${UNPAUSED_STATE_RULES.map(([fact, s]) => `WHEN ${fact} IS NOT NULL THEN ${literal(s)}`).join(" ")} ELSE 'active' END`,
-    rederive: `UPDATE organisation_users ou SET latest_state = ${state} FROM subscriptions s
+    rederive: [
+      `UPDATE organisation_users ou SET latest_state = ${state} FROM subscriptions s
       WHERE s.id = ou.latest_subscription_id AND ou.latest_state IS DISTINCT FROM ${state}`,
+    ],
   };
 }
 
@@ -48,13 +50,22 @@ function paymentOutcomeRule(): DomainRule {
     signature: "status text",
     returns: "text",
     body: `SELECT CASE WHEN status = ${literal(SUCCESSFUL_PAYMENT_STATUS)} THEN 'successful' WHEN status IN (${NON_FAILED_PAYMENT_STATUSES.map(literal).join(", ")}) THEN 'not_failed' ELSE 'failed' END`,
-    // Every day with payments is summed again; a day without any has nothing to correct.
-    rederive: `INSERT INTO daily_revenue AS r (organisation_id, gym_id, day, collected, failed_payments)
+    rederive: [
+      // Every day with payments is summed again; a day without any has nothing to correct.
+      `INSERT INTO daily_revenue AS r (organisation_id, gym_id, day, collected, failed_payments)
       SELECT organisation_id, gym_id, ${day}, coalesce(sum(amount) FILTER (WHERE payment_outcome(status) = 'successful'), 0),
              count(*) FILTER (WHERE payment_outcome(status) = 'failed')
       FROM payments GROUP BY 1, 2, 3
       ON CONFLICT (organisation_id, gym_id, day) DO UPDATE SET collected = excluded.collected, failed_payments = excluded.failed_payments
       WHERE (r.collected, r.failed_payments) IS DISTINCT FROM (excluded.collected, excluded.failed_payments)`,
+      // The payments list's totals are by outcome: made again whole (drizzle/0023).
+      "DELETE FROM payment_totals_daily",
+      `INSERT INTO payment_totals_daily (organisation_id, gym_id, day, outcome, method, payments, amount)
+      SELECT p.organisation_id, p.gym_id, (p.created_at AT TIME ZONE 'Pacific/Auckland')::date, payment_outcome(p.status),
+             coalesce(p.pif_payment, pt.type, 'none'), count(*), sum(p.amount + p.surcharge)
+      FROM payments p LEFT JOIN payment_types pt ON pt.id = p.payment_type_id
+      GROUP BY 1, 2, 3, 4, 5`,
+    ],
   };
 }
 
@@ -70,7 +81,7 @@ export async function installDomainRules(db: Db, rules = domainRules()) {
     if (rows.length === 1 && rows[0].prosrc === rule.body) continue;
     await db.transaction(async (tx) => {
       await tx.execute(sql.raw(create(rule)));
-      await tx.execute(sql.raw(rule.rederive));
+      for (const statement of rule.rederive) await tx.execute(sql.raw(statement));
     });
   }
 }

@@ -285,6 +285,8 @@ export const mail_outbox = pgTable("mail_outbox", {
   subject: text("subject").notNull(),
   text: text("text").notNull(),
   html: text("html").notNull(),
+  /** Where the member's answer goes (a gym's price-change notices: its price_change_notification_reply_to). */
+  reply_to: text("reply_to"),
   sent_at: ts("sent_at").notNull().defaultNow(),
 });
 
@@ -437,6 +439,8 @@ export const payments = pgTable(
     processed_by: integer("processed_by").references(() => users.id),
     stripe_id: text("stripe_id"),
     gocardless_payment_id: text("gocardless_payment_id"),
+    /** The bank payment Akahu made for it (a bank_account member's period). */
+    akahu_payment_id: text("akahu_payment_id"),
     pif_payment: text("pif_payment").$type<"eftpos" | "cash" | "bank_transfer">(),
     meta: jsonb("meta").$type<Record<string, unknown>>(),
     expected_charge_date: date("expected_charge_date"),
@@ -444,13 +448,27 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_org_created_idx").on(t.organisation_id, t.created_at),
+    // The payments list (server/api/payments/list.ts): one gym's, and the rarer outcomes and desk methods, newest first.
+    index("payments_org_gym_created_idx").on(t.organisation_id, t.gym_id, t.created_at),
+    index("payments_not_failed_created_idx")
+      .on(t.organisation_id, t.created_at)
+      .where(sql`status in ('upcoming', 'pending', 'pending_request', 'awaiting_payment')`),
+    // Failed ones: the same list, in the same order, as the list's filter (server/api/payments/list.ts FAILED).
+    index("payments_failed_created_idx")
+      .on(t.organisation_id, t.created_at)
+      .where(sql`status not in ('sent', 'upcoming', 'pending', 'pending_request', 'awaiting_payment')`),
+    index("payments_desk_created_idx").on(t.organisation_id, t.created_at).where(sql`pif_payment is not null`),
     index("payments_user_idx").on(t.organisation_id, t.user_id, t.created_at),
     uniqueIndex("payments_one_per_period_idx")
       .on(t.subscription_id, t.period_start_at, t.attempt)
       .where(sql`subscription_id is not null and period_start_at is not null`),
     uniqueIndex("payments_idempotency_key_idx").on(t.idempotency_key),
-    // By id: the charge step walks the pending payments in id order, a batch after another (server/billing/charge.ts).
-    index("payments_pending_id_idx").on(t.id).where(sql`status = 'pending'`),
+    // By id: the charge step walks the unsettled payments in id order, a batch after another (server/billing/charge.ts).
+    index("payments_pending_id_idx").on(t.id).where(sql`status in ('pending', 'awaiting_payment')`),
+    // A provider's webhook names its own payment id (server/webhooks/process.ts).
+    index("payments_stripe_id_idx").on(t.stripe_id).where(sql`stripe_id is not null`),
+    index("payments_gocardless_id_idx").on(t.gocardless_payment_id).where(sql`gocardless_payment_id is not null`),
+    index("payments_akahu_id_idx").on(t.akahu_payment_id).where(sql`akahu_payment_id is not null`),
     // The billing run's retries look at the last week's failures only (server/billing/plan.ts planRetries).
     index("payments_failed_idx").on(t.created_at).where(sql`status = 'failed'`),
   ],
@@ -468,6 +486,9 @@ export const visits = pgTable(
   },
   (t) => [
     index("visits_org_visited_idx").on(t.organisation_id, t.visited_at),
+    // The visits list: one gym's, and the refused ones, newest first.
+    index("visits_org_gym_visited_idx").on(t.organisation_id, t.gym_id, t.visited_at),
+    index("visits_refused_idx").on(t.organisation_id, t.visited_at).where(sql`not successful`),
     index("visits_user_idx").on(t.organisation_id, t.user_id, t.visited_at),
   ],
 );
@@ -545,6 +566,26 @@ export const daily_revenue = pgTable(
   (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
 );
 
+/**
+ * The payments list's totals (issue 12): payments and their money (amount + surcharge) per organisation, gym,
+ * Auckland day, outcome (SPEC §4, payment_outcome()) and method (the desk's pif_payment, else the payment type's
+ * kind, else 'none'), kept by a statement-level trigger like the dashboard's rollups (drizzle/0023), so the totals
+ * of a year of payments are a few thousand rows to add up, not a million.
+ */
+export const payment_totals_daily = pgTable(
+  "payment_totals_daily",
+  {
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    day: date("day").notNull(),
+    outcome: text("outcome").$type<"successful" | "not_failed" | "failed">().notNull(),
+    method: text("method").notNull(),
+    payments: integer("payments").notNull().default(0),
+    amount: bigint("amount", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day, t.outcome, t.method] })],
+);
+
 export const daily_visits = pgTable(
   "daily_visits",
   {
@@ -553,6 +594,8 @@ export const daily_visits = pgTable(
     day: date("day").notNull(),
     /** Successful visits (a refused door entry is not a visit). */
     visits: integer("visits").notNull().default(0),
+    /** Door entries refused that day (the visits list's counts, drizzle/0023). */
+    refused: integer("refused").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
 );
@@ -617,14 +660,18 @@ export const sandbox_ledger = pgTable(
     currency: text("currency").notNull(),
     status: text("status").notNull(),
     decline_code: text("decline_code"),
-    /** The webhook the provider owes us for this charge: null until sent ("delivered") or lost on purpose ("dropped"). */
+    /** The webhooks the provider owes us for this charge: null until all are sent ("delivered") or lost on purpose ("dropped"). */
     webhook_state: text("webhook_state").$type<"delivered" | "dropped">(),
+    /** How many of its events (a direct debit's or bank payment's status changes) were sent so far. */
+    events_sent: integer("events_sent").notNull().default(0),
+    /** When its next unsent event happens (its webhook is due this long after); null once all were sent. */
+    next_event_at: ts("next_event_at").defaultNow(),
     webhook_at: ts("webhook_at"),
     created_at: created(),
   },
   (t) => [
     uniqueIndex("sandbox_ledger_key_idx").on(t.provider, t.idempotency_key),
-    index("sandbox_ledger_webhooks_due_idx").on(t.created_at).where(sql`webhook_state is null`),
+    index("sandbox_ledger_events_due_idx").on(t.next_event_at).where(sql`next_event_at is not null`),
   ],
 );
 
@@ -639,7 +686,7 @@ export const webhook_calls = pgTable(
     id: serial("id").primaryKey(),
     /** Resolved from the event (a gym's Stripe account or GoCardless organisation, or the payment it names); null until then. */
     organisation_id: integer("organisation_id").references(() => organisations.id),
-    provider: text("provider").$type<"stripe" | "gocardless">().notNull(),
+    provider: text("provider").$type<"stripe" | "gocardless" | "akahu">().notNull(),
     event_id: text("event_id"),
     event_type: text("event_type"),
     /** received → processed | duplicate | ignored | failed; rejected when the signature is bad (never processed). */
@@ -677,4 +724,164 @@ export const billing_notices = pgTable(
     created_at: created(),
   },
   (t) => [uniqueIndex("billing_notices_key_idx").on(t.key)],
+);
+
+/**
+ * A member's connection to their bank through Akahu (the open-banking provider), made when they sign up: the user
+ * token Akahu gave us, with which the billing run pays their periods from the account they chose
+ * (payment_types.details.akahu_account_id). `reauthenticate` when Akahu stops taking the token (the member
+ * revoked it, or their bank asks them to sign in again): SPEC's reauthenticate_akahu.
+ */
+export const bank_connections = pgTable(
+  "bank_connections",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    provider: text("provider").$type<"akahu">().notNull().default("akahu"),
+    /** Akahu's user token: a secret, never sent to a browser. */
+    access_token: text("access_token").notNull(),
+    reauthenticate: boolean("reauthenticate").notNull().default(false),
+    revoked_at: ts("revoked_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [uniqueIndex("bank_connections_user_idx").on(t.organisation_id, t.user_id, t.provider)],
+);
+
+/** The sandbox OneSignal's deliveries (server/providers/push/sandbox.ts), shown at /dev/mail beside the e-mails. */
+export const push_outbox = pgTable(
+  "push_outbox",
+  {
+    id: serial("id").primaryKey(),
+    app_id: text("app_id").notNull(),
+    notification_id: text("notification_id").notNull(),
+    external_id: text("external_id").notNull(),
+    heading: text("heading").notNull(),
+    content: text("content").notNull(),
+    url: text("url"),
+    idempotency_key: text("idempotency_key").notNull(),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("push_outbox_key_idx").on(t.idempotency_key)],
+);
+
+/**
+ * The sandbox Kisi's members (server/providers/doors/sandbox.ts): who the offline door system knows, and whether
+ * their access is on, per Kisi account (one per organisation of ours: `org-{id}`). The provider's books, not ours.
+ */
+export const sandbox_door_members = pgTable(
+  "sandbox_door_members",
+  {
+    id: serial("id").primaryKey(),
+    account: text("account").notNull(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    access_enabled: boolean("access_enabled").notNull().default(true),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [uniqueIndex("sandbox_door_members_email_idx").on(t.account, sql`lower(${t.email})`)],
+);
+
+/** The sandbox Branch's short links (server/providers/links/sandbox.ts): GET /api/links/{code} redirects to `url`. */
+export const sandbox_links = pgTable("sandbox_links", {
+  code: text("code").primaryKey(),
+  url: text("url").notNull(),
+  channel: text("channel").notNull(),
+  feature: text("feature").notNull(),
+  data: jsonb("data").$type<Record<string, string>>().notNull(),
+  created_at: created(),
+});
+
+/**
+ * Every pause of a subscription (SPEC §3 Subscription.pauses): the billing schedule walks them all, since each moves
+ * the rhythm of the charges after it (domain/schedule.ts). The subscription's pause_start_at / pause_end_at hold the
+ * one running or next to come, for its state; these rows are the record. Days are Auckland calendar days, the end
+ * the day the member is back. A removed pause (before it started) keeps its row, marked.
+ */
+export const subscription_pauses = pgTable(
+  "subscription_pauses",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    subscription_id: integer("subscription_id").notNull().references(() => subscriptions.id),
+    start_day: date("start_day").notNull(),
+    end_day: date("end_day").notNull(),
+    reason: text("reason"),
+    created_by: integer("created_by").references(() => users.id),
+    /** When a running pause was ended before its end (end_day then holds the day it ended). */
+    ended_early_at: ts("ended_early_at"),
+    removed_at: ts("removed_at"),
+    created_at: created(),
+  },
+  (t) => [index("subscription_pauses_subscription_idx").on(t.subscription_id)],
+);
+
+/**
+ * What staff did to a membership (issue 12), one row per action: who, when, what in words, and the subscription's
+ * facts before and after. The member page's history reads it.
+ */
+/**
+ * A bulk price change (issue 12, /members/change-price): what was asked, by whom, and how far the job has got.
+ * `key` is the confirming form's: a form sent twice makes one change.
+ */
+export const bulk_price_changes = pgTable(
+  "bulk_price_changes",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    key: text("key").notNull(),
+    requested_by: integer("requested_by").references(() => users.id),
+    from_price_ids: integer("from_price_ids").array().notNull(),
+    to_price_id: integer("to_price_id").notNull().references(() => prices.id),
+    /** "period_end" (each member's own) or "date" (takes_effect_day). */
+    takes_effect: text("takes_effect").$type<"period_end" | "date">().notNull(),
+    takes_effect_day: date("takes_effect_day"),
+    notify: boolean("notify").notNull().default(false),
+    /** Replace a change a member already had scheduled (else the member is skipped). */
+    replace_scheduled: boolean("replace_scheduled").notNull().default(false),
+    /** The /members filters the members were chosen by, as asked (for the report). */
+    filters: jsonb("filters").$type<{ gym_id: number | null; status: string | null; tag: string | null; q: string | null }>().notNull(),
+    status: text("status").$type<"queued" | "running" | "done">().notNull().default("queued"),
+    total: integer("total").notNull().default(0),
+    created_at: created(),
+    started_at: ts("started_at"),
+    finished_at: ts("finished_at"),
+  },
+  (t) => [uniqueIndex("bulk_price_changes_key_idx").on(t.organisation_id, t.key), index("bulk_price_changes_open_idx").on(t.status).where(sql`status <> 'done'`)],
+);
+
+/** The members a bulk price change took when it was confirmed, and what became of each. */
+export const bulk_price_change_members = pgTable(
+  "bulk_price_change_members",
+  {
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    bulk_id: integer("bulk_id").notNull().references(() => bulk_price_changes.id),
+    subscription_id: integer("subscription_id").notNull().references(() => subscriptions.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    outcome: text("outcome").$type<"pending" | "changed" | "skipped">().notNull().default("pending"),
+    /** What was changed, or why the member was skipped, in words. */
+    reason: text("reason"),
+    processed_at: ts("processed_at"),
+  },
+  (t) => [primaryKey({ columns: [t.bulk_id, t.subscription_id] }), index("bulk_price_change_members_outcome_idx").on(t.bulk_id, t.outcome)],
+);
+
+export const subscription_events = pgTable(
+  "subscription_events",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    subscription_id: integer("subscription_id").references(() => subscriptions.id),
+    /** The member. */
+    user_id: integer("user_id").notNull().references(() => users.id),
+    actor_id: integer("actor_id").references(() => users.id),
+    action: text("action").notNull(),
+    summary: text("summary").notNull(),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    created_at: created(),
+  },
+  (t) => [index("subscription_events_user_idx").on(t.organisation_id, t.user_id, t.created_at)],
 );

@@ -5,9 +5,11 @@ import type { Api } from "../api/app";
 import type { Config } from "../config";
 import { sendBillingNotices } from "../billing/notices";
 import type { Mailer } from "../mail/mailer";
-import { sandboxCards } from "../providers/cards/sandbox";
-import { deliverSandboxWebhooks, type Deliver } from "../providers/cards/sandbox-webhooks";
+import type { Providers } from "../providers/registry";
+import { deliverSandboxWebhooks, type Deliver } from "../providers/sandbox-webhooks";
 import { signingSecret } from "../webhooks/verify";
+import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
+import type { JobStarter } from "./starter";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -17,10 +19,12 @@ import { signingSecret } from "../webhooks/verify";
  * - `billing-run`: daily (BILLING_CRON, Auckland time) and once at boot, as a catch-up after downtime; the run
  *   charges only what is due, so running it again the same day adds nothing. Its queue is a singleton: a run
  *   never starts while another is still going.
- * - `sandbox-webhooks`: every minute, the sandbox Stripe sends the webhooks it owes (its ledger's charges).
+ * - `sandbox-webhooks`: every minute, the sandbox providers send the webhooks they owe (their ledger's changes).
+ * - `bulk-price-changes`: started when staff confirm a bulk price change (server/jobs/starter.ts), and every minute
+ *   as a catch-up: it goes on with any change a stopped process left half-done.
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
-export interface Scheduler {
+export interface Scheduler extends JobStarter {
   /** Stops taking jobs and waits (up to 30 s) for the running ones; a job cut off is retried by the next process. */
   stop(): Promise<void>;
   /** Runs a job now, as the schedule would (tests, and the boot catch-up). */
@@ -35,6 +39,8 @@ export interface JobSettings {
   /** The gym API in this process: the sandbox providers send their webhooks to it, as the real ones would over HTTP. */
   api: Api;
   mailer: Mailer;
+  /** The outside services (server/providers/registry.ts), as the API in this process has them. */
+  providers: Providers;
 }
 
 interface JobContext {
@@ -44,24 +50,28 @@ interface JobContext {
 
 const JOBS = {
   "billing-run": async ({ database, settings }: JobContext) => {
-    const report = await billingRun(database.db, sandboxCards(database.db), new Date());
-    const notices = await sendBillingNotices(database.db, settings.mailer, new Date(), signupUrl(settings.config));
+    const report = await billingRun(database.db, settings.providers, new Date());
+    const notices = await sendBillingNotices(database.db, settings.mailer, settings.providers, new Date(), signupUrl(settings.config));
     console.log(JSON.stringify({ job: "billing-run", at: new Date().toISOString(), ...report, notices }));
   },
-  // Every minute: the sandbox Stripe's webhooks that have come due, signed with the secret our endpoint checks.
+  // Every minute: the sandbox providers' webhooks that have come due, signed as our endpoint checks them.
   "sandbox-webhooks": async ({ database, settings }: JobContext) => {
-    const secret = signingSecret(settings.config, "stripe");
-    if (!secret) return;
+    const secrets = { stripe: signingSecret(settings.config, "stripe")?.secret ?? null, gocardless: signingSecret(settings.config, "gocardless")?.secret ?? null };
     const deliver: Deliver = async (provider, body, headers) =>
       (await settings.api.fetch(new Request(`http://localhost/api/webhooks/${provider}`, { method: "POST", body, headers }), { clientIp: "127.0.0.1" })).status;
-    const report = await deliverSandboxWebhooks(database.db, deliver, new Date(), settings.config.SANDBOX_WEBHOOKS, secret.secret);
+    const report = await deliverSandboxWebhooks(database.db, deliver, new Date(), settings.config.SANDBOX_WEBHOOKS, secrets);
     if (report.delivered + report.dropped + report.refused) console.log(JSON.stringify({ job: "sandbox-webhooks", at: new Date().toISOString(), ...report }));
+  },
+  "bulk-price-changes": async ({ database, settings }: JobContext) => {
+    const report = await runBulkPriceChanges(database.db, settings.mailer);
+    if (report.changes) console.log(JSON.stringify({ job: "bulk-price-changes", at: new Date().toISOString(), ...report }));
   },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 
 const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
   "billing-run": (s) => ({ cron: s.billingCron, tz: "Pacific/Auckland" }),
   "sandbox-webhooks": () => ({ cron: "* * * * *" }),
+  "bulk-price-changes": () => ({ cron: "* * * * *" }),
 };
 
 export type JobName = keyof typeof JOBS;
@@ -106,6 +116,7 @@ export async function startScheduler(database: Database, settings: JobSettings):
   const scheduler: Scheduler = {
     boss,
     runNow: (name) => boss.send(name, {}),
+    start: (name) => void boss.send(name, {}).catch((err: Error) => console.error(`[jobs] ${name}: ${err.message}`)),
     // The database is the app's: it closes it itself, after this.
     stop: () => boss.stop({ graceful: true, timeout: 30_000, wait: true, close: false }),
   };

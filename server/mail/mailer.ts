@@ -6,6 +6,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Where an answer goes, when not to the sender. */
+  replyTo?: string | null;
 }
 
 export interface Mailer {
@@ -16,7 +18,8 @@ export interface Mailer {
 export function outboxMailer(db: Db): Mailer {
   return {
     async send(mail) {
-      await db.insert(mail_outbox).values(mail);
+      const { replyTo, ...rest } = mail;
+      await db.insert(mail_outbox).values({ ...rest, reply_to: replyTo ?? null });
     },
   };
 }
@@ -26,7 +29,8 @@ export async function smtpMailer(url: string, from: string): Promise<Mailer> {
   const transport = nodemailer.createTransport(url);
   return {
     async send(mail) {
-      await transport.sendMail({ from, ...mail });
+      const { replyTo, ...rest } = mail;
+      await transport.sendMail({ from, ...rest, ...(replyTo ? { replyTo } : {}) });
     },
   };
 }

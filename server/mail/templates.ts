@@ -71,17 +71,17 @@ export function paymentFailedMail(to: string, name: string, p: { amount: string;
   const lines = [
     `Hi ${name},`,
     `Your ${p.gym} membership payment of ${p.amount} did not go through.`,
-    p.retryOn ? `We will try again on ${p.retryOn}. If your card has changed, update it before then.` : "If your card has changed, please update it.",
+    p.retryOn ? `We will try again on ${p.retryOn}. If your card or bank details have changed, update them before then.` : "If your card or bank details have changed, please update them.",
     ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
   ];
   return { to, subject: `Your ${p.gym} payment did not go through`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your payment did not go through", lines, { label: "Update your payment method", url: p.url }) };
 }
 
-/** A card that cannot be charged again as it is (a hard decline: lost, stolen, expired, no card saved). */
+/** A payment method that cannot be charged again as it is (a hard decline: a lost or expired card, a cancelled direct debit, a bank to connect again). */
 export function cardUnusableMail(to: string, name: string, p: { amount: string; gym: string; reason: string; graceEnds: string | null; url: string }): Mail {
   const lines = [
     `Hi ${name},`,
-    `We could not take your ${p.gym} membership payment of ${p.amount}: ${p.reason}. We will not try this card again.`,
+    `We could not take your ${p.gym} membership payment of ${p.amount}: ${p.reason}. We will not try this payment method again.`,
     "Please add a new card or another payment method.",
     ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
   ];
@@ -92,4 +92,32 @@ export function cardUnusableMail(to: string, name: string, p: { amount: string; 
 export function graceEndingMail(to: string, name: string, p: { gym: string; owing: string; ends: string; url: string }): Mail {
   const lines = [`Hi ${name},`, `Your ${p.gym} membership has ${p.owing} unpaid. It stops working on ${p.ends} unless the payment is made.`];
   return { to, subject: `Your ${p.gym} membership stops on ${p.ends}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your membership is about to stop", lines, { label: "Update your payment method", url: p.url }) };
+}
+
+/**
+ * A member's price is changing (issue 12): from when, from what to what, and where to ask — the gym's
+ * price_change_notification_reply_to is the Reply-To, so answers reach the gym, not our no-reply address.
+ */
+export function priceChangeMail(
+  to: string,
+  name: string,
+  p: { gym: string; offering: string; fromAmount: string; toAmount: string; frequency: string; takesEffect: string; replyTo: string | null },
+): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your ${p.gym} membership (${p.offering}) changes from ${p.fromAmount} to ${p.toAmount} ${p.frequency}, from ${p.takesEffect}.`,
+    "You don't need to do anything: the new amount is taken from your usual payment method from then on.",
+    p.replyTo ? "If you have a question, just reply to this e-mail." : `If you have a question, please contact ${p.gym}.`,
+  ];
+  return { to, subject: `Your ${p.gym} membership price is changing`, text: lines.join("\n\n"), html: layout("Your membership price is changing", lines), replyTo: p.replyTo };
+}
+
+/** A member who paid in full at the desk (issue 12): their membership, and the link to set a password and sign in. */
+export function pifInviteMail(to: string, name: string, p: { gym: string; offering: string; from: string; until: string | null; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Welcome to ${p.gym}. Your ${p.offering} membership is paid in full${p.until ? `, from ${p.from} until ${p.until}` : ` from ${p.from}`}.`,
+    "Set a password to sign in, see your membership and keep your details up to date. The link works once, for seven days.",
+  ];
+  return { to, subject: `Welcome to ${p.gym}: set your password`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Welcome to ${p.gym}`, lines, { label: "Set your password", url: p.url }) };
 }

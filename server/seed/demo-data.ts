@@ -8,7 +8,9 @@ import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import {
   access_control_credentials,
+  bank_connections,
   conversations,
+  subscription_pauses,
   destination_accounts,
   gyms,
   messages,
@@ -27,6 +29,7 @@ import {
 } from "../db/schema";
 import { Stage, insertAll, insertReturningIds } from "./bulk-insert";
 import { addStaff, makeOrganisation, makeUser } from "./factories";
+import { chargeKey } from "../billing/plan";
 
 /**
  * The demo data set: two organisations, four gyms, three sign-in accounts and `members` more members
@@ -808,7 +811,7 @@ function planMorgan(user: typeof users.$inferSelect, ctx: MemberContext): Member
 
 function planPaymentType(r: Rng, name: string, cal: Calendar): MemberPlan["paymentType"] {
   const year = Number(cal.today.slice(0, 4));
-  const bank = () => `${r.pick(["01", "02", "06", "12", "38"])}-${r.digits(4)}-0${r.digits(6)}-0${r.int(0, 3)}`;
+  const bank = () => `${r.pick(["01", "02", "06", "12", "38"])}-${r.digits(4)}-0${demoAccount(r.digits(6))}-0${r.int(0, 3)}`;
   const type = r.weighted<PaymentKind>([["bank_account", 40], ["stripe_card", 40], ["gocardless_bank_account", 20]]);
   if (type === "stripe_card") {
     return {
@@ -819,7 +822,9 @@ function planPaymentType(r: Rng, name: string, cal: Calendar): MemberPlan["payme
   if (type === "gocardless_bank_account") {
     return { type, details: { name, account_number: bank(), mandate_id: `MD000${r.digits(3)}${r.int(100_000, 999_999).toString(36).toUpperCase()}` } };
   }
-  return { type, details: { name, account_number: bank(), status: r.chance(0.95) ? "active" : "pending_verification" } };
+  const account = bank();
+  // Connected through the sandbox Akahu when they joined: the account they chose to pay from (its id carries its number).
+  return { type, details: { name, account_number: account, status: r.chance(0.95) ? "active" : "pending_verification", akahu_account_id: `acc_sandbox_${account.replace(/\D/g, "")}` } };
 }
 
 /**
@@ -833,6 +838,17 @@ function demoCard(digits: string): string {
   if (n === 4) return "0002";
   if (n === 5) return "0069";
   return digits;
+}
+
+/**
+ * Likewise about one bank account in sixteen is one of the sandboxes' test accounts (server/providers/sandbox-accounts.ts):
+ * insufficient funds, a refusal, a closed account, or (paying by bank through Akahu) one whose payments wait for the
+ * member's approval. The other digits stay as drawn.
+ */
+function demoAccount(digits: string): string {
+  const n = Number(digits) % 100;
+  const last = n < 3 ? "9995" : n === 3 ? "0002" : n === 4 ? "9987" : n === 5 ? "4000" : null;
+  return last ? digits.slice(0, 2) + last : digits;
 }
 
 /** Picks a price that suits the story and the member's gym, then lays the subscription out in time. */
@@ -1037,8 +1053,8 @@ const FAILURES: Record<PaymentKind, [string, string][]> = {
     ["expired_card", "Your card has expired."],
   ],
   bank_account: [
-    ["dishonoured", "The bank dishonoured the direct debit."],
-    ["account_closed", "The bank account has been closed."],
+    ["insufficient_funds", "The account does not have sufficient funds to make this payment."],
+    ["invalid_account", "The account cannot make payments."],
   ],
   gocardless_bank_account: [
     ["failed", "The payment failed: refer to payer."],
@@ -1103,7 +1119,8 @@ function buildPayments(p: MemberPlan, subscriptionId: number, paymentTypeId: num
     const at = cal.start(day);
     const row: NewPayment = { ...base, ...period(day), status: "sent", created_at: at, ...ref(day) };
     if (i === last && sub.story === "grace_period") Object.assign(row, failed());
-    else if (i === last && kind !== "stripe_card" && daysBetween(day, cal.today) <= 3) row.status = "pending";
+    // A bank payment or direct debit of the last few days is still under way: the billing run collects it (its key is the one the run would give it).
+    else if (i === last && kind !== "stripe_card" && daysBetween(day, cal.today) <= 3) Object.assign(row, { status: "pending", gocardless_payment_id: null, idempotency_key: chargeKey(subscriptionId, day, 0) });
     else if (i < last && r.chance(0.03)) {
       // A failed charge, retried successfully a few days later.
       Object.assign(row, failed());
@@ -1282,8 +1299,9 @@ async function seedConversations(db: Db, ctx: MemberContext, people: People) {
 const emptyStates = (): Record<SubscriptionState, number> => ({ active: 0, paused: 0, cancelled: 0, grace_period: 0, upcoming: 0 });
 
 /**
- * Door credentials for most members (a Kisi card or phone key; revoked once the membership is cancelled),
- * and a price-change record for every subscription with a scheduled change. Set-based SQL, deterministic
+ * Door credentials for most members (a Kisi card or phone key; revoked once the membership is cancelled,
+ * suspended while it is stopped unpaid), bank connections for members who pay from their bank (the sandbox Akahu's
+ * user tokens), and a price-change record for every subscription with a scheduled change. Set-based SQL, deterministic
  * from the member ids, so it costs seconds at 100,000 members and leaves every other stream untouched.
  */
 async function seedDoorAccessAndPriceChanges(db: Db, adminId: number) {
@@ -1292,12 +1310,23 @@ async function seedDoorAccessAndPriceChanges(db: Db, adminId: number) {
     select ou.organisation_id, ou.user_id, ou.home_gym_id, 'kisi',
            case when abs(hashtext(ou.user_id::text)) % 3 = 0 then 'mobile' else 'card' end,
            case when abs(hashtext(ou.user_id::text)) % 3 = 0 then null else lpad((abs(hashtext(ou.user_id::text || 'card')) % 10000)::text, 4, '0') end,
-           case when s.cancelled_at is not null then 'revoked' else 'active' end,
+           case when s.cancelled_at is not null then 'revoked' when s.upcoming_state = 'failed' then 'suspended' else 'active' end,
            ou.created_at, ou.last_visit_at
     from ${organisation_users} ou
     join ${subscriptions} s on s.id = ou.latest_subscription_id
     where ou.role = 'member' and abs(hashtext(ou.user_id::text)) % 10 < 7
     order by ou.user_id`);
+  await db.execute(sql`
+    insert into ${subscription_pauses} (organisation_id, subscription_id, start_day, end_day, created_at)
+    select organisation_id, id, (pause_start_at at time zone 'Pacific/Auckland')::date, (pause_end_at at time zone 'Pacific/Auckland')::date, created_at
+    from ${subscriptions} where pause_start_at is not null and pause_end_at is not null
+    order by id`);
+  await db.execute(sql`
+    insert into ${bank_connections} (organisation_id, user_id, access_token, created_at, updated_at)
+    select organisation_id, user_id, 'user_token_sandbox_' || user_id, created_at, created_at from ${payment_types}
+    where type = 'bank_account'
+    order by id
+    on conflict do nothing`);
   await db.execute(sql`
     insert into ${price_changes} (organisation_id, subscription_id, user_id, from_price_id, to_price_id, from_amount, to_amount, takes_effect_at, member_notified_at, changed_by, created_at)
     select s.organisation_id, s.id, s.user_id, s.price_id, s.transition_to_price_id, coalesce(s.force_price_amount, p.amount), t.amount,

@@ -1,10 +1,11 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
-import { webhook_calls } from "../db/schema";
-import type { CardProvider } from "../providers/cards/card-provider";
-import { processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
+import { gyms, webhook_calls } from "../db/schema";
+import type { AkahuWebhookPayload, BankProvider } from "../providers/bank/bank-provider";
+import type { Providers } from "../providers/registry";
+import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
 import { signingSecret, verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
 
 /**
@@ -17,7 +18,7 @@ export interface WebhookDeps {
   /** The system's handle for a provider's call; a replay runs on the staff request's own tenant handle. */
   db: Db;
   config: Config;
-  cards: CardProvider;
+  providers: Providers;
   now: () => Date;
 }
 
@@ -27,7 +28,7 @@ export interface Answer {
 }
 
 /** Headers worth keeping: the provider's own and the delivery's shape. Never a cookie or an authorization. */
-const KEPT = /^(stripe-signature|webhook-signature|content-type|user-agent|origin|x-request-id|x-forwarded-for)$/i;
+const KEPT = /^(stripe-signature|webhook-signature|x-akahu-signature|x-akahu-signing-key|content-type|user-agent|origin|x-request-id|x-forwarded-for)$/i;
 
 export function keptHeaders(headers: Headers): Record<string, string> {
   return Object.fromEntries([...headers].filter(([k]) => KEPT.test(k)));
@@ -64,8 +65,8 @@ export async function receiveWebhook(
     if (provider === "stripe") {
       if (!secret && replayOf === null) throw new Error("No signing secret is set for Stripe (STRIPE_WEBHOOK_SECRET): deliveries are refused.");
       const e = replayOf === null ? await verifyStripe(body, header("stripe-signature"), secret!.secret, deps.now()) : (JSON.parse(body) as Stripe.Event);
-      event = { id: e.id, type: e.type, run: () => processStripeEvent(db, deps.cards, e, deps.now()) };
-    } else {
+      event = { id: e.id, type: e.type, run: () => processStripeEvent(db, deps.providers, e, deps.now()) };
+    } else if (provider === "gocardless") {
       if (replayOf === null) {
         if (!secret) throw new Error("No signing secret is set for GoCardless (GOCARDLESS_WEBHOOK_SECRET): deliveries are refused.");
         verifyGoCardless(body, header("webhook-signature"), secret.secret);
@@ -78,13 +79,24 @@ export async function receiveWebhook(
         type: events.map((e) => `${e.resource_type}.${e.action}`).join(", ") || "(no events)",
         run: async () => {
           const results: Processed[] = [];
-          for (const e of events) results.push(await processGoCardlessEvent(db, e, deps.now()));
+          for (const e of events) results.push(await processGoCardlessEvent(db, deps.providers, e, deps.now()));
           return {
             status: results.some((r) => r.status === "processed") ? "processed" : "ignored",
             result: results.map((r) => r.result).join(" ") || "No events.",
             organisationId: results.find((r) => r.organisationId)?.organisationId ?? null,
           };
         },
+      };
+    } else {
+      const payload =
+        replayOf === null
+          ? await (await akahuFor(deps, body)).verifyWebhook(body, header("x-akahu-signing-key"), header("x-akahu-signature"))
+          : (JSON.parse(body) as AkahuWebhookPayload);
+      event = {
+        // Akahu's payloads carry no event id: what happened to which item is the event.
+        id: `${payload.webhook_type}.${payload.webhook_code}:${payload.item_id ?? payload.state}:${payload.status ?? payload.received_at ?? ""}`,
+        type: `${payload.webhook_type}.${payload.webhook_code}`,
+        run: () => processAkahuEvent(db, deps.providers, payload, deps.now()),
       };
     }
   } catch (err) {
@@ -120,4 +132,20 @@ export async function receiveWebhook(
     await finish({ status: "failed", event_id: event.id, event_type: event.type, result: `Processing failed: ${(err as Error).message}` });
     return { status: 503, body: { message: "Stored; processing failed and will be tried again.", call_id: call.id } };
   }
+}
+
+/**
+ * The Akahu client that checks a call: Akahu's keys are the same for every app, but fetching one needs an app's
+ * credentials, so the app of a gym of the organisation the call's state names, else the deployment's (or the
+ * sandbox). The state is read before the signature is checked only to choose whose credentials fetch the key.
+ */
+async function akahuFor(deps: WebhookDeps, body: string): Promise<BankProvider> {
+  const subscriber = akahuSubscriber((JSON.parse(body) as { state?: string }).state);
+  if (!subscriber) return deps.providers.bank(null);
+  const withApp = await deps.db
+    .select({ id: gyms.id, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations })
+    .from(gyms)
+    .where(and(eq(gyms.organisation_id, subscriber.organisationId), sql`${gyms.integrations} ? 'akahu'`))
+    .limit(1);
+  return deps.providers.bank(withApp[0] ?? null);
 }

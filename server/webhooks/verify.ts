@@ -8,9 +8,12 @@ import type { Config } from "../config";
  * - Stripe: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, within 300 s of now, checked by
  *   the official SDK (`webhooks.constructEventAsync`).
  * - GoCardless: `Webhook-Signature: <hex HMAC-SHA256 of the body>` with the endpoint's secret.
+ * - Akahu: `X-Akahu-Signature: <base64 RSA-SHA256 of the body>` by Akahu's private key `X-Akahu-Signing-Key`, whose
+ *   public half Akahu publishes (checked by the official SDK, ../providers/bank/akahu-live.ts; the sandbox's own
+ *   key pair outside production, ../providers/bank/sandbox.ts).
  */
-export type WebhookProvider = "stripe" | "gocardless";
-export const WEBHOOK_PROVIDERS: WebhookProvider[] = ["stripe", "gocardless"];
+export type WebhookProvider = "stripe" | "gocardless" | "akahu";
+export const WEBHOOK_PROVIDERS: WebhookProvider[] = ["stripe", "gocardless", "akahu"];
 
 export const STRIPE_TOLERANCE_SECONDS = 300;
 
@@ -19,7 +22,7 @@ export const STRIPE_TOLERANCE_SECONDS = 300;
  * is set. Published here, so only outside production (or in a demo): a live server without its secret refuses
  * every delivery rather than accept calls anyone could sign.
  */
-export const SANDBOX_SECRETS: Record<WebhookProvider, string> = {
+export const SANDBOX_SECRETS: Record<Exclude<WebhookProvider, "akahu">, string> = {
   stripe: "whsec_sandbox_gym_membership_0123456789",
   gocardless: "gocardless_sandbox_gym_membership_0123",
 };
@@ -29,10 +32,20 @@ export interface SigningSecret {
   source: "environment" | "sandbox";
 }
 
+/**
+ * What a provider's calls are checked with: its secret, from the environment or the sandbox's. Akahu signs with
+ * its own RSA key, which needs no secret of ours: "environment" when an Akahu app is configured to fetch Akahu's
+ * public keys, "sandbox" when the offline Akahu's key is accepted (a gym's own Akahu app also counts when its calls come).
+ */
 export function signingSecret(config: Config, provider: WebhookProvider): SigningSecret | null {
+  const sandboxAllowed = config.NODE_ENV !== "production" || config.DEMO_MODE;
+  if (provider === "akahu") {
+    if (config.AKAHU_APP_TOKEN) return { secret: "", source: "environment" };
+    return sandboxAllowed ? { secret: "", source: "sandbox" } : null;
+  }
   const set = provider === "stripe" ? config.STRIPE_WEBHOOK_SECRET : config.GOCARDLESS_WEBHOOK_SECRET;
   if (set) return { secret: set, source: "environment" };
-  if (config.NODE_ENV !== "production" || config.DEMO_MODE) return { secret: SANDBOX_SECRETS[provider], source: "sandbox" };
+  if (sandboxAllowed) return { secret: SANDBOX_SECRETS[provider], source: "sandbox" };
   return null;
 }
 

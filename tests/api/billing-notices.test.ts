@@ -5,7 +5,8 @@ import { sendBillingNotices } from "../../server/billing/notices";
 import { billingRun } from "../../server/billing/run";
 import { billing_notices, mail_outbox, payment_types, users } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxCards } from "../../server/providers/cards/sandbox";
+import { sandboxProviders } from "../../server/providers/registry";
+import { systemClock } from "../../server/providers/clock";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 
@@ -40,37 +41,42 @@ describe("billing e-mails", () => {
     const short = await member("pm_card_chargeDeclinedInsufficientFunds");
     const lost = await member("pm_card_chargeDeclinedLostCard");
     const quiet = await member("pm_card_chargeDeclinedInsufficientFunds", { payment_reminders: false });
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     const mailer = outboxMailer(env.db);
-    const first = await sendBillingNotices(env.db, mailer, at("2026-01-12", 11), URL_);
-    const again = await sendBillingNotices(env.db, mailer, at("2026-01-12", 12), URL_);
+    const first = await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-12", 11), URL_);
+    const again = await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-12", 12), URL_);
     expect(first.sent).toBe(2);
     expect(first.skipped).toBe(1);
-    expect(again).toEqual({ sent: 0, skipped: 0 });
+    expect(first.pushed).toBe(2);
+    expect(again).toEqual({ sent: 0, skipped: 0, pushed: 0 });
     const [soft] = await mailsTo(short.email);
     expect(soft.subject).toBe("Your Harbour Gym payment did not go through");
     expect(soft.text).toContain("$20.00 did not go through");
     expect(soft.text).toContain("We will try again on 13 Jan 2026");
     expect(soft.text).toContain("keeps working until 19 Jan 2026");
-    expect(soft.text).toContain(URL_);
+    // The link is a deep link (the sandbox Branch's, on the sign-up address) that opens the member app or the sign-up page.
+    expect(soft.text).toMatch(new RegExp(`${URL_}api/links/[\\w-]+`));
+    const link = soft.text.match(/http\S+api\/links\/[\w-]+/)![0];
+    const opened = await env.api.fetch(new Request(link));
+    expect([opened.status, opened.headers.get("location")]).toEqual([302, URL_]);
     const [hard] = await mailsTo(lost.email);
     expect(hard.subject).toBe("Please update your payment method for Harbour Gym");
-    expect(hard.text).toContain("the card was reported lost. We will not try this card again");
+    expect(hard.text).toContain("the card was reported lost. We will not try this payment method again");
     expect(await mailsTo(quiet.email)).toEqual([]);
     // A retry failing again is not news: no second e-mail.
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-13"));
-    await sendBillingNotices(env.db, mailer, at("2026-01-13", 11), URL_);
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-13"));
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-13", 11), URL_);
     expect(await mailsTo(short.email)).toHaveLength(1);
   });
 
   it("warns two days before the grace period runs out, once, with what is owed", async () => {
     const lost = await member("pm_card_chargeDeclinedLostCard");
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     const mailer = outboxMailer(env.db);
-    await sendBillingNotices(env.db, mailer, at("2026-01-14"), URL_);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-14"), URL_);
     expect(await mailsTo(lost.email)).toHaveLength(1);
-    await sendBillingNotices(env.db, mailer, at("2026-01-17"), URL_);
-    await sendBillingNotices(env.db, mailer, at("2026-01-18"), URL_);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-17"), URL_);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-18"), URL_);
     const mails = await mailsTo(lost.email);
     expect(mails.map((m) => m.subject)).toEqual(["Please update your payment method for Harbour Gym", "Your Harbour Gym membership stops on 19 Jan 2026"]);
     expect(mails[1].text).toContain("has $20.00 unpaid");

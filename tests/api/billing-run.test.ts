@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCalendarDays, localDay, startOfLocalDay } from "../../domain/dates";
 import { billingRun, billingRunUntil, chargePending, planCharges } from "../../server/billing/run";
 import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/db/schema";
-import { sandboxCards } from "../../server/providers/cards/sandbox";
+import { sandboxProviders } from "../../server/providers/registry";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 
@@ -48,8 +48,8 @@ const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() +
 describe("the billing run", () => {
   it("charges each week that has come due, once, through the card provider, and moves the period on", async () => {
     const s = await member("pm_card_visa");
-    const cards = sandboxCards(env.db);
-    await billingRun(env.db, cards, at("2026-01-26"));
+    const providers = sandboxProviders(env.db);
+    await billingRun(env.db, providers, at("2026-01-26"));
     const rows = await paymentsOf(s.id);
     expect(rows.map((p) => [localDay(p.period_start_at!), p.status, p.amount, p.attempt])).toEqual([
       ["2026-01-05", "sent", 1_999, 0],
@@ -60,15 +60,15 @@ describe("the billing run", () => {
     const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
     expect(localDay(after.current_period_end!)).toBe("2026-02-02");
     // Run again the same day, and twice more: nothing is charged twice.
-    await billingRun(env.db, cards, at("2026-01-26", 15));
-    await billingRun(env.db, cards, at("2026-01-27"));
+    await billingRun(env.db, providers, at("2026-01-26", 15));
+    await billingRun(env.db, providers, at("2026-01-27"));
     expect(await paymentsOf(s.id)).toHaveLength(4);
     expect(await ledgerFor(s.id)).toHaveLength(3);
   });
 
   it("records a decline with its code and starts the organisation's grace period (7 days)", async () => {
     const s = await member("pm_card_chargeDeclinedInsufficientFunds");
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     const [, charge] = await paymentsOf(s.id);
     expect([charge.status, charge.error_status]).toEqual(["failed", "insufficient_funds"]);
     const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
@@ -77,28 +77,28 @@ describe("the billing run", () => {
 
   it("survives a crash between writing the payments and charging them, and between charging and writing the result", async () => {
     const s = await member("pm_card_visa");
-    const cards = sandboxCards(env.db);
+    const providers = sandboxProviders(env.db);
     // Crash 1: the run planned the periods and died before charging.
     expect(await planCharges(env.db, at("2026-01-19"))).toBeGreaterThanOrEqual(2);
     expect((await paymentsOf(s.id)).filter((p) => p.status === "pending")).toHaveLength(2);
     // Crash 2: the provider charged one of them, and the run died before writing it down.
     const [first] = (await paymentsOf(s.id)).filter((p) => p.status === "pending");
-    await cards.charge({ amount: first.amount, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: first.idempotency_key!, description: "", metadata: {} });
+    await providers.cards.charge({ amount: first.amount, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: first.idempotency_key!, description: "", metadata: {} });
     // The next runs, even two at once, charge each period exactly once.
-    await Promise.all([chargePending(env.db, cards, at("2026-01-19", 11)), chargePending(env.db, cards, at("2026-01-19", 11))]);
-    await billingRun(env.db, cards, at("2026-01-19", 12));
+    await Promise.all([chargePending(env.db, providers, at("2026-01-19", 11)), chargePending(env.db, providers, at("2026-01-19", 11))]);
+    await billingRun(env.db, providers, at("2026-01-19", 12));
     expect((await paymentsOf(s.id)).map((p) => p.status)).toEqual(["sent", "sent", "sent"]);
     expect(await ledgerFor(s.id)).toHaveLength(2);
   });
 
   it("honours a pause (the next charge moves by its length), a cancellation and a scheduled price change", async () => {
-    const cards = sandboxCards(env.db);
+    const providers = sandboxProviders(env.db);
     const paused = await member("pm_card_visa", { pause_start_at: startOfLocalDay("2026-01-07"), pause_end_at: startOfLocalDay("2026-01-21") });
     const cancelled = await member("pm_card_visa", { cancelled_at: startOfLocalDay("2026-01-08") });
     const offering = await makeOffering(env.db, org.id, { name: "Premium" });
     const dearer = await makePrice(env.db, offering, { amount: 2_499, billing_frequency: "weekly" });
     const changing = await member("pm_card_visa", { transition_to_price_id: dearer.id, transition_takes_effect_at: startOfLocalDay("2026-01-19") });
-    await billingRun(env.db, cards, at("2026-01-26"));
+    await billingRun(env.db, providers, at("2026-01-26"));
     expect((await paymentsOf(paused.id)).map((p) => localDay(p.period_start_at!))).toEqual(["2026-01-05", "2026-01-26"]);
     expect(await paymentsOf(cancelled.id)).toHaveLength(1);
     expect((await paymentsOf(changing.id)).map((p) => p.amount)).toEqual([1_999, 1_999, 2_499, 2_499]);
@@ -107,7 +107,7 @@ describe("the billing run", () => {
   it("turns the period's upcoming row into the charge rather than adding a second", async () => {
     const s = await member("pm_card_visa");
     await makePayment(env.db, s, { amount: 1_999, period_start_at: startOfLocalDay("2026-01-12"), period_end_at: startOfLocalDay("2026-01-19"), status: "upcoming" });
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     expect((await paymentsOf(s.id)).map((p) => [localDay(p.period_start_at!), p.status])).toEqual([
       ["2026-01-05", "sent"],
       ["2026-01-12", "sent"],
@@ -115,23 +115,23 @@ describe("the billing run", () => {
   });
 
   it("retries a soft decline 1, 3, 5 and 7 days after it, ends the grace period when a retry is paid, and never retries a hard one", async () => {
-    const cards = sandboxCards(env.db);
+    const providers = sandboxProviders(env.db);
     const short = await member("pm_card_chargeDeclinedInsufficientFunds");
     const lost = await member("pm_card_chargeDeclinedLostCard");
     const attempts = async (id: number) =>
       (await paymentsOf(id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12").sort((a, b) => a.attempt - b.attempt).map((p) => [p.attempt, p.status, localDay(p.created_at)]);
-    await billingRun(env.db, cards, at("2026-01-12"));
-    await billingRun(env.db, cards, at("2026-01-12", 20)); // the same day: nothing yet
-    await billingRun(env.db, cards, at("2026-01-13"));
+    await billingRun(env.db, providers, at("2026-01-12"));
+    await billingRun(env.db, providers, at("2026-01-12", 20)); // the same day: nothing yet
+    await billingRun(env.db, providers, at("2026-01-13"));
     expect(await attempts(short.id)).toEqual([
       [0, "failed", "2026-01-12"],
       [1, "failed", "2026-01-13"],
     ]);
     // The member tops up their card; the next try is 3 days after the first failure, not the day after the last.
     await env.db.update(payment_types).set({ details: { last_four: "4242", payment_method: "pm_card_visa" } }).where(eq(payment_types.user_id, short.user_id));
-    await billingRun(env.db, cards, at("2026-01-14"));
+    await billingRun(env.db, providers, at("2026-01-14"));
     expect(await attempts(short.id)).toHaveLength(2);
-    await billingRun(env.db, cards, at("2026-01-15"));
+    await billingRun(env.db, providers, at("2026-01-15"));
     expect(await attempts(short.id)).toEqual([
       [0, "failed", "2026-01-12"],
       [1, "failed", "2026-01-13"],
@@ -140,16 +140,16 @@ describe("the billing run", () => {
     const [paidUp] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, short.id));
     expect(paidUp.grace_period_ends_at).toBeNull();
     // A lost card is not retried, however long we wait, and its grace period runs.
-    await billingRun(env.db, cards, at("2026-01-18"));
+    await billingRun(env.db, providers, at("2026-01-18"));
     expect(await attempts(lost.id)).toEqual([[0, "failed", "2026-01-12"]]);
     const [stillOwing] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, lost.id));
     expect(localDay(stillOwing.grace_period_ends_at!)).toBe("2026-01-19");
   });
 
   it("stops retrying when the schedule is spent: four retries in the week after the failure", async () => {
-    const cards = sandboxCards(env.db);
+    const providers = sandboxProviders(env.db);
     const s = await member("pm_card_chargeDeclinedInsufficientFunds");
-    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-19", "2026-01-21", "2026-01-25"]) await billingRun(env.db, cards, at(day));
+    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-19", "2026-01-21", "2026-01-25"]) await billingRun(env.db, providers, at(day));
     const tries = (await paymentsOf(s.id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12");
     expect(tries.map((p) => [p.attempt, p.status])).toEqual([
       [0, "failed"],
@@ -162,7 +162,7 @@ describe("the billing run", () => {
 
   it("moves time on a day at a time: a weekly member over February is charged each Monday", async () => {
     const s = await member("pm_card_visa", { billing_anchor: "2026-02-02", current_period_start: startOfLocalDay("2026-02-02"), current_period_end: startOfLocalDay("2026-02-09") });
-    const report = await billingRunUntil(env.db, sandboxCards(env.db), "2026-02-01", "2026-02-28");
+    const report = await billingRunUntil(env.db, sandboxProviders(env.db), "2026-02-01", "2026-02-28");
     expect(report.days).toBe(28);
     expect((await paymentsOf(s.id)).filter((p) => p.status === "sent").map((p) => localDay(p.period_start_at!))).toEqual(["2026-01-05", "2026-02-09", "2026-02-16", "2026-02-23"]);
   });
@@ -171,23 +171,23 @@ describe("the billing run", () => {
     const offering = await makeOffering(env.db, org.id, { name: "Off-peak" });
     const cheaper = await makePrice(env.db, offering, { amount: 1_499, billing_frequency: "weekly" });
     const s = await member("pm_card_visa", { transition_to_price_id: cheaper.id, transition_takes_effect_at: startOfLocalDay("2026-01-19"), force_price_amount: 1_800 });
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     let [now] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
     expect([now.price_id, now.transition_to_price_id, now.force_price_amount]).toEqual([weekly.id, cheaper.id, 1_800]);
-    await billingRun(env.db, sandboxCards(env.db), at("2026-01-26"));
+    await billingRun(env.db, sandboxProviders(env.db), at("2026-01-26"));
     [now] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
     expect([now.price_id, now.transition_to_price_id, now.transition_takes_effect_at, now.force_price_amount]).toEqual([cheaper.id, null, null, null]);
     expect((await paymentsOf(s.id)).map((p) => p.amount)).toEqual([1_999, 1_800, 1_499, 1_499]);
   });
 
   it("carries what is owed on the next payments, and stops access when the grace period runs out unpaid", async () => {
-    const cards = sandboxCards(env.db);
+    const providers = sandboxProviders(env.db);
     const s = await member("pm_card_chargeDeclinedLostCard");
-    await billingRun(env.db, cards, at("2026-01-12"));
-    await billingRun(env.db, cards, at("2026-01-18"));
+    await billingRun(env.db, providers, at("2026-01-12"));
+    await billingRun(env.db, providers, at("2026-01-18"));
     // Still inside the grace period (it ends as the 19th begins): the next week is charged, and carries the debt.
     expect(await paymentsOf(s.id)).toHaveLength(2);
-    const report = await billingRun(env.db, cards, at("2026-01-19"));
+    const report = await billingRun(env.db, providers, at("2026-01-19"));
     expect(report.lapsed).toBeGreaterThanOrEqual(1);
     const rows = await paymentsOf(s.id);
     expect(rows.map((p) => [localDay(p.period_start_at!), p.status, p.balance_owing, p.periods_owing])).toEqual([
@@ -198,34 +198,14 @@ describe("the billing run", () => {
     const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
     expect([after.upcoming_state, after.grace_period_ends_at]).toEqual(["failed", null]);
     // Access has stopped: nothing more is charged or retried until the debt is settled.
-    await billingRunUntil(env.db, cards, "2026-01-20", "2026-02-10");
+    await billingRunUntil(env.db, providers, "2026-01-20", "2026-02-10");
     expect(await paymentsOf(s.id)).toHaveLength(3);
-  });
-});
-
-describe("a bank account member", () => {
-  it("is not charged through any provider: the period waits as awaiting_payment for the member's own bank payment", async () => {
-    const user = await makeUser(env.db, { name: "bank payer", email: "bank.payer@example.com" });
-    const [pt] = await env.db
-      .insert(payment_types)
-      .values({ organisation_id: org.id, user_id: user.id, type: "bank_account", details: { name: "Bank Payer", account_number: "12-3456-0123456-00", status: "active" } })
-      .returning();
-    await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
-    const s = await makeSubscription(env.db, weekly, user.id, gym.id, {
-      billing_anchor: "2026-01-05",
-      current_period_start: startOfLocalDay("2026-01-05"),
-      current_period_end: startOfLocalDay("2026-01-12"),
-    });
-    const report = await billingRun(env.db, sandboxCards(env.db), at("2026-01-12"));
-    expect(report.awaiting).toBeGreaterThanOrEqual(1);
-    expect((await paymentsOf(s.id)).map((p) => [localDay(p.period_start_at!), p.status, p.surcharge])).toEqual([["2026-01-12", "awaiting_payment", 0]]);
-    expect(await ledgerFor(s.id)).toEqual([]);
   });
 });
 
 describe("a year of the billing run", () => {
   it("charges a weekly, a monthly, a term and a paid-in-full member every due period, through a pause, retries and a lost card", async () => {
-    const cards = sandboxCards(env.db);
+    const providers = sandboxProviders(env.db);
     const offering = await makeOffering(env.db, org.id, { name: "Year" });
     const monthly = await makePrice(env.db, offering, { amount: 8_000, billing_frequency: "monthly" });
     const term = await makePrice(env.db, offering, { amount: 6_500, billing_frequency: "monthly", term_amount: 6, term_unit: "month" });
@@ -243,13 +223,13 @@ describe("a year of the billing run", () => {
     const t = await join("year term", "pm_card_visa", term, { billing_anchor: "2026-01-15", term_ends_at: startOfLocalDay("2026-07-15") }, ["2026-01-15", "2026-02-15"]);
     const p = await join("year pif", "pm_card_visa", pif, { pif_ends_at: startOfLocalDay("2027-01-01") }, ["2026-01-01", "2027-01-01"]);
 
-    await billingRunUntil(env.db, cards, "2026-01-01", "2026-06-29");
+    await billingRunUntil(env.db, providers, "2026-01-01", "2026-06-29");
     await m.card("pm_card_chargeDeclinedInsufficientFunds");
-    await billingRunUntil(env.db, cards, "2026-06-30", "2026-07-01");
+    await billingRunUntil(env.db, providers, "2026-06-30", "2026-07-01");
     await m.card("pm_card_visa");
-    await billingRunUntil(env.db, cards, "2026-07-02", "2026-10-13");
+    await billingRunUntil(env.db, providers, "2026-07-02", "2026-10-13");
     await t.card("pm_card_chargeDeclinedLostCard");
-    await billingRunUntil(env.db, cards, "2026-10-14", "2026-12-31");
+    await billingRunUntil(env.db, providers, "2026-10-14", "2026-12-31");
 
     const list = async (id: number) => (await paymentsOf(id)).slice(1).map((x) => [localDay(x.period_start_at!), x.attempt, x.status, x.amount, x.is_term_membership]);
     const mondays = (from: string, to: string) => {

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox_ledger } from "../../server/db/schema";
-import { CardProviderError, type CardCharge } from "../../server/providers/cards/card-provider";
+import type { CardCharge } from "../../server/providers/cards/card-provider";
+import { ProviderError } from "../../server/providers/errors";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
 import { stripeCards } from "../../server/providers/cards/stripe-live";
 import { setup } from "./harness";
@@ -57,7 +58,7 @@ describe("the sandbox card provider", () => {
     const cards = sandboxCards(env.db);
     await cards.charge(charge({ idempotencyKey: "payment:43" }));
     await expect(cards.charge(charge({ idempotencyKey: "payment:43", amount: 9_999 }))).rejects.toThrow(/same parameters/);
-    await expect(cards.charge(charge({ amount: 49 }))).rejects.toBeInstanceOf(CardProviderError);
+    await expect(cards.charge(charge({ amount: 49 }))).rejects.toBeInstanceOf(ProviderError);
   });
 });
 
@@ -143,8 +144,8 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
     failNext = 10;
     const err = await live().charge(charge({ idempotencyKey: "payment:8" })).catch((e: unknown) => e);
     failNext = 0;
-    expect(err).toBeInstanceOf(CardProviderError);
-    expect((err as CardProviderError).retryable).toBe(true);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).retryable).toBe(true);
     expect(seen.length).toBe(3); // the first try and the SDK's two retries
     expect(new Set(seen.map((s) => s.key))).toEqual(new Set(["payment:8"]));
   });

@@ -4,6 +4,7 @@ import { localDay, startOfLocalDay } from "../../domain/dates";
 import { addCalendarDays } from "../../domain/dates";
 import type { Database } from "../../server/db/client";
 import { payment_types, payments } from "../../server/db/schema";
+import { sandboxProviders } from "../../server/providers/registry";
 import { startScheduler } from "../../server/jobs/scheduler";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { createApi } from "../../server/api/app";
@@ -46,7 +47,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
     // Two processes on one database start together (PGlite has one connection and one process: one after the other).
     const config = testConfig();
     const api = createApi({ db, mailer: outboxMailer(db), config });
-    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api, mailer: outboxMailer(db) });
+    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api, mailer: outboxMailer(db), providers: sandboxProviders(db) });
     const [a, b] = database.kind === "postgres" ? await Promise.all([start(), start()]) : [await start(), await start()];
     try {
       const sent = await until(async () => {
@@ -57,6 +58,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
       const schedules = await a.boss.getSchedules();
       expect(schedules.map((x) => [x.name, x.cron, x.options?.tz ?? (x as { timezone?: string }).timezone]).sort()).toEqual([
         ["billing-run", "0 10 * * *", "Pacific/Auckland"],
+        ["bulk-price-changes", "* * * * *", "UTC"],
         ["sandbox-webhooks", "* * * * *", "UTC"],
       ]);
       // Both boot catch-ups ran (the queue is a singleton: one after the other), and charged each day once.

@@ -48,6 +48,7 @@ describe("the permission table, cell by cell", () => {
       "members.export": ["organisation_admin", "gym_admin"],
       "money.read": ["organisation_admin", "gym_admin"],
       "money.write": ["organisation_admin", "gym_admin"],
+      "subscriptions.write": ["organisation_admin", "gym_admin"],
       "settings.write": ["organisation_admin"],
       "staff.read": ["organisation_admin", "gym_admin"],
       "staff.write": ["organisation_admin", "gym_admin"],
@@ -180,6 +181,6 @@ describe("the permission table through the API", () => {
     expect(await me("org_admin")).toEqual(CAPABILITIES);
     expect(await me("trainer")).toEqual(["members.read"]);
     const member = (await as.mixed.call("GET", `/api/members/${id.south_member}`)).json.data;
-    expect(member.can).toEqual({ edit: false, delete: false, see_money: false });
+    expect(member.can).toEqual({ edit: false, delete: false, see_money: false, change_membership: false, take_money: false });
   });
 });

@@ -21,6 +21,7 @@ const TABLES: Record<string, SQL> = {
   organisation_users: sql`select t::text as row from organisation_users t order by organisation_id, user_id`,
   daily_revenue: sql`select t::text as row from daily_revenue t order by organisation_id, gym_id, day`,
   daily_visits: sql`select t::text as row from daily_visits t order by organisation_id, gym_id, day`,
+  payment_totals_daily: sql`select t::text as row from payment_totals_daily t order by organisation_id, gym_id, day, outcome, method`,
 };
 
 async function rows(query: SQL) {
@@ -35,7 +36,7 @@ beforeAll(async () => {
   for (const [table, query] of Object.entries(TABLES)) seeded[table] = await rows(query);
 
   // The rollups again, from payments and visits written a batch at a time.
-  await run("truncate daily_revenue, daily_visits");
+  await run("truncate daily_revenue, daily_visits, payment_totals_daily");
   for (const table of ["payments", "visits"]) {
     await run(`create temporary table copy_${table} as select * from ${table}`);
     await run(`truncate ${table}`); // no triggers: nothing is subtracted

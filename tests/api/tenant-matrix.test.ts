@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -33,6 +33,9 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/gyms\/:id/.test(path)) return [ids.bravoGym];
   if (/^\/api\/prices\/:id/.test(path)) return [ids.bravoPrice, 2147483647];
   if (/^\/api\/webhook-calls\/:id/.test(path)) return [ids.bravoCall, 2147483647];
+  if (/^\/api\/subscriptions\/:id/.test(path)) return [ids.bravoSubscription, 2147483647];
+  if (/^\/api\/payments\/:id/.test(path)) return [ids.bravoPayment, 2147483647];
+  if (/^\/api\/members\/change-price\/:id/.test(path)) return [ids.bravoBulk, 2147483647];
   return null;
 }
 
@@ -94,6 +97,33 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/expected-payments-debugging": {
     queries: (i) => ["from=2020-01-01&to=2020-03-01", `from=${new Date(Date.now() - 30 * 864e5).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`, `from=2026-01-01&to=2026-02-01&gym=${i.bravoGym}`],
   },
+  "GET /api/payments": { queries: (i) => ["", "gym=all", `gym=${i.bravoGym}`, `member=${i.bravoOnly}&gym=all`, "q=bravo&gym=all", "from=2020-01-01&to=2020-12-31&gym=all"] },
+  "POST /api/payments/export": { body: () => ({ gym: "all" }), queries: () => [""] },
+  "GET /api/visits": { queries: (i) => ["", "gym=all", `gym=${i.bravoGym}`, `member=${i.bravoOnly}&gym=all`, "q=secret&gym=all"] },
+  "POST /api/visits/export": { body: () => ({ gym: "all" }), queries: () => [""] },
+  "GET /api/subscriptions/:id": {},
+  "POST /api/subscriptions/:id/pause": { body: () => ({ action: "credit", days: 5, version: 1 }) },
+  "POST /api/subscriptions/:id/cancel": { body: () => ({ when: "now", reasons: ["cost"], version: 1 }) },
+  "POST /api/subscriptions/:id/undo-cancel": { body: () => ({ version: 1 }) },
+  "POST /api/subscriptions/change-price-email-preview": { body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end" }) },
+  "POST /api/subscriptions/schedule-price-change": { body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end", version: 1 }) },
+  "POST /api/subscriptions/:id/remove-price-change": { body: () => ({ version: 1 }) },
+  "GET /api/subscriptions/:id/start-early-data": {},
+  "POST /api/subscriptions/:id/start-now": { body: () => ({ version: 1 }) },
+  "POST /api/subscriptions/:id/manual-payment": { body: () => ({ method: "cash", key: "tenant-matrix-0001", version: 1 }) },
+  "POST /api/payments/:id/received": {},
+  "POST /api/members/change-price/preview": { body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all" }) },
+  "POST /api/members/change-price": { body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all", key: "alpha-form-key-1" }) },
+  "GET /api/members/change-price": {},
+  "GET /api/members/change-price/:id": { queries: () => ["", "show=all"] },
+  "POST /api/members/:id/pif": { body: (i) => ({ price_id: i.bravoPrice, start: new Date().toISOString().slice(0, 10), method: "cash", key: "tenant-matrix-0002" }), sharedMayAnswer: true },
+  "GET /api/members/:id/events": { sharedMayAnswer: true },
+  "POST /api/organisations/:id/members/onboard-pif": {
+    body: (i) => ({ name: "Bravo Secret Joiner", email: "bravo.joiner@example.com", gym_id: i.bravoGym, price_id: i.bravoPrice, start: new Date().toISOString().slice(0, 10), method: "cash", key: "tenant-matrix-0003" }),
+  },
+  "POST /api/members/:id/resend-pif-invite": { sharedMayAnswer: true },
+  "GET /api/members/:id/access-control": { sharedMayAnswer: true },
+  "POST /api/users/:id/recreate-kisi-login": { sharedMayAnswer: true },
   "GET /api/active-user-debugging": {
     queries: (i) => [`member=${i.bravoOnly}&day=2026-01-01`, `member=${i.shared}&day=${new Date().toISOString().slice(0, 10)}`],
     sharedMayAnswer: true,
@@ -119,6 +149,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/unique-email": "public sign-up form's check; says only whether an address is free",
   "POST /api/webhooks/stripe": "a provider's signed call, no session: stored and processed by its event (tests/api/webhooks.test.ts)",
   "POST /api/webhooks/gocardless": "a provider's signed call, no session: stored and processed by its event (tests/api/webhooks.test.ts)",
+  "POST /api/webhooks/akahu": "a provider's signed call, no session: stored and processed by its event (tests/api/billing-rails.test.ts)",
+  "GET /api/links/:code": "public: the sandbox Branch's short link, a redirect to the web page it was made for (tests/api/billing-rails.test.ts)",
   // Public on purpose, and across organisations by design: every gym anyone may join, with what the gym shows on
   // its door (name, logo, its organisation's name, the uuid its sign-up link names). Never an id, an account,
   // a provider id or a setting: tests/api/public-gyms.test.ts holds it to exactly those fields. Read-only.
@@ -180,10 +212,14 @@ for (const rowLevelSecurity of [true, false]) {
           .insert(schema.subscriptions)
           .values({ organisation_id: org, user_id: userId, gym_id: gym, price_id: priceId, current_period_start: new Date(Date.now() - 3 * 864e5), current_period_end: new Date(Date.now() + 4 * 864e5) })
           .returning();
-        await db.insert(schema.payments).values({ organisation_id: org, gym_id: gym, user_id: userId, subscription_id: s.id, amount, status: "sent", period_start_at: new Date(Date.now() - 3 * 864e5), period_end_at: new Date(Date.now() + 4 * 864e5) });
+        const [p] = await db
+          .insert(schema.payments)
+          .values({ organisation_id: org, gym_id: gym, user_id: userId, subscription_id: s.id, amount, status: "awaiting_payment", pif_payment: "bank_transfer", period_start_at: new Date(Date.now() - 3 * 864e5), period_end_at: new Date(Date.now() + 4 * 864e5) })
+          .returning();
         await db.insert(schema.visits).values({ organisation_id: org, gym_id: gym, user_id: userId, visited_at: new Date(Date.now() - 864e5) });
         await db.insert(schema.access_control_credentials).values({ organisation_id: org, user_id: userId, gym_id: gym, provider: "kisi", kind: "card", identifier_hint: hint });
         await db.insert(schema.price_changes).values({ organisation_id: org, subscription_id: s.id, user_id: userId, from_price_id: priceId, to_price_id: priceId, from_amount: amount, to_amount: amount });
+        return { s, p };
       };
 
       const shared = await makeUser(db, { name: "Shared Person", email: "shared@example.com" });
@@ -194,7 +230,14 @@ for (const rowLevelSecurity of [true, false]) {
 
       const bravoOnly = await makeUser(db, { name: "Bravo Secret Member", email: "bravo.secret@example.com" });
       await addMember(db, bravoOnly.id, bravo.id, bravoGym.id, { notes: "BRAVO-SECRET-NOTE", tags: ["bravo-secret-tag"] });
-      await history(bravo.id, bravoGym.id, bravoOnly.id, b.p.id, 98765, "98765");
+      const bravoHistory = await history(bravo.id, bravoGym.id, bravoOnly.id, b.p.id, 98765, "98765");
+      Object.assign(ids, { bravoSubscription: bravoHistory.s.id, bravoPayment: bravoHistory.p.id });
+      const [bulk] = await db
+        .insert(schema.bulk_price_changes)
+        .values({ organisation_id: bravo.id, key: "bravo-secret-key", from_price_ids: [b.p.id], to_price_id: b.p.id, takes_effect: "period_end", filters: { gym_id: null, status: null, tag: "bravo-secret-tag", q: null } })
+        .returning();
+      await db.insert(schema.bulk_price_change_members).values({ organisation_id: bravo.id, bulk_id: bulk.id, subscription_id: bravoHistory.s.id, user_id: bravoOnly.id, reason: "Bravo Secret reason" });
+      Object.assign(ids, { bravoBulk: bulk.id });
       const alphaMember = await makeUser(db, { name: "Alpha Member", email: "alpha.member@example.com" });
       await addMember(db, alphaMember.id, alpha.id, alphaGym.id);
       Object.assign(ids, { shared: shared.id, bravoOnly: bravoOnly.id, alphaMember: alphaMember.id });
@@ -251,7 +294,7 @@ for (const rowLevelSecurity of [true, false]) {
             const what = `${method} ${url} → ${res.status}`;
             if (res.status >= 500) problems.push(`${what}: server error`);
             for (const m of MARKERS) if (text?.includes(m)) problems.push(`${what}: answered Bravo's "${m}"`);
-            const aboutBravoOnly = id === ids.bravoOnly || id === ids.bravo || id === ids.bravoGym || (path.includes("/webhook-calls/") && id === ids.bravoCall);
+            const aboutBravoOnly = id === ids.bravoOnly || id === ids.bravo || id === ids.bravoGym || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/change-price/") && id === ids.bravoBulk);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }

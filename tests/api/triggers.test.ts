@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
-import { daily_revenue, daily_visits, offerings, organisation_users, payments, prices, subscriptions, visits } from "../../server/db/schema";
+import { daily_revenue, daily_visits, offerings, payment_totals_daily, organisation_users, payments, prices, subscriptions, visits } from "../../server/db/schema";
 import { addMember, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { seedDemo } from "../../server/seed/demo-data";
 import { paymentOutcome } from "../../domain/payment";
@@ -20,6 +20,13 @@ const revenue = async () =>
 const visitCounts = async () =>
   Object.fromEntries(
     (await database.db.select().from(daily_visits).where(eq(daily_visits.organisation_id, org))).filter((r) => r.visits !== 0).map((r) => [r.day, r.visits]),
+  );
+
+const listTotals = async () =>
+  Object.fromEntries(
+    (await database.db.select().from(payment_totals_daily).where(eq(payment_totals_daily.organisation_id, org)))
+      .filter((r) => r.payments !== 0)
+      .map((r) => [`${r.day} ${r.outcome} ${r.method}`, [r.payments, r.amount]]),
   );
 
 beforeAll(async () => {
@@ -54,6 +61,8 @@ describe("daily revenue", () => {
 
     await database.db.delete(payments).where(eq(payments.id, rows[2].id));
     expect(await revenue()).toEqual({ "2026-03-02": 2500 });
+    // The payments list's totals by outcome, after the same changes: the refunded one failed, the failed one too.
+    expect(await listTotals()).toEqual({ "2026-03-01 failed none": [1, 1000], "2026-03-02 successful none": [1, 2500], "2026-03-02 failed none": [1, 8000] });
   });
 
   it("rolls nothing back into the total when the write is rolled back", async () => {
@@ -180,6 +189,22 @@ describe("the demo data set", () => {
       expect(failed).toBeGreaterThan(0);
       const [{ total }] = await demo.db.select({ total: sql<number>`sum(${daily_revenue.failed_payments})`.mapWith(Number) }).from(daily_revenue);
       expect(total).toBe(failed);
+
+      // The payments and visits lists' rollups (drizzle/0023), key for key, against the rows.
+      const mismatched = await demo.db.execute(sql`
+        with direct as (
+          select p.organisation_id, p.gym_id, (p.created_at at time zone 'Pacific/Auckland')::date as day, payment_outcome(p.status) as outcome,
+                 coalesce(p.pif_payment, pt.type, 'none') as method, count(*)::int as payments, sum(p.amount + p.surcharge)::bigint as amount
+          from payments p left join payment_types pt on pt.id = p.payment_type_id group by 1, 2, 3, 4, 5),
+        rolled as (select * from payment_totals_daily where payments <> 0)
+        select count(*)::int as n from ((select * from direct except select * from rolled) union all (select * from rolled except select * from direct)) x`);
+      const rowsOf = (r: unknown) => (r as { rows?: Record<string, number>[] }).rows ?? (r as Record<string, number>[]);
+      expect(rowsOf(mismatched)[0].n).toBe(0);
+      const refused = rowsOf(
+        await demo.db.execute(sql`select (select count(*) from visits where not successful)::int as direct, (select coalesce(sum(refused), 0) from daily_visits)::int as rolled`),
+      )[0];
+      expect(refused.direct).toBeGreaterThan(0);
+      expect(refused.rolled).toBe(refused.direct);
     } finally {
       await demo.close();
     }

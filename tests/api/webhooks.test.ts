@@ -7,12 +7,14 @@ import { chargePending } from "../../server/billing/charge";
 import { gyms, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
-import { DEFAULT_SANDBOX_WEBHOOKS, deliverSandboxWebhooks } from "../../server/providers/cards/sandbox-webhooks";
+import { sandboxProviders } from "../../server/providers/registry";
+import { DEFAULT_SANDBOX_WEBHOOKS, deliverSandboxWebhooks } from "../../server/providers/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
 import { setup, signedIn } from "./harness";
 
 const PASSWORD = "webhook test passphrase";
+const SECRETS = { stripe: SANDBOX_SECRETS.stripe, gocardless: SANDBOX_SECRETS.gocardless };
 let env: Awaited<ReturnType<typeof setup>>;
 let api: ReturnType<typeof createApi>;
 let org: { id: number };
@@ -98,7 +100,7 @@ describe("POST /api/webhooks/stripe", () => {
 
   it("processes an event once: a second delivery is stored as a duplicate and changes nothing", async () => {
     const p = await pendingPayment("pm_card_chargeDeclinedInsufficientFunds");
-    await chargePending(env.db, sandboxCards(env.db), new Date(), { only: [p.id] });
+    await chargePending(env.db, sandboxProviders(env.db), new Date(), { only: [p.id] });
     const failed = await paymentRow(p.id);
     expect(failed.status).toBe("failed");
     const body = stripeEvent("evt_dup", "payment_intent.payment_failed", { id: failed.stripe_id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } });
@@ -192,6 +194,7 @@ describe("GET /api/webhook-calls, replay and GET /api/webhooks", () => {
     expect(hooks.json.data.map((h: { provider: string; secret: string; url: string }) => [h.provider, h.secret, h.url])).toEqual([
       ["stripe", "sandbox", "http://localhost:3000/api/webhooks/stripe"],
       ["gocardless", "sandbox", "http://localhost:3000/api/webhooks/gocardless"],
+      ["akahu", "sandbox", "http://localhost:3000/api/webhooks/akahu"],
     ]);
     expect(hooks.json.data[0].last_call.id).toBeGreaterThan(0);
   });
@@ -212,7 +215,7 @@ describe("GET /api/webhook-calls, replay and GET /api/webhooks", () => {
 });
 
 describe("the sandbox Stripe's own webhooks", () => {
-  const deliverTo = (sent: string[]) => async (provider: "stripe", body: string, headers: Record<string, string>) => {
+  const deliverTo = (sent: string[]) => async (provider: string, body: string, headers: Record<string, string>) => {
     sent.push(JSON.parse(body).id);
     return (await post(`/api/webhooks/${provider}`, body, headers)).status;
   };
@@ -220,14 +223,14 @@ describe("the sandbox Stripe's own webhooks", () => {
   it("sends each charge's event after the delay, signed as Stripe signs, and twice when told to", async () => {
     const p = await pendingPayment("pm_card_chargeDeclinedInsufficientFunds");
     const charged = new Date();
-    await chargePending(env.db, sandboxCards(env.db), charged, { only: [p.id] });
+    await chargePending(env.db, sandboxProviders(env.db), charged, { only: [p.id] });
     const failed = await paymentRow(p.id);
     const sent: string[] = [];
-    const early = await deliverSandboxWebhooks(env.db, deliverTo(sent), new Date(charged.getTime() + 5_000), { ...DEFAULT_SANDBOX_WEBHOOKS, delaySeconds: 30 }, SANDBOX_SECRETS.stripe);
+    const early = await deliverSandboxWebhooks(env.db, deliverTo(sent), new Date(charged.getTime() + 5_000), { ...DEFAULT_SANDBOX_WEBHOOKS, delaySeconds: 30 }, SECRETS);
     expect(sent).not.toContain(`evt_${failed.stripe_id!.replace(/^pi_/, "")}`);
     expect(early.delivered).toBeGreaterThanOrEqual(0);
     const later = new Date(charged.getTime() + 60_000);
-    const report = await deliverSandboxWebhooks(env.db, deliverTo(sent), later, { delaySeconds: 30, duplicate: 1, drop: 0, reorder: true }, SANDBOX_SECRETS.stripe);
+    const report = await deliverSandboxWebhooks(env.db, deliverTo(sent), later, { delaySeconds: 30, duplicate: 1, drop: 0, reorder: true }, SECRETS);
     const eventId = `evt_${failed.stripe_id!.replace(/^pi_/, "")}`;
     expect(sent.filter((id) => id === eventId)).toHaveLength(2);
     expect(report.duplicated).toBeGreaterThanOrEqual(1);
@@ -239,22 +242,22 @@ describe("the sandbox Stripe's own webhooks", () => {
     expect(calls.every((c) => c.event_type === "payment_intent.payment_failed")).toBe(true);
     // Sent once for good: a later round owes nothing for it.
     const again: string[] = [];
-    await deliverSandboxWebhooks(env.db, deliverTo(again), new Date(later.getTime() + 60_000), DEFAULT_SANDBOX_WEBHOOKS, SANDBOX_SECRETS.stripe);
+    await deliverSandboxWebhooks(env.db, deliverTo(again), new Date(later.getTime() + 60_000), DEFAULT_SANDBOX_WEBHOOKS, SECRETS);
     expect(again).not.toContain(eventId);
   });
 
   it("can lose events on purpose, and sends again what our endpoint refused", async () => {
     const dropped = await pendingPayment();
-    await chargePending(env.db, sandboxCards(env.db), new Date(), { only: [dropped.id] });
+    await chargePending(env.db, sandboxProviders(env.db), new Date(), { only: [dropped.id] });
     const later = new Date(Date.now() + 120_000);
-    const lost = await deliverSandboxWebhooks(env.db, deliverTo([]), later, { delaySeconds: 0, duplicate: 0, drop: 1, reorder: false }, SANDBOX_SECRETS.stripe);
+    const lost = await deliverSandboxWebhooks(env.db, deliverTo([]), later, { delaySeconds: 0, duplicate: 0, drop: 1, reorder: false }, SECRETS);
     expect(lost.dropped).toBeGreaterThanOrEqual(1);
     const refusedOne = await pendingPayment();
-    await chargePending(env.db, sandboxCards(env.db), new Date(), { only: [refusedOne.id] });
-    const wrongSecret = await deliverSandboxWebhooks(env.db, deliverTo([]), later, DEFAULT_SANDBOX_WEBHOOKS, "whsec_not_what_we_check");
+    await chargePending(env.db, sandboxProviders(env.db), new Date(), { only: [refusedOne.id] });
+    const wrongSecret = await deliverSandboxWebhooks(env.db, deliverTo([]), later, DEFAULT_SANDBOX_WEBHOOKS, { ...SECRETS, stripe: "whsec_not_what_we_check" });
     expect(wrongSecret.refused).toBeGreaterThanOrEqual(1);
     const sent: string[] = [];
-    const retried = await deliverSandboxWebhooks(env.db, deliverTo(sent), later, DEFAULT_SANDBOX_WEBHOOKS, SANDBOX_SECRETS.stripe);
+    const retried = await deliverSandboxWebhooks(env.db, deliverTo(sent), later, DEFAULT_SANDBOX_WEBHOOKS, SECRETS);
     expect(retried.delivered).toBeGreaterThanOrEqual(1);
     expect(sent.length).toBe(retried.delivered);
   });

@@ -109,8 +109,14 @@ test.describe("a server of its own", () => {
   });
 
   test.afterAll(async () => {
-    server?.kill("SIGTERM");
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    // Wait for the server to finish closing its database before removing the directory under it:
+    // removing it while PGlite still flushes raced (ENOTEMPTY).
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   test("a chunked 150 MB body to the API is cut off near 64 KB with a JSON 413", async () => {

@@ -63,7 +63,7 @@ test("the status card shows each state in its colour", async ({ page }) => {
   const expected = { active: ["Active", ["green"]], paused: ["Paused", ["amber"]], grace_period: ["Grace period", ["amber"]], upcoming: ["Upcoming", ["amber"]], cancelled: ["Cancelled", ["green", "red"]] } as const;
   for (const [state, [label, colours]] of Object.entries(expected)) {
     await openFirst(page, `status=${state}&gym=all`);
-    const card = page.getByRole("region", { name: "Membership" });
+    const card = page.getByRole("region", { name: "Membership", exact: true });
     await expect(card).toContainText(label);
     expect(colours).toContain(await card.getAttribute("data-status-colour"));
     await expect(page.getByRole("region", { name: /^Payments/ })).toBeVisible();

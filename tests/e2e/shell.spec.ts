@@ -235,8 +235,8 @@ test("a dead link keeps the shell for staff; guests and the sign-up host get the
   await expect(page.getByRole("link", { name: "Go to the start page" })).toHaveCount(0);
   // A sidebar entry whose page is still to come is the same 404 in the shell, followed as a link (with
   // JavaScript, a navigation in the page).
-  await sidebar(page).getByRole("link", { name: /^Payments/ }).click();
-  await expect(page).toHaveURL(`${BACKOFFICE}/payments`);
+  await sidebar(page).getByRole("link", { name: /^Offerings/ }).click();
+  await expect(page).toHaveURL(`${BACKOFFICE}/offerings`);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   await sidebar(page).getByRole("link", { name: /^Members/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Members", exact: true })).toBeVisible();

@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { createSign } from "node:crypto";
+import { SANDBOX_PRIVATE_KEY, SANDBOX_SIGNING_KEY_ID } from "../../server/providers/bank/sandbox-signing-key";
 import { SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
 import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 
@@ -20,6 +22,14 @@ test("staff see the providers' calls, filter them, read one's raw body and repla
   expect(sent.status()).toBe(200);
   const forged = await page.request.post(`${BACKOFFICE}/api/webhooks/stripe`, { data: body, headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=00" } });
   expect(forged.status()).toBe(401);
+  // Akahu's call, signed with the sandbox Akahu's key, for a payment we never made, from a member of Demo Fitness (organisation 1).
+  const itemId = `payment_e2e_${test.info().project.name}_${Date.now()}`;
+  const akahuBody = JSON.stringify({ webhook_type: "PAYMENT", webhook_code: "UPDATE", state: "o1:u1", item_id: itemId, status: "SENT" });
+  const akahu = await page.request.post(`${BACKOFFICE}/api/webhooks/akahu`, {
+    data: akahuBody,
+    headers: { "content-type": "application/json", "x-akahu-signature": createSign("sha256").update(akahuBody).end().sign(SANDBOX_PRIVATE_KEY, "base64"), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID) },
+  });
+  expect(akahu.status()).toBe(200);
 
   await signIn(page);
   await page.goto(`${BACKOFFICE}/webhooks`);
@@ -27,6 +37,14 @@ test("staff see the providers' calls, filter them, read one's raw body and repla
   const stripe = page.getByRole("region", { name: "Stripe" });
   await expect(stripe.getByText(`${BACKOFFICE}/api/webhooks/stripe`)).toBeVisible();
   await expect(stripe.getByText(/sandbox's own secret/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Akahu" }).getByText(/sandbox's own key/)).toBeVisible();
+  if (jsEnabled(test.info())) await page.screenshot({ path: "test-results/screens/webhooks.png", fullPage: true });
+
+  await page.goto(`${BACKOFFICE}/webhook-calls`);
+  await page.getByLabel("Provider").selectOption("akahu");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/provider=akahu/);
+  await expect(page.getByRole("row").filter({ hasText: "PAYMENT.UPDATE" }).filter({ hasText: `No payment of ours is ${itemId}` })).toBeVisible();
 
   await page.goto(`${BACKOFFICE}/webhook-calls`);
   await page.getByLabel("Provider").selectOption("stripe");

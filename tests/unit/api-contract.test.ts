@@ -7,7 +7,7 @@ import type { GymApi } from "../../app/lib/api.server";
 describe("the API contract binds each path to its handler's answer", () => {
   it("answers the handler's own type, after JSON", () => {
     expectTypeOf<AnswerOf<"get", "/me">["email"]>().toEqualTypeOf<string>();
-    expectTypeOf<AnswerOf<"get", "/members/:id">["can"]>().toEqualTypeOf<{ edit: boolean; delete: boolean; see_money: boolean }>();
+    expectTypeOf<AnswerOf<"get", "/members/:id">["can"]>().toEqualTypeOf<{ edit: boolean; delete: boolean; see_money: boolean; change_membership: boolean; take_money: boolean }>();
     // A Date the handler sends (the session row's timestamp) arrives as a string.
     expectTypeOf<AnswerOf<"get", "/me">["email_verified_at"]>().toEqualTypeOf<string | null>();
     expectTypeOf<AnswerOf<"delete", "/members/:id">>().toEqualTypeOf<{ id: number; name: string; deleted: true }>();

@@ -1,4 +1,4 @@
-import { formatDate } from "../../../domain/dates";
+import { formatDate, formatDay } from "../../../domain/dates";
 import type { MemberDetail } from "./detail-types";
 
 function Item({ label, value }: { label: string; value: React.ReactNode }) {
@@ -24,7 +24,7 @@ export function MemberProfile({ member: m }: { member: MemberDetail }) {
       <dl className="mt-2 divide-y divide-slate-100">
         <Item label="E-mail" value={<a href={`mailto:${m.email}`} className="text-brand-700 underline">{m.email}</a>} />
         <Item label="Mobile" value={m.mobile_number ? <a href={`tel:${m.mobile_number.replace(/\s/g, "")}`} className="text-brand-700 underline">{m.mobile_number}</a> : null} />
-        <Item label="Date of birth" value={m.dob ? formatDate(`${m.dob}T12:00:00Z`) : null} />
+        <Item label="Date of birth" value={m.dob ? formatDay(m.dob) : null} />
         <Item label="Address" value={address} />
         <Item label="Emergency contact" value={emergency} />
         <Item label="Home gym" value={m.home_gym?.name} />

@@ -110,7 +110,7 @@ export function MembersTable({ page, params }: { page: MemberListPage; params: U
   );
 }
 
-export function Pagination({ meta, params }: { meta: MemberListPage["meta"]; params: URLSearchParams }) {
+export function Pagination({ meta, params, noun = "members" }: { meta: Pick<MemberListPage["meta"], "page" | "per_page" | "total" | "pages">; params: URLSearchParams; noun?: string }) {
   const to = (page: number) => {
     const next = new URLSearchParams(params);
     if (page === 1) next.delete("page");
@@ -123,7 +123,7 @@ export function Pagination({ meta, params }: { meta: MemberListPage["meta"]; par
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-700">
-        {meta.total === 0 ? "No members" : `Showing ${first.toLocaleString("en-NZ")}–${last.toLocaleString("en-NZ")} of ${meta.total.toLocaleString("en-NZ")}`}
+        {meta.total === 0 ? `No ${noun}` : `Showing ${first.toLocaleString("en-NZ")}–${last.toLocaleString("en-NZ")} of ${meta.total.toLocaleString("en-NZ")}`}
         {meta.pages > 1 ? ` · Page ${meta.page} of ${meta.pages.toLocaleString("en-NZ")}` : ""}
       </p>
       {meta.pages > 1 ? (

@@ -1,14 +1,13 @@
 import { Form, Link } from "@remix-run/react";
 import { controlClass } from "../../components/control-class";
 import { formatDateTime } from "../../../domain/dates";
-import { WEBHOOK_CALL_STATUSES } from "../../../domain/schemas/webhooks";
+import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../../../domain/schemas/webhooks";
 import type { AnswerOf } from "../../lib/api-contract";
 
 export type WebhookCallList = AnswerOf<"get", "/webhook-calls">;
 export type WebhookCall = AnswerOf<"get", "/webhook-calls/:id">;
 
-const PROVIDERS: Record<string, string> = { stripe: "Stripe", gocardless: "GoCardless" };
-export const providerName = (p: string) => PROVIDERS[p] ?? p;
+export const providerName = (p: string) => (WEBHOOK_PROVIDER_NAMES as Record<string, string>)[p] ?? p;
 
 const STATUS_STYLE: Record<string, string> = {
   processed: "bg-green-100 text-green-800",
@@ -40,8 +39,11 @@ export function CallFilters({ values, errors }: { values: Record<string, string>
         </label>
         <select id="calls-provider" name="provider" defaultValue={values.provider} className={controlClass(Boolean(errors.provider))} {...aria("provider")}>
           <option value="">All</option>
-          <option value="stripe">Stripe</option>
-          <option value="gocardless">GoCardless</option>
+          {Object.entries(WEBHOOK_PROVIDER_NAMES).map(([value, name]) => (
+            <option key={value} value={value}>
+              {name}
+            </option>
+          ))}
         </select>
         {error("provider")}
       </div>

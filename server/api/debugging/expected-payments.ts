@@ -1,5 +1,6 @@
 import { eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { pausesColumn, schedulePauses } from "../../billing/pauses";
 import type { BillingFrequency } from "../../../domain/billing";
 import { addCalendarDays, localDay, startOfLocalDay } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
@@ -55,6 +56,7 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
       amount: prices.amount,
       frequency: prices.billing_frequency,
       toAmount: toPrice.amount,
+      pauses: pausesColumn,
     })
     .from(subscriptions)
     .innerJoin(prices, eq(prices.id, subscriptions.price_id))
@@ -115,7 +117,7 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
               paidUntil: q.from,
               amount: s.force_price_amount ?? s.amount,
               cancelledFrom: s.cancelled_at ? localDay(s.cancelled_at) : null,
-              pauses: s.pause_start_at ? [{ start: localDay(s.pause_start_at), end: s.pause_end_at ? localDay(s.pause_end_at) : null }] : [],
+              pauses: schedulePauses(s.pauses, s),
               priceChange: s.toAmount !== null ? { from: localDay(s.transition_takes_effect_at ?? s.current_period_end!), amount: s.toAmount } : null,
             },
             until,

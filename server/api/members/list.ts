@@ -6,7 +6,7 @@ import { STATE_LABELS, statusColour, subscriptionState, type StatusColour, type 
 import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../../db/schema";
 import { memberInState } from "../../db/subscription-state";
 import type { Tenant } from "../../db/tenant";
-import { escapeLike, inC, lowerEmail, lowerName, mobileDigits, phoneDigits } from "../search/queries";
+import { personMatches } from "../search/queries";
 
 /** The list's filters once the route has resolved the gym: a gym id, or null for every gym. */
 export type MemberFilters = Omit<MemberListQuery, "gym" | "page"> & { gymId: number | null };
@@ -38,7 +38,7 @@ export interface MemberListRow {
  * Status is that subscription's state, filtered in SQL (server/db/subscription-state.ts) and labelled
  * by domain/subscription.ts.
  */
-function base(t: Tenant, f: MemberFilters, at: Date) {
+export function memberWhere(t: Tenant, f: MemberFilters, at: Date) {
   const conditions: (SQL | undefined)[] = [
     eq(organisation_users.role, "member"),
     // A deleted account ends its memberships (drizzle/0006), so this one column leaves both out.
@@ -55,19 +55,10 @@ function base(t: Tenant, f: MemberFilters, at: Date) {
 
 /** Name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive. */
 function textMatch(q: string): SQL {
-  const like = `%${escapeLike(q.toLowerCase())}%`;
-  const digits = phoneDigits(q);
   const people = { name: users.name, email: users.email, mobile_number: users.mobile_number };
-  // One or two characters cannot use a trigram: they match the start of the name or e-mail, from the
-  // "C"-collation prefix indexes (as the global search does for short text).
-  const prefix = `${escapeLike(q.toLowerCase())}%`;
-  const matches =
-    q.length < 3
-      ? sql`(${inC(lowerName(people))} like ${prefix} or ${inC(lowerEmail(people))} like ${prefix})`
-      : sql`(${lowerName(people)} like ${like} or ${lowerEmail(people)} like ${like}${digits ? sql` or ${mobileDigits(people)} like ${`%${digits}%`}` : sql``})`;
-  // The people who match come first, from those indexes; `offset 0` stops the planner folding this back
+  // The people who match come first, from their indexes; `offset 0` stops the planner folding this back
   // into a walk of every member in list order that tests each one.
-  return sql`${organisation_users.user_id} in (select ${users.id} from ${users} where ${matches} offset 0)`;
+  return sql`${organisation_users.user_id} in (select ${users.id} from ${users} where ${personMatches(q, people)} offset 0)`;
 }
 
 /** The columns each sort orders by, the member id last so the order is total (pages and export batches never overlap). */
@@ -120,7 +111,7 @@ function rowsQuery(t: Tenant, f: MemberFilters, at: Date) {
     .leftJoin(prices, eq(prices.id, subscriptions.price_id))
     .leftJoin(offerings, eq(offerings.id, prices.offering_id))
     .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
-    .where(base(t, f, at))
+    .where(memberWhere(t, f, at))
     .$dynamic();
 }
 
@@ -171,7 +162,7 @@ export async function listMembers(t: Tenant, f: MemberFilters, page: number, at:
   const ids = t.db
     .select({ page_user_id: organisation_users.user_id })
     .from(organisation_users)
-    .where(base(t, f, at))
+    .where(memberWhere(t, f, at))
     .orderBy(...keys)
     .limit(MEMBERS_PER_PAGE)
     .offset((page - 1) * MEMBERS_PER_PAGE)
@@ -180,7 +171,7 @@ export async function listMembers(t: Tenant, f: MemberFilters, page: number, at:
     rowsQuery(t, { ...f, q: undefined, status: undefined, price: undefined, offering: undefined, tag: undefined, gymId: null }, at)
       .innerJoin(ids, eq(ids.page_user_id, organisation_users.user_id))
       .orderBy(...keys),
-    t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(base(t, f, at)),
+    t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(memberWhere(t, f, at)),
   ]);
   return {
     data: rows.map((r) => toRow(r, at)),
@@ -212,7 +203,7 @@ export async function* eachMember(t: Tenant, f: MemberFilters, at: Date, batch =
       .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
       .where(
         and(
-          base(t, f, at),
+          memberWhere(t, f, at),
           after ? sql`(${keys[0]}, ${keys[1]}) ${sql.raw(dir === "asc" ? ">" : "<")} (${after[0]}::${keyType}, ${after[1]}::int)` : undefined,
         ),
       )

@@ -5,11 +5,10 @@ import { memberListQuery, memberUpdateSchema, type MemberListQuery } from "../..
 import { localDay } from "../../../domain/dates";
 import { readBody, readForm, readQuery } from "../body";
 import type { ApiEnv } from "../context";
-import { invalid } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { ApiError, notFound } from "../errors";
-import { isOrganisationAdmin } from "../users/current";
 import { assertCan, can, requireCan, type Capability } from "../permissions";
+import { resolveGym } from "../gym-scope";
 import { memberDetail } from "./detail";
 import { deleteMember, updateMember } from "./edit";
 import { findMember, type FoundMember } from "./find";
@@ -18,22 +17,6 @@ import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activit
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
 import { csvBody } from "./csv";
 import { eachMember, listMembers, type MemberFilters } from "./list";
-
-/**
- * Which gym's members: the current gym unless the request names another. Every gym ("all") and any gym
- * of the organisation are for organisation admins; other staff may name the gyms they work in.
- */
-function resolveGym(c: Context<ApiEnv>, gym: number | "all" | undefined): number | null {
-  const user = c.var.user!;
-  const admin = isOrganisationAdmin(user);
-  if (gym === undefined) return c.var.tenant.gymId;
-  if (gym === "all") {
-    if (!admin) throw invalid({ gym: ["Only organisation admins can list the members of every gym"] });
-    return null;
-  }
-  if (!user.gyms.some((g) => g.id === gym)) throw invalid({ gym: ["Choose a gym from the list"] });
-  return gym;
-}
 
 function filtersFrom(c: Context<ApiEnv>, query: MemberListQuery, capability: Capability): { filters: MemberFilters; page: number } {
   const { gym, page, ...rest } = query;
@@ -53,7 +36,13 @@ async function memberFor(c: Context<ApiEnv>, capability: Capability) {
 const allowedOn = (c: Context<ApiEnv>, found: FoundMember) => {
   const gym = found.membership.home_gym_id;
   const u = c.var.user!;
-  return { edit: can(u, "members.write", gym), delete: can(u, "members.delete", gym), see_money: can(u, "money.read", gym) };
+  return {
+    edit: can(u, "members.write", gym),
+    delete: can(u, "members.delete", gym),
+    see_money: can(u, "money.read", gym),
+    change_membership: can(u, "subscriptions.write", gym),
+    take_money: can(u, "money.write", gym),
+  };
 };
 
 export const memberRoutes = new Hono<ApiEnv>()

@@ -114,3 +114,16 @@ export async function searchMembers(t: Tenant, query: string, gyms: "all" | numb
     .orderBy(asc(rank), desc(similarity), asc(users.name), asc(users.id))
     .limit(SEARCH_RESULTS);
 }
+
+/**
+ * A person's name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive. One or two
+ * characters cannot use a trigram: they match the start of the name or e-mail, from the "C"-collation prefix
+ * indexes (as the global search does for short text). The members, payments and visits lists' text filter.
+ */
+export function personMatches(q: string, people: People): SQL {
+  const lowered = escapeLike(q.toLowerCase());
+  if (q.length < 3) return sql`(${inC(lowerName(people))} like ${`${lowered}%`} or ${inC(lowerEmail(people))} like ${`${lowered}%`})`;
+  const like = `%${lowered}%`;
+  const digits = phoneDigits(q);
+  return sql`(${lowerName(people)} like ${like} or ${lowerEmail(people)} like ${like}${digits ? sql` or ${mobileDigits(people)} like ${`%${digits}%`}` : sql``})`;
+}

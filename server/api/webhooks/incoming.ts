@@ -1,19 +1,19 @@
 import { Hono, type Context } from "hono";
 import type { Db } from "../../db/client";
-import { sandboxCards } from "../../providers/cards/sandbox";
+import { sandboxProviders } from "../../providers/registry";
 import { keptHeaders, receiveWebhook, type WebhookDeps } from "../../webhooks/receive";
 import type { WebhookProvider } from "../../webhooks/verify";
 import type { ApiEnv } from "../context";
 
 /**
- * POST /api/webhooks/stripe and /api/webhooks/gocardless: the providers' own calls, with no session and for any
+ * POST /api/webhooks/stripe, /gocardless and /akahu: the providers' own calls, with no session and for any
  * organisation (the event names it), so they run on the system's database handle; their signatures guard them
  * (server/webhooks/verify.ts). Staff's replays run on their request's tenant handle instead (./routes.ts).
  *
  * On `db`: the system's handle for a provider's call, or a staff request's own (PGlite has one connection, held by it). */
 export function webhookDeps(c: Context<ApiEnv>, db: Db = c.var.deps.db): WebhookDeps {
   const deps = c.var.deps;
-  return { db, config: deps.config, cards: deps.cards ?? sandboxCards(db), now: deps.now ?? (() => new Date()) };
+  return { db, config: deps.config, providers: deps.providers ?? sandboxProviders(db), now: deps.now ?? (() => new Date()) };
 }
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
@@ -22,4 +22,7 @@ const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   return c.json(answer.body, answer.status);
 };
 
-export const incomingWebhookRoutes = new Hono<ApiEnv>().post("/webhooks/stripe", receive("stripe")).post("/webhooks/gocardless", receive("gocardless"));
+export const incomingWebhookRoutes = new Hono<ApiEnv>()
+  .post("/webhooks/stripe", receive("stripe"))
+  .post("/webhooks/gocardless", receive("gocardless"))
+  .post("/webhooks/akahu", receive("akahu"));

@@ -1,3 +1,5 @@
+import type { ChargeResult, ProviderMode } from "../charge-result";
+
 /**
  * Card payments, as the billing engine asks for them (issue 11). One interface, two adapters: the sandbox
  * (./sandbox.ts, the default: offline, with Stripe's test cards and decline codes and a ledger of its own) and
@@ -9,6 +11,8 @@ export interface CardCharge {
   /** The provider's customer and saved payment method (Stripe: cus_…, pm_…), as the payment type holds them. */
   customer: string | null;
   paymentMethod: string | null;
+  /** The gym's Stripe Connect account (gyms.stripe_id) the charge is made on, when it has one. */
+  account?: string | null;
   /** The card's last four digits: all the sandbox needs when no payment method id was saved (the seed's cards). */
   lastFour?: string | null;
   /** Derived from our payment (`charge:{subscription}:{period}:{attempt}`): the same charge sent twice is charged once. */
@@ -17,30 +21,15 @@ export interface CardCharge {
   metadata: Record<string, string>;
 }
 
-export type CardChargeResult =
-  | { status: "succeeded"; id: string }
-  /** Declined: `declineCode` is Stripe's decline_code, else its error code (expired_card, incorrect_cvc…). */
-  | { status: "declined"; id: string | null; declineCode: string; message: string }
-  /** Not settled yet (3-D Secure, an asynchronous method): a webhook says how it ends. */
-  | { status: "processing"; id: string };
+/** Succeeded, declined (`declineCode`: Stripe's decline_code, else its error code) or processing (3-D Secure…). */
+export type CardChargeResult = Exclude<ChargeResult, { status: "awaiting_approval" }>;
 
 export interface CardProvider {
   readonly name: "stripe";
-  readonly mode: "sandbox" | "live";
+  readonly mode: ProviderMode;
   charge(request: CardCharge): Promise<CardChargeResult>;
   /** A charge's state at the provider now, or null when it knows no such charge: webhooks apply this, not the event's snapshot. */
-  retrieve(id: string): Promise<CardChargeResult | null>;
-}
-
-/** The provider could not be asked or refused the request itself (not a decline): the charge's outcome is unknown. */
-export class CardProviderError extends Error {
-  constructor(
-    message: string,
-    /** Whether sending the same request again (same idempotency key) may succeed. */
-    public retryable: boolean,
-  ) {
-    super(message);
-  }
+  retrieve(id: string, account?: string | null): Promise<CardChargeResult | null>;
 }
 
 /** A member's saved card, from their payment type's details (stripe_card: customer, payment_method, last_four). */

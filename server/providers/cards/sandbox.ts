@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
-import { CardProviderError, type CardCharge, type CardChargeResult, type CardProvider } from "./card-provider";
+import { ProviderError } from "../errors";
+import type { CardCharge, CardChargeResult, CardProvider } from "./card-provider";
 
 /**
  * Stripe's test cards (https://docs.stripe.com/testing), by the card's last four digits or Stripe's test payment
@@ -87,7 +88,7 @@ export function sandboxCards(db: Db): CardProvider {
       return row ? answer(row) : null;
     },
     async charge(req: CardCharge): Promise<CardChargeResult> {
-      if (!Number.isSafeInteger(req.amount) || req.amount < 50) throw new CardProviderError("Amount must be at least 50 cents (amount_too_small).", false);
+      if (!Number.isSafeInteger(req.amount) || req.amount < 50) throw new ProviderError("Amount must be at least 50 cents (amount_too_small).", false);
       // A card saved without a payment method id (the seed's) is known to the sandbox by its last four digits.
       const paymentMethod = req.paymentMethod ?? `pm_sandbox_${req.lastFour ?? "4242"}`;
       const request = { amount: req.amount, currency: req.currency, customer: req.customer, payment_method: paymentMethod };
@@ -106,7 +107,7 @@ export function sandboxCards(db: Db): CardProvider {
       });
       const row = written ?? (await recorded.execute({ provider, key: req.idempotencyKey }))[0];
       if (!sameCharge(row.request)) {
-        throw new CardProviderError("Keys for idempotent requests can only be used with the same parameters they were first used with.", false);
+        throw new ProviderError("Keys for idempotent requests can only be used with the same parameters they were first used with.", false);
       }
       return answer(row);
     },

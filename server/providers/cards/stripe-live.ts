@@ -1,9 +1,10 @@
 import Stripe from "stripe";
-import { CardProviderError, type CardCharge, type CardChargeResult, type CardProvider } from "./card-provider";
+import { ProviderError } from "../errors";
+import type { CardCharge, CardChargeResult, CardProvider } from "./card-provider";
 
 export interface StripeSettings {
   secretKey: string;
-  /** A Connect account the gym is paid through (gyms.stripe_id), when it has one. */
+  /** The Connect account charges go to when a charge names none (a single-gym deployment's own account). */
   account?: string | null;
   /** Tests point the SDK at a local fake that answers as Stripe documents. */
   host?: string;
@@ -14,7 +15,7 @@ export interface StripeSettings {
 /**
  * Cards through Stripe itself: an off-session PaymentIntent confirmed at once with the member's saved payment
  * method, sent with our idempotency key so Stripe charges it once however often we ask. A decline is Stripe's
- * card error (its decline_code, else its code); a network failure or 5xx is a CardProviderError the engine
+ * card error (its decline_code, else its code); a network failure or 5xx is a ProviderError the engine
  * may send again with the same key.
  */
 export function stripeCards(settings: StripeSettings): CardProvider {
@@ -28,13 +29,13 @@ export function stripeCards(settings: StripeSettings): CardProvider {
   return {
     name: "stripe",
     mode: "live",
-    async retrieve(id) {
+    async retrieve(id, account) {
       try {
-        const intent = await stripe.paymentIntents.retrieve(id, {}, { stripeAccount: settings.account ?? undefined });
+        const intent = await stripe.paymentIntents.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined });
         return intentResult(intent);
       } catch (err) {
         if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
-        if (err instanceof Stripe.errors.StripeError) throw new CardProviderError(`Stripe: ${err.message}`, true);
+        if (err instanceof Stripe.errors.StripeError) throw new ProviderError(`Stripe: ${err.message}`, true);
         throw err;
       }
     },
@@ -53,7 +54,7 @@ export function stripeCards(settings: StripeSettings): CardProvider {
             description: req.description,
             metadata: req.metadata,
           },
-          { idempotencyKey: req.idempotencyKey, stripeAccount: settings.account ?? undefined },
+          { idempotencyKey: req.idempotencyKey, stripeAccount: req.account ?? settings.account ?? undefined },
         );
         return intentResult(intent);
       } catch (err) {
@@ -62,7 +63,7 @@ export function stripeCards(settings: StripeSettings): CardProvider {
         }
         if (err instanceof Stripe.errors.StripeError) {
           const retryable = err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeAPIError || err instanceof Stripe.errors.StripeRateLimitError || (err.statusCode ?? 0) >= 500;
-          throw new CardProviderError(`Stripe: ${err.message}`, retryable);
+          throw new ProviderError(`Stripe: ${err.message}`, retryable);
         }
         throw err;
       }

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { PIF_PAYMENT_METHODS } from "../payment";
+import { PAYMENT_TYPE_KINDS } from "../surcharge";
+import { databaseId } from "./ids";
+
+/**
+ * The /payments and /visits lists' filters (issue 12): GET parameters, so a filtered list is a link, and the same
+ * filters for their CSV exports. A date range is at most a year and a bit; without one, the last 30 days.
+ */
+const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = (message: string) => z.string().trim().refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
+
+export const LIST_PER_PAGE = 50;
+export const MAX_RANGE_DAYS = 400;
+
+/** SPEC §4's reading of a payment's status: sent is successful; upcoming, pending, pending_request, awaiting_payment are not failed; the rest failed. */
+export const PAYMENT_OUTCOME_FILTERS = ["successful", "not_failed", "failed"] as const;
+export const PAYMENT_OUTCOME_LABELS = { successful: "Successful", not_failed: "Pending or to come", failed: "Failed" } as const;
+export const PAYMENT_METHOD_FILTERS = [...PAYMENT_TYPE_KINDS, ...PIF_PAYMENT_METHODS] as const;
+export type PaymentMethodFilter = (typeof PAYMENT_METHOD_FILTERS)[number];
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethodFilter, string> = {
+  stripe_card: "Card",
+  gocardless_bank_account: "Direct debit",
+  bank_account: "Bank payment (Akahu)",
+  eftpos: "EFTPOS",
+  cash: "Cash",
+  bank_transfer: "Bank transfer",
+};
+
+const common = {
+  from: optional(day("Enter the start date as a date")),
+  to: optional(day("Enter the end date as a date")),
+  /** A gym of the organisation, or "all" (organisation admins only); the current gym when absent. */
+  gym: optional(z.union([z.literal("all"), databaseId("Choose a gym from the list")])),
+  member: optional(databaseId("Choose a member")),
+  q: optional(z.string().trim().max(100, "Search for at most 100 characters")),
+  page: optional(z.coerce.number().int().min(1).max(100_000)).transform((v) => v ?? 1),
+};
+
+const range = <T extends { from?: string; to?: string }>(q: T, ctx: z.RefinementCtx) => {
+  if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "The end date must be on or after the start date" });
+  if (q.from && q.to && (Date.parse(q.to) - Date.parse(q.from)) / 864e5 > MAX_RANGE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: `Choose at most ${MAX_RANGE_DAYS} days` });
+};
+
+export const paymentListQuery = z
+  .object({
+    ...common,
+    status: optional(z.enum(PAYMENT_OUTCOME_FILTERS, { errorMap: () => ({ message: "Choose a status from the list" }) })),
+    method: optional(z.enum(PAYMENT_METHOD_FILTERS, { errorMap: () => ({ message: "Choose a payment method from the list" }) })),
+  })
+  .superRefine(range);
+export type PaymentListQuery = z.infer<typeof paymentListQuery>;
+
+export const VISIT_RESULT_FILTERS = ["successful", "refused"] as const;
+export const visitListQuery = z
+  .object({
+    ...common,
+    result: optional(z.enum(VISIT_RESULT_FILTERS, { errorMap: () => ({ message: "Choose entered or refused" }) })),
+  })
+  .superRefine(range);
+export type VisitListQuery = z.infer<typeof visitListQuery>;

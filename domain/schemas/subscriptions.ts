@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { PIF_PAYMENT_METHODS } from "../payment";
+import { databaseId } from "./ids";
+import { email } from "./auth";
+import { MSG } from "./messages";
+
+/**
+ * The membership actions' requests (issue 12), shared by the API and the back-office forms. Every one that changes
+ * a subscription carries the `version` the page showed (subscriptions.version): when someone else changed it since,
+ * the API answers 409 and changes nothing. `preview` asks for the effect only; nothing is written.
+ */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day written yyyy-MM-dd (what a date input sends). */
+export const calendarDay = (message: string) =>
+  z
+    .string({ required_error: MSG.required, invalid_type_error: message })
+    .trim()
+    .min(1, MSG.required)
+    .refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
+
+const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
+/** A checkbox or a JSON boolean: "on", "true", "1", true. */
+const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
+
+const version = z.coerce.number({ required_error: MSG.required, invalid_type_error: "Reload the page: its version is missing" }).int().min(1).max(2_147_483_647);
+const common = { version, preview: optional(flag) };
+
+export const PAUSE_ACTIONS = ["pause", "end", "remove", "credit"] as const;
+
+/** POST /api/subscriptions/{id}/pause: schedule a pause, end a running one early, remove a scheduled one, or adjust the pause-days credit. */
+export const pauseRequest = z.discriminatedUnion("action", [
+  z.object({
+    action: z.literal("pause"),
+    start: calendarDay("Enter the day the pause starts"),
+    end: calendarDay("Enter the day the member is back"),
+    reason: optional(z.string().trim().max(500, MSG.max(500))),
+    ...common,
+  }),
+  z.object({ action: z.literal("end"), pause_id: databaseId("Choose a pause"), end: calendarDay("Enter the day the pause ends"), ...common }),
+  z.object({ action: z.literal("remove"), pause_id: databaseId("Choose a pause"), ...common }),
+  z.object({
+    action: z.literal("credit"),
+    days: z.coerce
+      .number({ required_error: MSG.required, invalid_type_error: "Enter a whole number of days" })
+      .int("Enter a whole number of days")
+      .min(-365, "Take away at most 365 days")
+      .max(365, MSG.max(365))
+      .refine((n) => n !== 0, "Enter a number of days other than 0"),
+    ...common,
+  }),
+]);
+export type PauseRequest = z.infer<typeof pauseRequest>;
+
+export const CANCELLATION_REASONS = ["moving_away", "cost", "injury_or_health", "not_using_it", "joined_another_gym", "unhappy_with_service", "other"] as const;
+export const CANCELLATION_REASON_LABELS: Record<(typeof CANCELLATION_REASONS)[number], string> = {
+  moving_away: "Moving away",
+  cost: "Cost",
+  injury_or_health: "Injury or health",
+  not_using_it: "Not using it enough",
+  joined_another_gym: "Joined another gym",
+  unhappy_with_service: "Unhappy with the service",
+  other: "Other",
+};
+
+/** A form sends one value or several under one name. */
+const list = <T extends z.ZodTypeAny>(item: T) => z.preprocess((v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(item));
+
+/** POST /api/subscriptions/{id}/cancel */
+export const cancelRequest = z.object({
+  when: z.enum(["period_end", "now"], { errorMap: () => ({ message: "Choose when the membership ends" }) }),
+  reasons: list(z.enum(CANCELLATION_REASONS, { errorMap: () => ({ message: "Choose reasons from the list" }) })).refine((r) => r.length > 0, "Choose at least one reason"),
+  comments: optional(z.string().trim().max(1000, MSG.max(1000))),
+  ...common,
+});
+export type CancelRequest = z.infer<typeof cancelRequest>;
+
+/** POST /api/subscriptions/{id}/undo-cancel */
+export const undoCancelRequest = z.object(common);
+
+/** POST /api/subscriptions/schedule-price-change (and change-price-email-preview, which needs no version) */
+export const priceChangeRequest = z
+  .object({
+    subscription_id: databaseId("Choose a membership"),
+    price_id: databaseId("Choose a price from the list"),
+    from: z.enum(["period_end", "date"], { errorMap: () => ({ message: "Choose when the new price starts" }) }),
+    date: optional(calendarDay("Enter the day the new price starts")),
+    notify: optional(flag),
+    ...common,
+  })
+  .refine((r) => r.from !== "date" || r.date, { message: "Enter the day the new price starts", path: ["date"] });
+export type PriceChangeRequest = z.infer<typeof priceChangeRequest>;
+export const priceChangeEmailRequest = z
+  .object({
+    subscription_id: databaseId("Choose a membership"),
+    price_id: databaseId("Choose a price from the list"),
+    from: z.enum(["period_end", "date"], { errorMap: () => ({ message: "Choose when the new price starts" }) }),
+    date: optional(calendarDay("Enter the day the new price starts")),
+  })
+  .refine((r) => r.from !== "date" || r.date, { message: "Enter the day the new price starts", path: ["date"] });
+
+/** POST /api/subscriptions/{id}/remove-price-change, /start-now */
+export const versionOnlyRequest = z.object(common);
+
+export const MANUAL_PAYMENT_METHODS = ["charge", ...PIF_PAYMENT_METHODS] as const;
+export const MANUAL_PAYMENT_METHOD_LABELS: Record<(typeof MANUAL_PAYMENT_METHODS)[number], string> = {
+  charge: "Charge their saved payment method now",
+  eftpos: "EFTPOS at the desk",
+  cash: "Cash",
+  bank_transfer: "Bank transfer (marked received when it arrives)",
+};
+
+/** POST /api/subscriptions/{id}/manual-payment: the balance owing, charged now or recorded as taken. */
+export const manualPaymentRequest = z.object({
+  method: z.enum(MANUAL_PAYMENT_METHODS, { errorMap: () => ({ message: "Choose how it is paid" }) }),
+  note: optional(z.string().trim().max(500, MSG.max(500))),
+  /** Made when the form was shown: the same form sent twice makes one payment. */
+  key: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page: its payment key is missing"),
+  ...common,
+});
+export type ManualPaymentRequest = z.infer<typeof manualPaymentRequest>;
+
+/** POST /api/members/{id}/pif: a paid-in-full membership, paid at the desk. */
+export const pifRequest = z.object({
+  price_id: databaseId("Choose a paid-in-full price"),
+  start: calendarDay("Enter the day it starts"),
+  method: z.enum(PIF_PAYMENT_METHODS, { errorMap: () => ({ message: "Choose how it was paid" }) }),
+  key: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page: its payment key is missing"),
+  preview: optional(flag),
+});
+export type PifRequest = z.infer<typeof pifRequest>;
+
+/** POST /api/organisations/{id}/members/onboard-pif: a new member who paid in full at the desk; they are invited to set a password. */
+export const onboardPifRequest = z.object({
+  name: z.preprocess((v) => (typeof v === "string" ? v.trim() : v) || undefined, z.string({ required_error: MSG.required }).max(120, MSG.max(120))),
+  email,
+  mobile_number: optional(z.string().trim().max(20, MSG.max(20)).regex(/^\+?[0-9 ()-]{6,20}$/, "Enter a phone number, such as 021 123 4567")),
+  gym_id: databaseId("Choose a gym from the list"),
+  price_id: databaseId("Choose a paid-in-full price"),
+  start: calendarDay("Enter the day it starts"),
+  method: z.enum(PIF_PAYMENT_METHODS, { errorMap: () => ({ message: "Choose how it was paid" }) }),
+  key: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page: its payment key is missing"),
+  preview: optional(flag),
+});
+export type OnboardPifRequest = z.infer<typeof onboardPifRequest>;

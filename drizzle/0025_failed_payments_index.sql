@@ -1,0 +1,1 @@
+CREATE INDEX "payments_failed_created_idx" ON "payments" USING btree ("organisation_id","created_at") WHERE status not in ('sent', 'upcoming', 'pending', 'pending_request', 'awaiting_payment');

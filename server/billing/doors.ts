@@ -1,0 +1,73 @@
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { accessAt } from "../../domain/access";
+import type { Db } from "../db/client";
+import { access_control_credentials, organisation_users, subscriptions, users } from "../db/schema";
+import { ProviderError } from "../providers/errors";
+import type { Providers } from "../providers/registry";
+
+/**
+ * The door says what the membership says (issue 11): a member whose grace period ran out unpaid is switched off
+ * at the door system, and a member switched off whose membership lets them in again (staff settled it) is switched
+ * back on. Our side of it is their door credentials' status (suspended ↔ active), changed only once the door
+ * system has done its part, so a call that fails is simply made again by the next run. Members without a door
+ * credential have nothing to open a door with and are left alone.
+ */
+export interface DoorReport {
+  suspended: number;
+  restored: number;
+  /** Door calls that failed this run (tried again next run). */
+  failed: number;
+}
+
+export async function syncDoorAccess(db: Db, providers: Providers, now: Date): Promise<DoorReport> {
+  const report: DoorReport = { suspended: 0, restored: 0, failed: 0 };
+  const candidates = await db
+    .selectDistinct({
+      organisationId: organisation_users.organisation_id,
+      userId: organisation_users.user_id,
+      email: users.email,
+      name: users.name,
+      s: subscriptions,
+    })
+    .from(access_control_credentials)
+    .innerJoin(organisation_users, and(eq(organisation_users.organisation_id, access_control_credentials.organisation_id), eq(organisation_users.user_id, access_control_credentials.user_id)))
+    .innerJoin(users, eq(users.id, organisation_users.user_id))
+    .innerJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
+    .where(
+      or(
+        and(eq(access_control_credentials.status, "active"), eq(subscriptions.upcoming_state, "failed")),
+        eq(access_control_credentials.status, "suspended"),
+      ),
+    );
+  for (const c of candidates) {
+    const allowed = accessAt(c.s, now).allowed;
+    // A suspended member still out stays as they are; an active one with a stopped membership is switched off.
+    const from = allowed ? "suspended" : "active";
+    const [held] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(access_control_credentials)
+      .where(and(eq(access_control_credentials.organisation_id, c.organisationId), eq(access_control_credentials.user_id, c.userId), eq(access_control_credentials.status, from)));
+    if (!held.n) continue;
+    try {
+      await providers.doors.setAccess({ organisationId: c.organisationId, email: c.email, name: c.name }, allowed);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      console.warn(`[doors] ${providers.doors.name}: member ${c.userId} of organisation ${c.organisationId}: ${err.message}`);
+      report.failed++;
+      continue;
+    }
+    await db
+      .update(access_control_credentials)
+      .set({ status: allowed ? "active" : "suspended" })
+      .where(
+        and(
+          eq(access_control_credentials.organisation_id, c.organisationId),
+          eq(access_control_credentials.user_id, c.userId),
+          inArray(access_control_credentials.status, [from]),
+        ),
+      );
+    if (allowed) report.restored++;
+    else report.suspended++;
+  }
+  return report;
+}

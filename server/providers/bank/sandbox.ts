@@ -1,0 +1,102 @@
+import { createSign, createVerify, randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { bankPaymentTimeline } from "../../../domain/bank-payment";
+import type { Db } from "../../db/client";
+import { sandbox_ledger } from "../../db/schema";
+import type { SandboxClock } from "../clock";
+import { ProviderError } from "../errors";
+import { sandboxAccountBehaviour, type SandboxAccountBehaviour } from "../sandbox-accounts";
+import type { AkahuWebhookPayload, BankPayment, BankPaymentRequest, BankProvider } from "./bank-provider";
+import { SANDBOX_PRIVATE_KEY, SANDBOX_PUBLIC_KEY, SANDBOX_SIGNING_KEY_ID } from "./sandbox-signing-key";
+
+/** How the member's bank answers, as Akahu reports it (status_code and status_text). */
+const DECLINES: Partial<Record<SandboxAccountBehaviour, { code: string; text: string }>> = {
+  insufficient_funds: { code: "INSUFFICIENT_FUNDS", text: "The account does not have sufficient funds to make this payment." },
+  refused: { code: "BANK_ERROR", text: "The bank declined the payment." },
+  closed: { code: "INVALID_ACCOUNT", text: "The account cannot make payments." },
+  authority_cancelled: { code: "AUTHENTICATION_FAILED", text: "The connection to the bank needs to be re-authorised by the user." },
+};
+
+type LedgerRow = typeof sandbox_ledger.$inferSelect;
+
+const outcomeOf = (row: LedgerRow) => (row.status === "PENDING_APPROVAL" ? "approval" : row.status === "SENT" ? "sent" : "declined");
+
+/** The statuses a ledger row's payment passes through (its state now; the sandbox's webhooks tell of each after the first). */
+export function bankPaymentEvents(row: LedgerRow) {
+  return bankPaymentTimeline(row.created_at, outcomeOf(row));
+}
+
+/** A ledger row's payment as Akahu would show it at `now`. */
+export function sandboxBankPaymentAt(row: LedgerRow, now: Date): BankPayment {
+  const happened = bankPaymentEvents(row).filter((e) => e.at <= now);
+  const status = (happened.at(-1) ?? bankPaymentEvents(row)[0]).status;
+  const failed = status === "DECLINED";
+  return { id: row.object_id, status, statusCode: failed ? row.decline_code : null, statusText: failed ? String(row.request.status_text ?? "") || null : null };
+}
+
+/** The sandbox's webhook signature, as Akahu makes it: base64 RSA-SHA256 over the raw body. */
+export function sandboxAkahuSignature(body: string): string {
+  return createSign("sha256").update(body).end().sign(SANDBOX_PRIVATE_KEY, "base64");
+}
+
+/**
+ * The offline Akahu: payments from a member's connected account, kept in its own books (`sandbox_ledger`,
+ * provider 'akahu'), one per idempotency key, outside the caller's transaction. How the member's bank answers is
+ * settled from their account number (../sandbox-accounts.ts) when the payment is made; when it answers follows
+ * domain/bank-payment.ts on the sandbox's clock.
+ */
+export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
+  const provider = "akahu";
+  return {
+    name: provider,
+    mode: "sandbox",
+    async retrieve(_token, id) {
+      const [row] = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.object_id, id)));
+      return row ? sandboxBankPaymentAt(row, clock.now()) : null;
+    },
+    async pay(req: BankPaymentRequest) {
+      if (!Number.isSafeInteger(req.amount) || req.amount < 1) throw new ProviderError("amount must be more than $0.00 (400).", false);
+      const now = clock.now();
+      const behaviour = sandboxAccountBehaviour(req.accountNumber);
+      const decline = DECLINES[behaviour];
+      const status = decline ? "DECLINED" : behaviour === "needs_approval" ? "PENDING_APPROVAL" : "SENT";
+      const request = { amount: req.amount, from: req.fromAccount, to: req.to, meta: { destination: req.statement }, status_text: decline?.text ?? null };
+      const [written] = await db
+        .insert(sandbox_ledger)
+        .values({
+          provider,
+          idempotency_key: req.idempotencyKey,
+          request,
+          object_id: `payment_${randomBytes(12).toString("hex")}`,
+          amount: req.amount,
+          currency: "nzd",
+          status,
+          decline_code: decline?.code ?? null,
+          created_at: now,
+          // Akahu tells of each change after the first (the answer to the request says that one).
+          next_event_at: bankPaymentTimeline(now, status === "PENDING_APPROVAL" ? "approval" : status === "SENT" ? "sent" : "declined")[1].at,
+        })
+        .onConflictDoNothing()
+        .returning();
+      const row =
+        written ??
+        (await db
+          .select()
+          .from(sandbox_ledger)
+          .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.idempotency_key, req.idempotencyKey))))[0];
+      if (row.amount !== req.amount || row.request.from !== req.fromAccount) {
+        throw new ProviderError("This idempotency key was used with a different request (409).", false);
+      }
+      return sandboxBankPaymentAt(row, now);
+    },
+    async verifyWebhook(body, keyId, signature) {
+      if (!signature) throw new Error("No X-Akahu-Signature header.");
+      if (Number(keyId) !== SANDBOX_SIGNING_KEY_ID) throw new Error(`Signing key ${keyId ?? "(none)"} is not the sandbox's key ${SANDBOX_SIGNING_KEY_ID}.`);
+      if (!createVerify("sha256").update(body).end().verify(SANDBOX_PUBLIC_KEY, signature, "base64")) throw new Error("The X-Akahu-Signature does not match the body.");
+      return JSON.parse(body) as AkahuWebhookPayload;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { DirectDebitStatus } from "../../../domain/direct-debit";
+import type { LocalDay } from "../../../domain/periods";
+import type { ChargeResult, ProviderMode } from "../charge-result";
+
+/**
+ * Direct debit, as the billing engine asks for it (issue 11): a payment collected against the member's mandate on
+ * a charge date, which takes days to settle (domain/direct-debit.ts). One interface, two adapters: the sandbox
+ * (./sandbox.ts, the default: offline, GoCardless's statuses on BECS NZ timings, a ledger of its own and signed
+ * webhooks) and GoCardless itself (./gocardless-live.ts, on the official SDK). Amounts are integer cents.
+ */
+export interface DirectDebitCollection {
+  amount: number;
+  currency: "nzd";
+  /** The member's mandate (GoCardless: MD…), as their payment type holds it. */
+  mandate: string | null;
+  /** The mandate's bank account number: all the sandbox needs to know how the payer's bank will answer. */
+  accountNumber?: string | null;
+  /** The day we would like it taken; the provider moves it to the earliest it can meet. */
+  chargeDate: LocalDay | null;
+  /** Derived from our payment: asked twice, the provider creates one payment. */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+export interface DirectDebitPayment {
+  id: string;
+  status: DirectDebitStatus | "pending_customer_approval" | "customer_approval_denied";
+  chargeDate: LocalDay | null;
+  /** Why it failed (GoCardless's `details.cause`: insufficient_funds, mandate_cancelled…), when it did. */
+  cause?: string | null;
+  description?: string | null;
+}
+
+export interface DirectDebitProvider {
+  readonly name: "gocardless";
+  readonly mode: ProviderMode;
+  collect(request: DirectDebitCollection): Promise<DirectDebitPayment>;
+  /** The payment's state at the provider now, or null when it knows no such payment. */
+  retrieve(id: string): Promise<DirectDebitPayment | null>;
+}
+
+const SETTLED = new Set(["confirmed", "paid_out"]);
+const FAILED = new Set(["failed", "cancelled", "charged_back", "customer_approval_denied"]);
+
+/** A direct debit's state as the engine writes it down: confirmed money is paid; a failure declines with its cause. */
+export function directDebitResult(p: DirectDebitPayment): ChargeResult {
+  if (SETTLED.has(p.status)) return { status: "succeeded", id: p.id };
+  if (FAILED.has(p.status)) {
+    return { status: "declined", id: p.id, declineCode: p.cause ?? p.status, message: p.description ?? `The direct debit was ${p.status.replace(/_/g, " ")}.` };
+  }
+  return { status: "processing", id: p.id, chargeDate: p.chargeDate };
+}
+
+/** A member's mandate, from their payment type's details (gocardless_bank_account: name, account_number, mandate_id). */
+export function savedMandate(details: Record<string, string | number> | null | undefined): Pick<DirectDebitCollection, "mandate" | "accountNumber"> {
+  const text = (v: unknown) => (typeof v === "string" && v ? v : null);
+  return { mandate: text(details?.mandate_id), accountNumber: text(details?.account_number) };
+}

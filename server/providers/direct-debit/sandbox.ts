@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { chargeDateFor, directDebitTimeline, statusAt } from "../../../domain/direct-debit";
+import type { Db } from "../../db/client";
+import { sandbox_ledger } from "../../db/schema";
+import type { SandboxClock } from "../clock";
+import { ProviderError } from "../errors";
+import { sandboxAccountBehaviour, type SandboxAccountBehaviour } from "../sandbox-accounts";
+import type { DirectDebitCollection, DirectDebitPayment, DirectDebitProvider } from "./direct-debit-provider";
+
+/** How the payer's bank answers, as GoCardless reports it (`details.cause` and its description). */
+const FAILURES: Partial<Record<SandboxAccountBehaviour, { cause: string; description: string }>> = {
+  insufficient_funds: { cause: "insufficient_funds", description: "The customer's account had insufficient funds to make this payment." },
+  refused: { cause: "refer_to_payer", description: "The customer's bank wasn't able to pay the Direct Debit. The customer should contact their bank." },
+  closed: { cause: "bank_account_closed", description: "The customer's bank account was closed before the payment could be taken." },
+  authority_cancelled: { cause: "mandate_cancelled", description: "The mandate for this payment was cancelled at the customer's bank." },
+};
+
+const objectId = () => `PM${randomBytes(7).toString("hex").toUpperCase()}`;
+
+type LedgerRow = typeof sandbox_ledger.$inferSelect;
+
+/** A ledger row's payment as GoCardless would show it at `now`: its status walks the BECS NZ timeline. */
+export function sandboxDirectDebitAt(row: LedgerRow, now: Date): DirectDebitPayment {
+  const chargeDate = String(row.request.charge_date);
+  const status = statusAt(directDebitEvents(row), now);
+  const failure = status === "failed" ? { cause: row.decline_code, description: String(row.request.failure_description ?? "") || null } : {};
+  return { id: row.object_id, status, chargeDate, ...failure };
+}
+
+/**
+ * The offline GoCardless. It keeps its own books in `sandbox_ledger` (provider 'gocardless'), outside the caller's
+ * transaction, one row per idempotency key: asked again with the same key it answers the payment it created, as
+ * GoCardless does. Whether a payment will be paid or fail is settled when it is created, from the mandate's bank
+ * account (../sandbox-accounts.ts); when it happens follows the BECS NZ timeline on the sandbox's clock.
+ */
+export function sandboxDirectDebits(db: Db, clock: SandboxClock): DirectDebitProvider {
+  const provider = "gocardless";
+  return {
+    name: provider,
+    mode: "sandbox",
+    async retrieve(id) {
+      const [row] = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.object_id, id)));
+      return row ? sandboxDirectDebitAt(row, clock.now()) : null;
+    },
+    async collect(req: DirectDebitCollection) {
+      if (!Number.isSafeInteger(req.amount) || req.amount < 1) throw new ProviderError("amount must be a whole number of cents above 0 (validation_failed).", false);
+      if (!req.mandate) throw new ProviderError("links.mandate is required (validation_failed).", false);
+      const now = clock.now();
+      const failure = FAILURES[sandboxAccountBehaviour(req.accountNumber)];
+      const chargeDate = chargeDateFor(now, req.chargeDate);
+      const request = { amount: req.amount, currency: req.currency, mandate: req.mandate, charge_date: chargeDate, metadata: req.metadata, failure_description: failure?.description ?? null };
+      const [written] = await db
+        .insert(sandbox_ledger)
+        .values({
+          provider,
+          idempotency_key: req.idempotencyKey,
+          request,
+          object_id: objectId(),
+          amount: req.amount,
+          currency: req.currency,
+          status: failure ? "failed" : "paid_out",
+          decline_code: failure?.cause ?? null,
+          created_at: now,
+          next_event_at: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      const row =
+        written ??
+        (await db
+          .select()
+          .from(sandbox_ledger)
+          .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.idempotency_key, req.idempotencyKey))))[0];
+      // GoCardless answers a key used again with the payment it made; other parameters under the same key are a conflict.
+      if (row.amount !== req.amount || row.request.mandate !== req.mandate) {
+        throw new ProviderError("A payment was already created with this idempotency key and other parameters (idempotent_creation_conflict).", false);
+      }
+      return sandboxDirectDebitAt(row, now);
+    },
+  };
+}
+
+/** Every status a ledger row's payment passes through, with when (for the sandbox's webhooks). */
+export function directDebitEvents(row: LedgerRow) {
+  return directDebitTimeline(row.created_at, String(row.request.charge_date), row.status === "failed" ? "failed" : "paid");
+}
+

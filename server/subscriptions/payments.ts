@@ -1,0 +1,139 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BillingFrequency } from "../../domain/billing";
+import { formatDate, localDay, startOfLocalDay } from "../../domain/dates";
+import { formatCents } from "../../domain/money";
+import { periodOn } from "../../domain/periods";
+import type { ManualPaymentRequest } from "../../domain/schemas/subscriptions";
+import { invalid } from "../api/errors";
+import { latestAttempt } from "../billing/plan";
+import { organisation_users, payments, prices, subscriptions } from "../db/schema";
+import type { Tenant } from "../db/tenant";
+import type { Db } from "../db/client";
+import { recordEvent } from "./events";
+import { changeSubscription, snapshot, type Membership } from "./membership";
+
+/**
+ * Money taken by staff (issue 12): the balance owing — every period whose latest attempt failed — charged now
+ * through the member's payment method, or recorded as taken at the desk (EFTPOS, cash) or by bank transfer (which
+ * waits as awaiting_payment until staff mark it received). Each owed period gets a new attempt of its own, as a
+ * retry does, so the billing run's books (latest attempt per period) settle the same way whoever took the money.
+ * When nothing is owed any more the grace period ends; a membership stopped for the debt starts again from the
+ * period running today (the stopped weeks are not charged).
+ */
+export async function owedPeriods(t: Tenant, subscriptionId: number) {
+  return t.db
+    .select()
+    .from(payments)
+    .where(t.where(payments, eq(payments.subscription_id, subscriptionId), eq(payments.status, "failed"), latestAttempt))
+    .orderBy(payments.period_start_at, payments.id);
+}
+
+export async function manualPaymentEffect(t: Tenant, m: Membership, req: Pick<ManualPaymentRequest, "method">) {
+  const owed = await owedPeriods(t, m.s.id);
+  if (!owed.length) throw invalid({ method: ["Nothing is owed on this membership"] });
+  const total = owed.reduce((sum, p) => sum + p.amount + p.surcharge, 0);
+  return {
+    method: req.method,
+    total,
+    periods: owed.map((p) => ({ payment_id: p.id, period_start: p.period_start_at ? localDay(p.period_start_at) : null, period_end: p.period_end_at ? localDay(p.period_end_at) : null, amount: p.amount + p.surcharge, type: p.type })),
+    /** What the status card will say once it is paid. */
+    restores: m.s.upcoming_state === "failed",
+    endsGrace: Boolean(m.s.grace_period_ends_at),
+  };
+}
+
+export async function applyManualPayment(t: Tenant, m: Membership, req: ManualPaymentRequest, actorId: number, now: Date) {
+  // The same form sent twice makes its payments once.
+  const earlier = await t.db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(t.where(payments, eq(payments.subscription_id, m.s.id), sql`${payments.meta}->>'manual_key' = ${req.key}`));
+  if (earlier.length) return { effect: null, paymentIds: earlier.map((p) => p.id), charge: false, event: null, repeated: true };
+  const effect = await manualPaymentEffect(t, m, req);
+  const owed = await owedPeriods(t, m.s.id);
+  const [membership] = await t.db
+    .select({ paymentTypeId: organisation_users.default_payment_type_id })
+    .from(organisation_users)
+    .where(t.where(organisation_users, eq(organisation_users.user_id, m.s.user_id)));
+  const charge = req.method === "charge";
+  const before = snapshot(m.s);
+  // The version is checked (and moved on) even though the subscription's own fields may not change: two staff
+  // taking the same debt at once must not both take it.
+  const after = await changeSubscription(t, m.s.id, req.version, {});
+  const rows = owed.map((p) => ({
+    organisation_id: p.organisation_id,
+    gym_id: p.gym_id,
+    user_id: p.user_id,
+    subscription_id: p.subscription_id,
+    payment_type_id: charge ? (membership?.paymentTypeId ?? p.payment_type_id) : null,
+    destination_account_id: p.destination_account_id,
+    amount: p.amount,
+    surcharge: charge ? p.surcharge : 0,
+    period_start_at: p.period_start_at,
+    period_end_at: p.period_end_at,
+    type: p.type,
+    is_retry: true,
+    is_term_membership: p.is_term_membership,
+    attempt: p.attempt + 1,
+    status: charge ? "pending" : req.method === "bank_transfer" ? "awaiting_payment" : "sent",
+    // Only a charge goes to a provider: its key is the billing run's own shape, so the run finishes it if we cannot.
+    idempotency_key: charge ? `charge:${p.subscription_id}:${p.period_start_at ? localDay(p.period_start_at) : p.id}:${p.attempt + 1}` : null,
+    pif_payment: charge ? null : (req.method as "eftpos" | "cash" | "bank_transfer"),
+    processed_by: actorId,
+    expected_charge_date: localDay(now),
+    meta: { manual_key: req.key, ...(req.note ? { note: req.note } : {}) },
+    created_at: now,
+  }));
+  const inserted = await t.db.insert(payments).values(rows).returning({ id: payments.id });
+  if (req.method === "eftpos" || req.method === "cash") await settleIfPaidUp(t.db, m.s.id, now);
+  const how = { charge: "charged to their payment method", eftpos: "taken by EFTPOS", cash: "taken in cash", bank_transfer: "to come by bank transfer" }[req.method];
+  const summary = `${formatCents(effect.total)} owing for ${effect.periods.length} period${effect.periods.length === 1 ? "" : "s"} ${how}${req.note ? `: ${req.note}` : ""}`;
+  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: `payment.${req.method}`, summary, before, after: snapshot(after) });
+  return { effect, paymentIds: inserted.map((p) => p.id), charge, event, repeated: false };
+}
+
+/**
+ * Nothing owed any more: the grace period ends, and a membership stopped for the debt starts again with the period
+ * running today (charged by the next run; the weeks it was stopped are not). On any handle: the request's, or the
+ * system's after a charge.
+ */
+export async function settleIfPaidUp(db: Db, subscriptionId: number, now: Date): Promise<boolean> {
+  const [s] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
+  if (!s || (!s.grace_period_ends_at && s.upcoming_state !== "failed")) return false;
+  const [{ owing }] = await db
+    .select({ owing: sql<number>`count(*)::int` })
+    .from(payments)
+    .where(and(eq(payments.subscription_id, subscriptionId), inArray(payments.status, ["failed", "awaiting_payment"]), latestAttempt, sql`${payments.period_start_at} is not null`));
+  if (owing) return false;
+  const values: Partial<typeof subscriptions.$inferInsert> = { grace_period_ends_at: null, updated_at: now };
+  if (s.upcoming_state === "failed") {
+    values.upcoming_state = null;
+    const [price] = await db.select({ frequency: prices.billing_frequency }).from(prices).where(eq(prices.id, s.price_id));
+    if (s.billing_anchor && s.current_period_end && price && price.frequency !== "one_off") {
+      const running = periodOn(s.billing_anchor, price.frequency as BillingFrequency, localDay(now));
+      if (running.start > localDay(s.current_period_end)) values.current_period_end = startOfLocalDay(running.start);
+    }
+  }
+  await db.update(subscriptions).set(values).where(eq(subscriptions.id, subscriptionId));
+  return true;
+}
+
+/** POST /api/payments/{id}/received: a bank transfer staff see arrive; it settles like a payment at the desk. */
+export async function markReceived(t: Tenant, paymentId: number, actorId: number, now: Date) {
+  const [p] = await t.db.select().from(payments).where(t.where(payments, eq(payments.id, paymentId)));
+  if (!p) return null;
+  if (p.pif_payment !== "bank_transfer" || !["awaiting_payment", "pending"].includes(p.status)) {
+    throw invalid({ payment: [p.status === "sent" ? "This payment is received already" : "Only a bank transfer waiting to arrive can be marked received"] });
+  }
+  const [after] = await t.db.update(payments).set({ status: "sent", processed_by: actorId }).where(t.where(payments, eq(payments.id, p.id), inArray(payments.status, ["awaiting_payment", "pending"]))).returning();
+  if (!after) throw invalid({ payment: ["This payment is received already"] });
+  if (p.subscription_id) await settleIfPaidUp(t.db, p.subscription_id, now);
+  const event = await recordEvent(t, {
+    subscriptionId: p.subscription_id,
+    userId: p.user_id,
+    actorId,
+    action: "payment.received",
+    summary: `Bank transfer of ${formatCents(p.amount + p.surcharge)} received${p.period_start_at ? ` for the period from ${formatDate(p.period_start_at)}` : ""}`,
+  });
+  return { payment: after, event };
+}

@@ -1,0 +1,77 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+
+// /payments and /visits (issue 12), with JavaScript on and off: filters through the URL, totals, pages, the CSV
+// export, and marking a bank transfer received from the list.
+const rows = (page: Page) => page.getByRole("table").locator("tbody tr");
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+test("payments: the sidebar's page, filtered, paged and exported", async ({ page }) => {
+  await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: /^Payments/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Totals" })).toContainText("Successful");
+  const filters = page.getByRole("form", { name: "Filter payments" });
+  await filters.getByLabel("Gym").selectOption("all");
+  await filters.getByLabel("Status").selectOption("failed");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(rows(page).first()).toContainText("Failed");
+  for (const status of await rows(page).locator("td[data-label='Status'] > span:first-child").allTextContents()) expect(status).toBe("Failed");
+  if (jsEnabled(test.info())) await page.screenshot({ path: "test-results/screens/payments.png", fullPage: true });
+  const total = Number((await page.getByRole("button", { name: /Export CSV/ }).textContent())!.replace(/,/g, "").match(/\((\d+)\)/)![1]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Export CSV/ }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile((await download.path())!, "utf8")).trim().split("\n");
+  expect(lines[0]).toContain("ID,Made,Member ID,Member");
+  expect(lines).toHaveLength(total + 1);
+  // A range that ends before it starts: its message, the values kept.
+  await page.goto(`${BACKOFFICE}/payments?from=2026-10-10&to=2026-10-01`);
+  await expect(page.getByText("The end date must be on or after the start date")).toBeVisible();
+  await expect(page.getByRole("form", { name: "Filter payments" }).getByLabel("From")).toHaveValue("2026-10-10");
+});
+
+test("payments: a bank transfer taken for a member's debt is marked received from the list", async ({ page }) => {
+  // A member in a grace period pays by bank transfer (their own place in the list: the actions spec takes the first two).
+  await page.goto(`${BACKOFFICE}/members?status=grace_period&gym=all`);
+  const link = rows(page).nth(jsEnabled(test.info()) ? 2 : 3).getByRole("link").first();
+  const name = (await link.textContent())!.trim();
+  await link.click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await page.getByRole("navigation", { name: "Membership actions" }).getByRole("link", { name: "Take payment" }).click();
+  await page.getByLabel(/^Bank transfer/).check();
+  await page.getByRole("button", { name: "Preview" }).click();
+  await page.getByRole("button", { name: /^Record \$/ }).click();
+  await expect(page.getByText("Bank transfer recorded", { exact: true })).toBeVisible();
+  await page.goto(`${BACKOFFICE}/payments?gym=all&method=bank_transfer&status=not_failed&q=${encodeURIComponent(name)}`);
+  const row = rows(page).filter({ hasText: name }).first();
+  await row.getByRole("button", { name: /^Mark \$.* received$/ }).click();
+  await expect(page.getByText("Marked received", { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/method=bank_transfer/);
+  await expect(rows(page).filter({ hasText: name })).toHaveCount(0);
+});
+
+test("visits: filtered by result and exported", async ({ page }) => {
+  await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: /^Visits/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Visits" })).toBeVisible();
+  await page.getByLabel("Result").selectOption("successful");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/result=successful/);
+  for (const r of await rows(page).locator("td[data-label='Result']").allTextContents()) expect(r).toBe("Entered");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Export CSV/ }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^visits-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect((await readFile((await download.path())!, "utf8")).split("\n")[0]).toBe("ID,When,Member ID,Member,Gym,Result");
+});
+
+test("the lists have no accessibility violations", async ({ page }) => {
+  test.skip(!jsEnabled(test.info()), "axe runs in the page's JavaScript");
+  for (const path of ["/payments", "/visits"]) {
+    await page.goto(`${BACKOFFICE}${path}`);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => `${path}: ${v.id}`)).toEqual([]);
+  }
+});

@@ -21,6 +21,8 @@ import { deepLinkRoutes } from "./deep-links/routes";
 import { subscriptionRoutes } from "./subscriptions/routes";
 import { paymentListRoutes } from "./payments/routes";
 import { bulkPriceChangeRoutes } from "./members/change-price";
+import { signupRoutes } from "./signup/routes";
+import { sandboxPageRoutes } from "./signup/sandbox-pages";
 import { inProcessJobs } from "../jobs/starter";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 
@@ -52,7 +54,9 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", deepLinkRoutes)
   .route("/", subscriptionRoutes)
   .route("/", paymentListRoutes)
-  .route("/", bulkPriceChangeRoutes);
+  .route("/", bulkPriceChangeRoutes)
+  .route("/", signupRoutes)
+  .route("/", sandboxPageRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 

@@ -100,19 +100,37 @@ export const requireStaffSession: MiddlewareHandler<ApiEnv> = async (c, next) =>
 /** Verified staff of a current organisation; sets the tenant scope from the session. */
 export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const u = staffUser(c);
-  // A request that changes something runs in one transaction, rolled back when it fails. Hono turns a
-  // handler's error into a response before next() returns, so the failure is raised again here to roll back.
+  await inTenant(c, u.organisation.id, u.gym?.id ?? null, next);
+};
+
+/**
+ * A verified member acting on their own account (the sign-up steps, issue 13), scoped to the organisation they
+ * are a member of now and their home gym. Staff are refused: their members' records have pages of their own.
+ */
+export const requireMember: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
+  const u = c.var.user;
+  if (u.row.is_staff || u.organisation?.role !== "member" || !u.gym) throw forbidden();
+  await inTenant(c, u.organisation.id, u.gym.id, next);
+};
+
+/**
+ * Runs the rest of the request in the organisation's tenant scope. A request that changes something runs in one
+ * transaction, rolled back when it fails: Hono turns a handler's error into a response before next() returns, so
+ * the failure is raised again here to roll back. Work that must follow the commit (a charge whose payment row has
+ * to be written down first) runs once it is committed, on the system's handle, before the answer goes.
+ */
+async function inTenant(c: Context<ApiEnv>, organisationId: number, gymId: number | null, next: () => Promise<void>) {
   const atomic = !["GET", "HEAD"].includes(c.req.method);
   const failed = new Error("rolled back");
-  // Work that must follow the commit (a charge whose payment row has to be written down first): run once the
-  // request's transaction is committed, on the system's handle, before the answer goes.
   const afterCommit: (() => Promise<void>)[] = [];
   c.set("afterCommit", (work) => void afterCommit.push(work));
   try {
     await withTenant(
       c.var.deps.db,
-      u.organisation.id,
-      u.gym?.id ?? null,
+      organisationId,
+      gymId,
       async (t) => {
         c.set("tenant", t);
         await next();
@@ -132,7 +150,7 @@ export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
       console.error(`[api] after the commit of ${c.req.method} ${c.req.path}: ${describeError(err)}`);
     }
   }
-};
+}
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

@@ -44,91 +44,99 @@ function planOrExplain(...args: Parameters<typeof startPlan>) {
 }
 
 export async function startSubscription(db: Db, providers: Providers, req: StartRequest, now: Date = new Date()) {
-  const { subscription, payment } = await db.transaction(async (tx) => {
-    const [price] = await tx
-      .select()
-      .from(prices)
-      .where(and(eq(prices.id, req.priceId), eq(prices.organisation_id, req.organisationId)));
-    if (!price || price.archived_at) throw new StartError("No such price.");
-    const [gym] = await tx
-      .select()
-      .from(gyms)
-      .where(and(eq(gyms.id, req.gymId), eq(gyms.organisation_id, req.organisationId)));
-    if (!gym) throw new StartError("No such gym.");
-    const [membership] = await tx
-      .select({ paymentTypeId: organisation_users.default_payment_type_id })
-      .from(organisation_users)
-      .where(and(eq(organisation_users.organisation_id, req.organisationId), eq(organisation_users.user_id, req.userId), eq(organisation_users.role, "member")));
-    if (!membership) throw new StartError("Not a member of this organisation.");
-    const paymentTypeId = req.paymentTypeId ?? membership.paymentTypeId;
-    const [paymentType] = paymentTypeId
-      ? await tx
-          .select()
-          .from(payment_types)
-          .where(and(eq(payment_types.id, paymentTypeId), eq(payment_types.user_id, req.userId), eq(payment_types.organisation_id, req.organisationId)))
-      : [];
-    if (!paymentType) throw new StartError("The member has no payment method.");
-
-    const plan = planOrExplain(
-      {
-        amount: price.amount,
-        frequency: price.billing_frequency as BillingFrequency,
-        joiningFee: price.joining_fee,
-        termAmount: price.term_amount,
-        termUnit: price.term_unit as TermUnit | null,
-      },
-      req.start,
-      req.billingDate,
-    );
-    const waits = req.start > localDay(now);
-    const [subscription] = await tx
-      .insert(subscriptions)
-      .values({
-        organisation_id: req.organisationId,
-        user_id: req.userId,
-        gym_id: req.gymId,
-        price_id: price.id,
-        billing_anchor: plan.anchor,
-        current_period_start: startOfLocalDay(plan.currentPeriod.start),
-        current_period_end: startOfLocalDay(plan.currentPeriod.end),
-        term_ends_at: plan.termEnds ? startOfLocalDay(plan.termEnds) : null,
-        cooling_period_ends_at: plan.coolingOffEnds ? startOfLocalDay(plan.coolingOffEnds) : null,
-        pif_ends_at: plan.pifEnds ? startOfLocalDay(plan.pifEnds) : null,
-        upcoming_state: waits ? "upcoming" : null,
-        initial_state: waits ? "upcoming" : "active",
-        created_at: now,
-      })
-      .returning();
-    const first = plan.firstPayment;
-    const [payment] = await tx
-      .insert(payments)
-      .values({
-        organisation_id: req.organisationId,
-        gym_id: req.gymId,
-        user_id: req.userId,
-        subscription_id: subscription.id,
-        payment_type_id: paymentType.id,
-        amount: first.amount,
-        surcharge: surchargeFor(first.amount, paymentType.type as PaymentTypeKind, { basisPoints: gym.card_surcharge_basis_points, fixed: gym.card_surcharge_fixed }),
-        period_start_at: startOfLocalDay(first.period.start),
-        period_end_at: startOfLocalDay(first.period.end),
-        expected_charge_date: req.start,
-        status: waits ? "upcoming" : "pending",
-        type: first.kind,
-        is_pro_rata: first.isProRata,
-        is_term_membership: !!plan.termEnds,
-        attempt: 0,
-        idempotency_key: chargeKey(subscription.id, first.period.start, 0),
-        meta: first.joiningFee ? { joining_fee: first.joiningFee } : null,
-        created_at: now,
-      })
-      .returning();
-    return { subscription, payment };
-  });
+  const { subscription, payment } = await db.transaction((tx) => writeStart(tx, req, now));
   if (payment.status === "pending") await chargeFirstPayments(db, providers, [payment.id], now);
   const [after] = await db.select().from(payments).where(eq(payments.id, payment.id));
   const [subscriptionAfter] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
   return { subscription: subscriptionAfter, payment: after };
+}
+
+/**
+ * The subscription and its first payment written down in the caller's transaction, charged by no one yet: a
+ * caller that charges after its own commit (the sign-up's POST /api/subscriptions) calls this, then
+ * chargeFirstPayments once committed. `extra` carries what the sign-up records beside (its key, the terms).
+ */
+export async function writeStart(tx: Db, req: StartRequest, now: Date, extra: Partial<typeof subscriptions.$inferInsert> = {}) {
+  const [price] = await tx
+    .select()
+    .from(prices)
+    .where(and(eq(prices.id, req.priceId), eq(prices.organisation_id, req.organisationId)));
+  if (!price || price.archived_at) throw new StartError("No such price.");
+  const [gym] = await tx
+    .select()
+    .from(gyms)
+    .where(and(eq(gyms.id, req.gymId), eq(gyms.organisation_id, req.organisationId)));
+  if (!gym) throw new StartError("No such gym.");
+  const [membership] = await tx
+    .select({ paymentTypeId: organisation_users.default_payment_type_id })
+    .from(organisation_users)
+    .where(and(eq(organisation_users.organisation_id, req.organisationId), eq(organisation_users.user_id, req.userId), eq(organisation_users.role, "member")));
+  if (!membership) throw new StartError("Not a member of this organisation.");
+  const paymentTypeId = req.paymentTypeId ?? membership.paymentTypeId;
+  const [paymentType] = paymentTypeId
+    ? await tx
+        .select()
+        .from(payment_types)
+        .where(and(eq(payment_types.id, paymentTypeId), eq(payment_types.user_id, req.userId), eq(payment_types.organisation_id, req.organisationId)))
+    : [];
+  if (!paymentType) throw new StartError("The member has no payment method.");
+
+  const plan = planOrExplain(
+    {
+      amount: price.amount,
+      frequency: price.billing_frequency as BillingFrequency,
+      joiningFee: price.joining_fee,
+      termAmount: price.term_amount,
+      termUnit: price.term_unit as TermUnit | null,
+    },
+    req.start,
+    req.billingDate,
+  );
+  const waits = req.start > localDay(now);
+  const [subscription] = await tx
+    .insert(subscriptions)
+    .values({
+      organisation_id: req.organisationId,
+      user_id: req.userId,
+      gym_id: req.gymId,
+      price_id: price.id,
+      billing_anchor: plan.anchor,
+      current_period_start: startOfLocalDay(plan.currentPeriod.start),
+      current_period_end: startOfLocalDay(plan.currentPeriod.end),
+      term_ends_at: plan.termEnds ? startOfLocalDay(plan.termEnds) : null,
+      cooling_period_ends_at: plan.coolingOffEnds ? startOfLocalDay(plan.coolingOffEnds) : null,
+      pif_ends_at: plan.pifEnds ? startOfLocalDay(plan.pifEnds) : null,
+      upcoming_state: waits ? "upcoming" : null,
+      initial_state: waits ? "upcoming" : "active",
+      ...extra,
+      created_at: now,
+    })
+    .returning();
+  const first = plan.firstPayment;
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      organisation_id: req.organisationId,
+      gym_id: req.gymId,
+      user_id: req.userId,
+      subscription_id: subscription.id,
+      payment_type_id: paymentType.id,
+      amount: first.amount,
+      surcharge: surchargeFor(first.amount, paymentType.type as PaymentTypeKind, { basisPoints: gym.card_surcharge_basis_points, fixed: gym.card_surcharge_fixed }),
+      period_start_at: startOfLocalDay(first.period.start),
+      period_end_at: startOfLocalDay(first.period.end),
+      expected_charge_date: req.start,
+      status: waits ? "upcoming" : "pending",
+      type: first.kind,
+      is_pro_rata: first.isProRata,
+      is_term_membership: !!plan.termEnds,
+      attempt: 0,
+      idempotency_key: chargeKey(subscription.id, first.period.start, 0),
+      meta: first.joiningFee ? { joining_fee: first.joiningFee } : null,
+      created_at: now,
+    })
+    .returning();
+  return { subscription, payment };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { getTableName, sql, type Column } from "drizzle-orm";
-import { conversations, gym_users, gyms, messages, organisation_users, organisations, payment_types } from "./schema";
+import { conversations, gym_users, gyms, messages, organisation_users, organisations, payment_types, subscriptions } from "./schema";
 
 export type OrgRole = "admin" | "personal_trainer" | "member";
 export type GymRole = OrgRole;
@@ -21,6 +21,11 @@ export interface Membership {
   gyms: { id: number; name: string; role: GymRole }[];
   /** The user's payment types in this organisation. */
   payment_types: PaymentType[];
+  /** A member whose latest membership here stands (not a first payment that failed): the sign-up is finished. */
+  membership_confirmed: boolean;
+  /** What a member joining online came for (organisation_users.signup_price_id / signup_link_id). */
+  signup_price_id: number | null;
+  signup_link_id: number | null;
   /**
    * Members' messages no staff member has read yet, counted for the current organisation only (0 for the
    * others, for a member, and without calendar and messaging): the sidebar's badge on every back-office page,
@@ -71,6 +76,9 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         'payment_types', (
           select coalesce(json_agg(json_build_object('id', ${c(pt.id)}, 'type', ${c(pt.type)}, 'details', ${c(pt.details)}) order by ${c(pt.id)}), '[]')
           from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)}),
+        'membership_confirmed', exists (
+          select 1 from ${subscriptions} where ${c(subscriptions.id)} = ${c(ou.latest_subscription_id)} and ${c(subscriptions.upcoming_state)} is distinct from 'failed'),
+        'signup_price_id', ${c(ou.signup_price_id)}, 'signup_link_id', ${c(ou.signup_link_id)},
         'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' and ${c(o.id)} = ${current} then (
           select count(*) from ${m} join ${cv} on ${c(cv.id)} = ${c(m.conversation_id)}
           where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)})

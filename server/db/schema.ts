@@ -166,6 +166,13 @@ export const organisation_users = pgTable(
     latest_pause_end_at: ts("latest_pause_end_at"),
     latest_price_id: integer("latest_price_id"),
     latest_offering_id: integer("latest_offering_id"),
+    /**
+     * What a person joining online came for (issue 13), kept from the link they arrived by until they confirm, so a
+     * person who leaves half-way and signs in days later resumes with it: a price, and the private link that shows
+     * a private price (with its age bypass).
+     */
+    signup_price_id: integer("signup_price_id"),
+    signup_link_id: integer("signup_link_id"),
     deleted_at: ts("deleted_at"),
     created_at: created(),
     updated_at: updated(),
@@ -394,6 +401,10 @@ export const subscriptions = pgTable(
     transition_to_price_id: integer("transition_to_price_id").references(() => prices.id),
     transition_takes_effect_at: ts("transition_takes_effect_at"),
     private_price_link_id: integer("private_price_link_id"),
+    /** The sign-up confirm form's idempotency key (issue 13): the same form sent twice makes one subscription. */
+    signup_key: text("signup_key"),
+    /** When the member accepted the gym's terms on the sign-up confirm page. */
+    terms_accepted_at: ts("terms_accepted_at"),
     version: integer("version").notNull().default(1),
     created_at: created(),
     updated_at: updated(),
@@ -403,7 +414,27 @@ export const subscriptions = pgTable(
     index("subscriptions_gym_idx").on(t.organisation_id, t.gym_id),
     // The few in a grace period: the billing run ends those that ran out (server/billing/outcomes.ts).
     index("subscriptions_grace_idx").on(t.grace_period_ends_at).where(sql`grace_period_ends_at is not null`),
+    uniqueIndex("subscriptions_signup_key_idx").on(t.user_id, t.signup_key).where(sql`signup_key is not null`),
   ],
+);
+
+/**
+ * A private price's link (SPEC §7 POST /api/prices/{id}/private-links): the only way a person sees a private price
+ * on sign-up; with `age_bypass` it also lets someone under the minimum age join (a parent signing a teenager up).
+ */
+export const private_price_links = pgTable(
+  "private_price_links",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    price_id: integer("price_id").notNull().references(() => prices.id),
+    token: uuid("token").notNull().defaultRandom(),
+    age_bypass: boolean("age_bypass").notNull().default(false),
+    created_by: integer("created_by").references(() => users.id),
+    revoked_at: ts("revoked_at"),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("private_price_links_token_idx").on(t.token), index("private_price_links_price_idx").on(t.organisation_id, t.price_id)],
 );
 
 export const payments = pgTable(
@@ -783,6 +814,26 @@ export const sandbox_door_members = pgTable(
   },
   (t) => [uniqueIndex("sandbox_door_members_email_idx").on(t.account, sql`lower(${t.email})`)],
 );
+
+/**
+ * The sandbox providers' hosted pages (issue 13): a Stripe Checkout session in setup mode, a GoCardless billing
+ * request flow, an Akahu consent. Each is opened by our server, completed or cancelled by the person on the
+ * provider's page (our local stand-in for it), and read back by our server, as the real ones are.
+ */
+export const sandbox_sessions = pgTable("sandbox_sessions", {
+  id: text("id").primaryKey(),
+  provider: text("provider").$type<"stripe" | "gocardless" | "akahu">().notNull(),
+  /** Where the page sends the person back: `success` when done, `cancel` when they give up. */
+  success_url: text("success_url").notNull(),
+  cancel_url: text("cancel_url").notNull(),
+  /** What the opener told the provider (customer e-mail, our reference, the gym's account). */
+  request: jsonb("request").$type<Record<string, string | null>>().notNull(),
+  status: text("status").$type<"open" | "complete" | "cancelled" | "expired">().notNull().default("open"),
+  /** What the person gave on the page, as the provider stores it (a card's brand and last four, a mandate, accounts). */
+  result: jsonb("result").$type<Record<string, unknown>>(),
+  expires_at: ts("expires_at").notNull(),
+  created_at: created(),
+});
 
 /** The sandbox Branch's short links (server/providers/links/sandbox.ts): GET /api/links/{code} redirects to `url`. */
 export const sandbox_links = pgTable("sandbox_links", {

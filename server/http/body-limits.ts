@@ -14,6 +14,8 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 const LIMITS: [RegExp, number][] = [
   [/^\/members\/\d+\/photo(\.data)?$/, PHOTO_BODY_LIMIT],
   [/^\/api\/members\/\d+\/profile-picture$/, PHOTO_BODY_LIMIT],
+  [/^\/take-photo(\.data)?$/, PHOTO_BODY_LIMIT],
+  [/^\/api\/profile-picture$/, PHOTO_BODY_LIMIT],
 ];
 
 export function bodyLimitFor(pathname: string): number {

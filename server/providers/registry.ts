@@ -105,6 +105,8 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
           mode: "unconfigured",
           charge: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           retrieve: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          startSetup: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          readSetup: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
         };
 
   const doors: DoorProvider = settings.kisiApiKey

@@ -136,6 +136,18 @@ const ROUTES: Record<string, Plan> = {
  */
 const NOT_TENANT_SCOPED: Record<string, string> = {
   "GET /api/me": "the signed-in person's own record and the places they belong to (tests/api/session.test.ts)",
+  "POST /api/profile-picture": "a member's own photo, in their own organisation; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/me/profile-picture": "a member's own photo; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/me/signup": "a member's own sign-up, in their own organisation; staff are refused (tests/api/signup.test.ts)",
+  "PUT /api/me/register-fields": "a member's own details; staff are refused (tests/api/signup.test.ts)",
+  "POST /api/me/payment-types/:id/switch": "only the member's own payment types; another's is 404 (tests/api/signup.test.ts)",
+  "POST /api/stripe/setup-session": "a member's own card page; staff are refused (tests/api/signup.test.ts)",
+  "POST /api/stripe/sync-payment-method": "a member's own card page, checked against its reference (tests/api/signup.test.ts)",
+  "POST /api/subscriptions": "a member's own membership at their own gym; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/me/active-subscription": "a member's own membership; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/sandbox/stripe/checkout/:id": "the sandbox card provider's own page, by an unguessable session id; none in production",
+  "POST /api/sandbox/stripe/checkout/:id": "the sandbox card provider's own page, by an unguessable session id; none in production",
+  "POST /api/sandbox/stripe/checkout/:id/cancel": "the sandbox card provider's own page, by an unguessable session id; none in production",
   "POST /api/login": "sign-in: no organisation yet",
   "POST /api/logout": "ends the caller's own session",
   "POST /api/email/verify": "the caller's own e-mailed code",

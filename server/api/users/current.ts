@@ -21,6 +21,8 @@ export interface CurrentUser {
   paymentTypes: PaymentType[];
   /** Members' unread messages in the current organisation (0 without calendar and messaging, or for a member). */
   unreadMessages: number;
+  /** A member's sign-up in the current organisation: finished or not, and the price they came for. */
+  signup: { confirmed: boolean; priceId: number | null; linkId: number | null };
 }
 
 /**
@@ -32,7 +34,17 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
   const current = memberships.find((o) => o.id === row.current_organisation_id) ?? memberships[0] ?? null;
   const gyms = current?.gyms ?? [];
   const gym = gyms.find((g) => g.id === row.current_gym_id) ?? gyms[0] ?? null;
-  const strip = ({ home_gym_id: _h, default_payment_type_id: _d, gyms: _g, payment_types: _p, unread_messages: _u, ...o }: Membership) => o;
+  const strip = ({
+    home_gym_id: _h,
+    default_payment_type_id: _d,
+    gyms: _g,
+    payment_types: _p,
+    unread_messages: _u,
+    membership_confirmed: _m,
+    signup_price_id: _sp,
+    signup_link_id: _sl,
+    ...o
+  }: Membership) => o;
   return {
     row,
     memberships,
@@ -43,6 +55,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
     paymentTypes: current?.payment_types ?? [],
     unreadMessages: current?.unread_messages ?? 0,
+    signup: { confirmed: current?.membership_confirmed ?? false, priceId: current?.signup_price_id ?? null, linkId: current?.signup_link_id ?? null },
   };
 }
 
@@ -75,7 +88,10 @@ export function mePayload(u: CurrentUser) {
     start_date: null as string | null,
     billing_date: null as string | null,
     offering: null as { id: number; name: string } | null,
-    price_id: null as number | null,
+    /** The price a member joining online came for (a link's), until they confirm. */
+    price_id: u.signup.priceId,
+    /** A member's sign-up is finished: their membership stands (SPEC §2: welcome-to-gym comes first). */
+    membership_confirmed: u.signup.confirmed,
     general_card_surcharge_text: null as string | null,
     should_onboard: r.should_onboard,
     invited_at: r.invited_at,

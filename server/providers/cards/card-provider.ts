@@ -24,10 +24,44 @@ export interface CardCharge {
 /** Succeeded, declined (`declineCode`: Stripe's decline_code, else its error code) or processing (3-D Secure…). */
 export type CardChargeResult = Exclude<ChargeResult, { status: "awaiting_approval" }>;
 
+/**
+ * Saving a member's card (issue 13) on the provider's hosted page (PCI SAQ A: card numbers never reach us): Stripe
+ * Checkout in setup mode, live; a local page that behaves like it, in the sandbox.
+ */
+export interface CardSetupRequest {
+  /** The gym's Connect account the customer and card are saved on. */
+  account?: string | null;
+  email: string;
+  name: string;
+  /** Ours (`{organisation}:{user}`), sent as the session's client_reference_id and checked when the person comes back. */
+  reference: string;
+  /** Where the page sends the person: `{CHECKOUT_SESSION_ID}` in successUrl is replaced with the session's id. */
+  successUrl: string;
+  cancelUrl: string;
+  /** The same form sent twice opens one session. */
+  idempotencyKey: string;
+}
+
+export interface SavedCardDetails {
+  brand: string;
+  last_four: string;
+  exp_month: number;
+  exp_year: number;
+  country: string | null;
+}
+
+export type CardSetupResult =
+  | { status: "open" | "expired" }
+  | { status: "complete"; reference: string | null; customer: string; paymentMethod: string; card: SavedCardDetails };
+
 export interface CardProvider {
   readonly name: "stripe";
   readonly mode: ProviderMode;
   charge(request: CardCharge): Promise<CardChargeResult>;
+  /** Opens a hosted page where the member enters a card to save; answers its id and where to send them. */
+  startSetup(request: CardSetupRequest): Promise<{ id: string; url: string }>;
+  /** What became of a setup page: still open, expired (or cancelled), or complete with the saved card. Null when unknown. */
+  readSetup(id: string, account?: string | null): Promise<CardSetupResult | null>;
   /** A charge's state at the provider now, or null when it knows no such charge: webhooks apply this, not the event's snapshot. */
   retrieve(id: string, account?: string | null): Promise<CardChargeResult | null>;
 }

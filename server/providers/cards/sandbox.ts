@@ -3,7 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
 import { ProviderError } from "../errors";
-import type { CardCharge, CardChargeResult, CardProvider } from "./card-provider";
+import { sandboxSessions } from "../sandbox-sessions";
+import type { CardCharge, CardChargeResult, CardProvider, CardSetupResult, SavedCardDetails } from "./card-provider";
 
 /**
  * Stripe's test cards (https://docs.stripe.com/testing), by the card's last four digits or Stripe's test payment
@@ -33,7 +34,7 @@ const TEST_PAYMENT_METHODS: Record<string, string> = {
 
 /** The card a payment method stands for: a Stripe test id, or `pm_sandbox_<last four>` as our sandbox saves them. */
 export function sandboxCard(paymentMethod: string): string {
-  return TEST_PAYMENT_METHODS[paymentMethod] ?? /^pm_sandbox_(\d{4})$/.exec(paymentMethod)?.[1] ?? "4242";
+  return TEST_PAYMENT_METHODS[paymentMethod] ?? /^pm_sandbox_(\d{4})(?:_[0-9a-f]+)?$/.exec(paymentMethod)?.[1] ?? "4242";
 }
 
 const objectId = () => `pi_sandbox_${randomBytes(12).toString("hex")}`;
@@ -80,9 +81,27 @@ export function sandboxCards(db: Db): CardProvider {
           declineCode: row.decline_code!,
           message: DECLINES[sandboxCard(String(row.request.payment_method))]?.message ?? "Your card was declined.",
         };
+  const setups = sandboxSessions(db, "stripe", "cs");
   return {
     name: provider,
     mode: "sandbox",
+    async startSetup(req) {
+      const session = await setups.open({
+        idempotencyKey: req.idempotencyKey,
+        successUrl: req.successUrl,
+        cancelUrl: req.cancelUrl,
+        request: { email: req.email, name: req.name, client_reference_id: req.reference, account: req.account ?? null },
+      });
+      // "Stripe's" page is served by this app (app/routes/sandbox.stripe.checkout.$id.tsx), on the host the person is on.
+      return { id: session.id, url: new URL(`/sandbox/stripe/checkout/${session.id}`, req.successUrl).href };
+    },
+    async readSetup(id): Promise<CardSetupResult | null> {
+      const session = await setups.read(id);
+      if (!session) return null;
+      if (session.status !== "complete") return { status: session.status === "open" ? "open" : "expired" };
+      const result = session.result as { customer: string; payment_method: string; card: SavedCardDetails };
+      return { status: "complete", reference: session.request.client_reference_id ?? null, customer: result.customer, paymentMethod: result.payment_method, card: result.card };
+    },
     async retrieve(id) {
       const [row] = await byObject.execute({ provider, id });
       return row ? answer(row) : null;
@@ -112,4 +131,69 @@ export function sandboxCards(db: Db): CardProvider {
       return answer(row);
     },
   };
+}
+
+/**
+ * Stripe's test cards as a setup (saving a card, no charge) answers them: the cards Stripe declines outright fail
+ * here, with its message; the ones that only fail when charged (insufficient funds: 4000 0000 0000 9995; "attaches
+ * but charges fail": 4000 0000 0000 0341) are saved, and decline at the first payment.
+ */
+const SETUP_DECLINES = new Set(["0002", "9987", "9979", "0069", "0127", "0119"]);
+
+export interface CardEntry {
+  number: string;
+  expiry: string;
+  cvc: string;
+  name: string;
+}
+
+const luhn = (digits: string) => {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+};
+
+const brandOf = (digits: string) =>
+  /^4/.test(digits) ? "visa" : /^(5[1-5]|2[2-7])/.test(digits) ? "mastercard" : /^3[47]/.test(digits) ? "amex" : /^6(011|5)/.test(digits) ? "discover" : "unknown";
+
+/**
+ * The sandbox's hosted card page (what Stripe Checkout does with what the person typed): checks the card as
+ * Stripe's form does, declines Stripe's declining test cards, and otherwise saves it on a customer and completes
+ * the session. Answers the field errors to show, or where to send the person.
+ */
+export async function submitSandboxCard(db: Db, id: string, entry: CardEntry, now = new Date()): Promise<{ errors: Record<string, string> } | { done: true }> {
+  const setups = sandboxSessions(db, "stripe", "cs");
+  const session = await setups.read(id, now);
+  if (!session || session.status !== "open") return { errors: { form: "This page has expired. Go back to the gym's site and start again." } };
+  const digits = entry.number.replace(/[\s-]/g, "");
+  const errors: Record<string, string> = {};
+  if (!/^\d{13,19}$/.test(digits) || !luhn(digits)) errors.number = "Your card number is invalid.";
+  const expiry = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(entry.expiry.trim());
+  const month = expiry ? Number(expiry[1]) : 0;
+  const year = expiry ? Number(expiry[2].length === 2 ? `20${expiry[2]}` : expiry[2]) : 0;
+  if (!expiry || month < 1 || month > 12) errors.expiry = "Your card's expiration date is incomplete.";
+  else if (year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) errors.expiry = "Your card's expiration year is in the past.";
+  if (!/^\d{3,4}$/.test(entry.cvc.trim())) errors.cvc = "Your card's security code is incomplete.";
+  if (!entry.name.trim()) errors.name = "Enter the name on the card.";
+  if (Object.keys(errors).length) return { errors };
+  const lastFour = digits.slice(-4);
+  if (SETUP_DECLINES.has(lastFour)) return { errors: { number: DECLINES[lastFour]?.message ?? "Your card was declined." } };
+  const card: SavedCardDetails = { brand: brandOf(digits), last_four: lastFour, exp_month: month, exp_year: year, country: "NZ" };
+  await setups.finish(id, "complete", {
+    customer: `cus_sandbox_${randomBytes(8).toString("hex")}`,
+    payment_method: `pm_sandbox_${lastFour}_${randomBytes(6).toString("hex")}`,
+    card,
+  });
+  return { done: true };
+}
+
+/** The person gave up on the sandbox's card page. */
+export async function cancelSandboxCard(db: Db, id: string) {
+  const setups = sandboxSessions(db, "stripe", "cs");
+  const session = await setups.read(id);
+  if (session?.status === "open") await setups.finish(id, "cancelled", null);
 }

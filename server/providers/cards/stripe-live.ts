@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { ProviderError } from "../errors";
-import type { CardCharge, CardChargeResult, CardProvider } from "./card-provider";
+import type { CardCharge, CardChargeResult, CardProvider, CardSetupResult } from "./card-provider";
 
 export interface StripeSettings {
   secretKey: string;
@@ -26,9 +26,62 @@ export function stripeCards(settings: StripeSettings): CardProvider {
     maxNetworkRetries: 2,
     timeout: 20_000,
   });
+  const failed = (err: unknown): never => {
+    if (err instanceof Stripe.errors.StripeError) {
+      const retryable = err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeAPIError || err instanceof Stripe.errors.StripeRateLimitError || (err.statusCode ?? 0) >= 500;
+      throw new ProviderError(`Stripe: ${err.message}`, retryable);
+    }
+    throw err;
+  };
   return {
     name: "stripe",
     mode: "live",
+    /** A customer on the gym's account, then Checkout in setup mode for it (https://docs.stripe.com/payments/save-and-reuse?platform=checkout). */
+    async startSetup(req) {
+      const options = { stripeAccount: req.account ?? settings.account ?? undefined };
+      try {
+        const customer = await stripe.customers.create(
+          { email: req.email, name: req.name, metadata: { reference: req.reference } },
+          { ...options, idempotencyKey: `${req.idempotencyKey}:customer` },
+        );
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: "setup",
+            currency: "nzd",
+            customer: customer.id,
+            // This Stripe API version chooses the methods from the account's settings (dynamic payment methods); a
+            // saved method that is not a card is refused when read back (readSetup), so the gym keeps cards only on.
+            client_reference_id: req.reference,
+            success_url: req.successUrl,
+            cancel_url: req.cancelUrl,
+            metadata: { reference: req.reference },
+          },
+          { ...options, idempotencyKey: `${req.idempotencyKey}:session` },
+        );
+        return { id: session.id, url: session.url! };
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    async readSetup(id, account): Promise<CardSetupResult | null> {
+      try {
+        const session = await stripe.checkout.sessions.retrieve(id, { expand: ["setup_intent.payment_method"] }, { stripeAccount: account ?? settings.account ?? undefined });
+        if (session.status !== "complete") return { status: session.status === "expired" ? "expired" : "open" };
+        const intent = session.setup_intent as Stripe.SetupIntent | null;
+        const method = intent?.payment_method as Stripe.PaymentMethod | null;
+        if (!intent || intent.status !== "succeeded" || !method?.card) return { status: "open" };
+        return {
+          status: "complete",
+          reference: session.client_reference_id,
+          customer: typeof session.customer === "string" ? session.customer : session.customer!.id,
+          paymentMethod: method.id,
+          card: { brand: method.card.brand, last_four: method.card.last4, exp_month: method.card.exp_month, exp_year: method.card.exp_year, country: method.card.country },
+        };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        return failed(err);
+      }
+    },
     async retrieve(id, account) {
       try {
         const intent = await stripe.paymentIntents.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined });

@@ -1,0 +1,72 @@
+import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
+import { offering_gyms, offerings, prices, private_price_links } from "../db/schema";
+import type { Tenant } from "../db/tenant";
+
+/** A price is sold at a gym when it names that gym or none, and its offering is open to every gym or to that one. */
+export function soldAtGym(gymId: number): SQL {
+  return and(
+    or(isNull(prices.gym_id), eq(prices.gym_id, gymId)),
+    or(eq(offerings.all_gyms_access, true), sql`exists (select 1 from ${offering_gyms} og where og.offering_id = ${offerings.id} and og.gym_id = ${gymId})`),
+  )!;
+}
+
+export interface SignupPrice {
+  id: number;
+  offering: { id: number; name: string; description: string | null };
+  amount: number;
+  joining_fee: number;
+  billing_frequency: BillingFrequency;
+  frequency_label: string;
+  term_amount: number | null;
+  term_unit: TermUnit | null;
+  term: string | null;
+  private: boolean;
+}
+
+/** The private link a person came by, when it is still good (not revoked, its price on sale). */
+export async function privateLink(t: Tenant, linkId: number | null) {
+  if (!linkId) return null;
+  const [link] = await t.db
+    .select()
+    .from(private_price_links)
+    .where(t.where(private_price_links, eq(private_price_links.id, linkId), isNull(private_price_links.revoked_at)));
+  return link ?? null;
+}
+
+/**
+ * What a person joining at a gym may choose from (SPEC §2 confirm-subscription): the public prices on sale there,
+ * grouped by offering in the page's order, and the private price of the link they came by, if any.
+ */
+export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | null): Promise<SignupPrice[]> {
+  const link = await privateLink(t, linkId);
+  const rows = await t.db
+    .select({ price: prices, offering: { id: offerings.id, name: offerings.name, description: offerings.description } })
+    .from(prices)
+    .innerJoin(offerings, eq(offerings.id, prices.offering_id))
+    .where(
+      t.where(
+        prices,
+        isNull(prices.archived_at),
+        isNull(offerings.archived_at),
+        soldAtGym(gymId),
+        link ? or(eq(prices.private, false), eq(prices.id, link.price_id)) : eq(prices.private, false),
+      ),
+    )
+    .orderBy(asc(offerings.name), asc(offerings.id), sql`${prices.billing_frequency} = 'one_off'`, asc(prices.term_amount), asc(prices.amount), asc(prices.id));
+  return rows.map(({ price: p, offering }) => {
+    const frequency = p.billing_frequency as BillingFrequency;
+    return {
+      id: p.id,
+      offering,
+      amount: p.amount,
+      joining_fee: p.joining_fee,
+      billing_frequency: frequency,
+      frequency_label: FREQUENCY_LABELS[frequency],
+      term_amount: p.term_amount,
+      term_unit: p.term_unit as TermUnit | null,
+      term: termShorthand({ billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null }),
+      private: p.private,
+    };
+  });
+}

@@ -1,0 +1,100 @@
+import { and, desc, eq } from "drizzle-orm";
+import { addCalendarDays, localDay } from "../../domain/dates";
+import { ageOn, LATEST_START_DAYS, MINIMUM_AGE, type ConfirmSubscription, type RegisterFields } from "../../domain/schemas/signup";
+import { organisation_users, payments, subscriptions, users } from "../db/schema";
+import type { Tenant } from "../db/tenant";
+import { ApiError, invalid } from "../api/errors";
+import { StartError, writeStart } from "../billing/start";
+import { recordEvent } from "../subscriptions/events";
+import { formatCents } from "../../domain/money";
+import { pricesOnSale, privateLink } from "./catalogue";
+
+export interface Joiner {
+  id: number;
+  gymId: number;
+  linkId: number | null;
+  defaultPaymentTypeId: number | null;
+}
+
+/** PUT /api/me/register-fields: the member's own details, with the minimum age unless their private link bypasses it. */
+export async function saveRegisterFields(t: Tenant, member: Joiner, fields: RegisterFields, now: Date) {
+  const link = await privateLink(t, member.linkId);
+  const today = localDay(now);
+  if (fields.dob >= today) throw invalid({ dob: ["Enter a date of birth in the past"] });
+  if (!link?.age_bypass && ageOn(fields.dob, today) < MINIMUM_AGE) {
+    throw invalid({ dob: [`You need to be ${MINIMUM_AGE} or older to join online. Ask the gym about joining with a parent or guardian.`] });
+  }
+  await t.db
+    .update(users)
+    .set({ ...fields, suburb: fields.suburb ?? null, hear_about_us_other: fields.hear_about_us === "other" ? (fields.hear_about_us_other ?? null) : null, updated_at: now })
+    .where(eq(users.id, member.id));
+}
+
+/**
+ * POST /api/subscriptions: the member's membership and its first payment written down (the billing engine's
+ * writeStart: pro-rata, joining fee, surcharge), charged by the caller once committed. The same idempotency key
+ * answers the subscription it already made. A member whose last sign-up's first payment failed starts again: that
+ * one is closed (cancelled, its failed payment kept as the record) and this one stands in its place.
+ */
+export async function confirmSubscription(t: Tenant, member: Joiner, req: ConfirmSubscription, now: Date) {
+  const [again] = await t.db
+    .select()
+    .from(subscriptions)
+    .where(t.where(subscriptions, eq(subscriptions.user_id, member.id), eq(subscriptions.signup_key, req.idempotency_key)));
+  if (again) {
+    const [first] = await t.db.select().from(payments).where(eq(payments.subscription_id, again.id)).orderBy(payments.id).limit(1);
+    return { subscription: again, payment: first, repeated: true };
+  }
+
+  const [latest] = await t.db
+    .select()
+    .from(subscriptions)
+    .where(t.where(subscriptions, eq(subscriptions.user_id, member.id)))
+    .orderBy(desc(subscriptions.id))
+    .limit(1);
+  if (latest && !latest.cancelled_at && latest.upcoming_state !== "failed") throw new ApiError(409, "You already have a membership here.", "already_member");
+
+  const today = localDay(now);
+  const errors: Record<string, string[]> = {};
+  const price = (await pricesOnSale(t, member.gymId, member.linkId)).find((p) => p.id === req.price_id);
+  if (!price) errors.price_id = ["Choose a membership from the list"];
+  if (req.start_date < today) errors.start_date = ["Choose today or a day after it"];
+  else if (req.start_date > addCalendarDays(today, LATEST_START_DAYS)) errors.start_date = [`Choose a day within ${LATEST_START_DAYS} days`];
+  const [me] = await t.db.select({ dob: users.dob, address: users.address, emergency: users.emergency_contact_name }).from(users).where(eq(users.id, member.id));
+  if (!me.dob || !me.address || !me.emergency) errors.register_fields = ["Fill in your details first"];
+  if (!member.defaultPaymentTypeId) errors.payment_type = ["Connect a way to pay first"];
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  if (latest && latest.upcoming_state === "failed" && !latest.cancelled_at) {
+    await t.db
+      .update(subscriptions)
+      .set({ cancelled_at: now, cancellation_reasons: ["first_payment_failed"], cancellation_comments: "Closed when the member joined again at sign-up.", updated_at: now, version: latest.version + 1 })
+      .where(eq(subscriptions.id, latest.id));
+  }
+
+  let written: Awaited<ReturnType<typeof writeStart>>;
+  try {
+    written = await writeStart(
+      t.db,
+      { organisationId: t.organisationId, userId: member.id, gymId: member.gymId, priceId: req.price_id, start: req.start_date, paymentTypeId: member.defaultPaymentTypeId },
+      now,
+      { signup_key: req.idempotency_key, terms_accepted_at: now, private_price_link_id: member.linkId },
+    );
+  } catch (err) {
+    if (err instanceof StartError) throw new ApiError(422, err.message, "cannot_start", { price_id: [err.message] });
+    throw err;
+  }
+  await t.db
+    .update(organisation_users)
+    .set({ signup_price_id: null, updated_at: now })
+    .where(t.where(organisation_users, and(eq(organisation_users.user_id, member.id))));
+  await recordEvent(t, {
+    subscriptionId: written.subscription.id,
+    userId: member.id,
+    actorId: member.id,
+    action: "joined",
+    summary: `Joined online: ${price!.offering.name}, ${formatCents(price!.amount)} ${price!.frequency_label.toLowerCase()}, from ${req.start_date}; first payment ${formatCents(written.payment.amount + written.payment.surcharge)}`,
+    after: { price_id: req.price_id, start: req.start_date },
+  });
+  return { ...written, repeated: false };
+}

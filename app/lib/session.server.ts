@@ -2,6 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import type { AnswerOf } from "./api-contract";
 import { type ApiContext, ApiRequestError, gymApi, type GymApi } from "./api.server";
 import { appFor, originOf } from "./host.server";
+import { nextSignupStep as nextStep, signupRedirect, type SignupProgress } from "../../domain/signup";
 
 /** The signed-in user as GET /api/me returns it (SPEC §3). */
 export type Me = AnswerOf<"get", "/me">;
@@ -28,11 +29,11 @@ const here = (request: Request) => {
 export const loginUrl = (request: Request) => `/login?${new URLSearchParams({ redirect: here(request) })}`;
 
 /**
- * Where a signed-in member belongs: the next unfinished sign-up step (SPEC §2). Photo and payment steps
- * arrive with the sign-up flow; until then every verified member is shown what happens next.
+ * Where a signed-in member belongs: the next unfinished sign-up step (SPEC §2; domain/signup.ts). Without the
+ * member at hand (just verified, just handed over), /next-steps reads them and sends them on.
  */
-export function nextSignupStep(request: Request) {
-  return `${originOf(request, "signup")}/next-steps`;
+export function nextSignupStep(request: Request, me?: SignupProgress) {
+  return `${originOf(request, "signup")}/${me ? nextStep(me) : "next-steps"}`;
 }
 
 /**
@@ -56,6 +57,19 @@ export function guardSignupPage(request: Request, s: MeState): string | null {
   if (s.state === "unverified") return "/verification-code?twoFactorAuth=1";
   if (s.me.is_staff) return `${originOf(request, "backoffice")}/dashboard`;
   return null;
+}
+
+/**
+ * For a sign-up step's loader and action: the member and an API client, or a redirect thrown, to sign in, to the
+ * back-office for staff, or to the step they belong on (domain/signup.ts: nobody skips ahead; once the membership
+ * stands, the welcome page).
+ */
+export async function requireSignupStep(args: ApiContext) {
+  const api = gymApi(args);
+  const s = await fetchMe(api);
+  const to = guardSignupPage(args.request, s) ?? signupRedirect(new URL(args.request.url).pathname, (s as { me: Me }).me);
+  if (to) throw redirect(to, { headers: api.headers });
+  return { me: (s as { me: Me }).me, api };
 }
 
 /**

@@ -16,7 +16,7 @@ export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "signup");
   const s = await fetchMe(gymApi(args));
   if (s.state === "anonymous") throw redirect("/");
-  if (s.state === "ok") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request));
+  if (s.state === "ok") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request, s.me));
   return { outbox: outboxHint() };
 }
 

@@ -63,6 +63,13 @@ export const registerSchema = z.object({
    * organisation is one no gym's staff can find.
    */
   gym: required(z.string({ required_error: GYM_MESSAGES.missing }).uuid(GYM_MESSAGES.unknown)),
+  /**
+   * What the sign-up link named (issue 13): a price on sale at the gym (an integrator's link), or a private price's
+   * link token. Optional, and a value naming nothing is dropped rather than refused: the person then chooses a
+   * price on the confirm page.
+   */
+  price: z.preprocess((v) => (typeof v === "string" && /^\d{1,9}$/.test(v.trim()) ? Number(v) : typeof v === "number" ? v : undefined), z.number().int().positive().optional()),
+  link: z.preprocess((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined), z.string().max(64).optional()),
   /** Honeypot: people leave it empty, form-filling bots do not. */
   website: z.string().optional(),
 });

@@ -55,6 +55,8 @@ export const confirmSubscriptionSchema = z.object({
 });
 export type ConfirmSubscription = z.infer<typeof confirmSubscriptionSchema>;
 
+export const signupQuoteQuery = z.object({ price_id: databaseId("Choose a membership"), start_date: calendarDay("Enter the day you want to start") });
+
 /** How far ahead a person may choose to start. */
 export const LATEST_START_DAYS = 60;
 

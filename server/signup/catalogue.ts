@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { offering_gyms, offerings, prices, private_price_links } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import type { Db } from "../db/client";
+import { withTenant, type Tenant } from "../db/tenant";
 
 /** A price is sold at a gym when it names that gym or none, and its offering is open to every gym or to that one. */
 export function soldAtGym(gymId: number): SQL {
@@ -69,4 +70,31 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
       private: p.private,
     };
   });
+}
+
+/**
+ * What a sign-up link names (an integrator's /?gym=…&price=…, or a private link's /?gym=…&link=…), read before
+ * anyone is signed in: the price, when it is on sale at that gym (a private one only through its link), and the
+ * link. Anything else names nothing, and the person chooses on the confirm page.
+ */
+export async function signupChoice(db: Db, gym: { id: number; organisation_id: number }, wanted: { price?: number | null; link?: string | null }, opts: { rowLevelSecurity?: boolean } = {}) {
+  const token = wanted.link && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted.link) ? wanted.link.toLowerCase() : null;
+  if (!wanted.price && !token) return { price: null, linkId: null, ageBypass: false };
+  return withTenant(
+    db,
+    gym.organisation_id,
+    gym.id,
+    async (t) => {
+      const [link] = token
+        ? await t.db
+            .select({ id: private_price_links.id, price_id: private_price_links.price_id, age_bypass: private_price_links.age_bypass })
+            .from(private_price_links)
+            .where(t.where(private_price_links, eq(private_price_links.token, token), isNull(private_price_links.revoked_at)))
+        : [];
+      const on = await pricesOnSale(t, gym.id, link?.id ?? null);
+      const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
+      return { price, linkId: link && price ? link.id : null, ageBypass: Boolean(link?.age_bypass && price) };
+    },
+    opts,
+  );
 }

@@ -145,6 +145,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/stripe/sync-payment-method": "a member's own card page, checked against its reference (tests/api/signup.test.ts)",
   "POST /api/subscriptions": "a member's own membership at their own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/active-subscription": "a member's own membership; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/me/signup/quote": "prices on sale at the member's own gym; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/me/app-link": "a link to the member's own welcome page; staff are refused (tests/api/signup.test.ts)",
   "GET /api/sandbox/stripe/checkout/:id": "the sandbox card provider's own page, by an unguessable session id; none in production",
   "POST /api/sandbox/stripe/checkout/:id": "the sandbox card provider's own page, by an unguessable session id; none in production",
   "POST /api/sandbox/stripe/checkout/:id/cancel": "the sandbox card provider's own page, by an unguessable session id; none in production",

@@ -143,8 +143,9 @@ test("forgot and reset password", async ({ page }) => {
     await expect(page).toHaveURL(`${BACKOFFICE}/session-handoff`);
     await page.getByRole("button", { name: "Continue" }).click();
   }
-  await expect(page).toHaveURL(`${SIGNUP}/next-steps`);
-  await expect(page.getByRole("heading", { name: /^Thanks/ })).toBeVisible();
+  // A member who has only just registered goes on to their first unfinished step.
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+  await expect(page.getByRole("heading", { name: "Add your photo" })).toBeVisible();
 });
 
 test("a handoff link from elsewhere signs nobody in", async ({ page, browser }) => {

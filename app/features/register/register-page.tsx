@@ -4,7 +4,8 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { GYM_MESSAGES, registerSchema } from "../../../domain/schemas/auth";
-import type { PublicGym } from "./types";
+import type { PublicGymWithPrice } from "./types";
+import { formatCents } from "../../../domain/money";
 import { AuthCard } from "../../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
 import { GymChooser, GymLogo } from "./gym-chooser";
@@ -17,7 +18,7 @@ const EMAIL_TAKEN_HINT = "An account with this e-mail address already exists. Si
  * from first. A form posted without a gym (an integrator's that left it out) comes back to the list, saying why.
  */
 export function RegisterPage({ choice, lastResult }: { choice: GymChoice; lastResult?: SubmissionResult<string[]> | null }) {
-  if (choice.gym) return <RegisterForm gym={choice.gym} lastResult={lastResult} />;
+  if (choice.gym) return <RegisterForm gym={choice.gym} link={choice.link} lastResult={lastResult} />;
   const gymRefused = Boolean(lastResult?.error?.gym?.length);
   const notice = choice.unknownGym
     ? GYM_MESSAGES.unknown
@@ -28,7 +29,7 @@ export function RegisterPage({ choice, lastResult }: { choice: GymChoice; lastRe
 }
 
 /** With JavaScript the e-mail is checked with /api/unique-email as you leave it. */
-function RegisterForm({ gym, lastResult }: { gym: PublicGym; lastResult?: SubmissionResult<string[]> | null }) {
+function RegisterForm({ gym, link, lastResult }: { gym: PublicGymWithPrice; link: string | null; lastResult?: SubmissionResult<string[]> | null }) {
   const navigation = useNavigation();
   const [emailTaken, setEmailTaken] = useState(false);
   const [form, fields] = useForm({
@@ -67,6 +68,12 @@ function RegisterForm({ gym, lastResult }: { gym: PublicGym; lastResult?: Submis
           <p>
             Create your account with {gym.organisation.name}. Next we e-mail you a code to check your address.
           </p>
+          {gym.price ? (
+            <p className="mt-2 rounded-md bg-brand-50 px-3 py-2 text-slate-800" data-testid="chosen-price">
+              Joining on <strong>{gym.price.offering.name}</strong>: {formatCents(gym.price.amount)} {gym.price.frequency_label.toLowerCase()}
+              {gym.price.term ? ` (${gym.price.term})` : ""}. You can change it before you confirm.
+            </p>
+          ) : null}
           <p className="mt-2">
             Not your gym?{" "}
             <Link to="/" className="font-medium text-brand-700 underline">
@@ -78,9 +85,12 @@ function RegisterForm({ gym, lastResult }: { gym: PublicGym; lastResult?: Submis
       footer={<span>Already a member? Ask the gym&apos;s staff for help signing in.</span>}
     >
       {/* The gym stays in the address after a refused post, so the page still shows it without JavaScript. */}
-      <Form method="post" action={`/?index&gym=${encodeURIComponent(gym.uuid)}`} {...getFormProps(form)} className="space-y-4">
+      <Form method="post" action={`/?${new URLSearchParams({ index: "", gym: gym.uuid, ...(gym.price && !link ? { price: String(gym.price.id) } : {}), ...(link ? { link } : {}) })}`} {...getFormProps(form)} className="space-y-4">
         <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.gym.errors ?? [])]} />
         <input type="hidden" name="gym" value={gym.uuid} />
+        {/* What the link named goes with the account, so every later step (and a return days later) keeps it. */}
+        {gym.price && !link ? <input type="hidden" name="price" value={gym.price.id} /> : null}
+        {link ? <input type="hidden" name="link" value={link} /> : null}
         <Field field={fields.name} label="Full name" inputProps={{ autoComplete: "name", autoFocus: true }} />
         <Field field={fields.email} errors={emailErrors} label="E-mail" type="email" inputProps={{ autoComplete: "email" }} />
         <Field field={fields.mobile_number} label="Mobile number" type="tel" inputProps={{ autoComplete: "tel" }} />

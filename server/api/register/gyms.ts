@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { asc, eq } from "drizzle-orm";
 import { gymUuid } from "../../../domain/schemas/auth";
 import { gyms, organisations } from "../../db/schema";
+import { signupChoice } from "../../signup/catalogue";
 import type { ApiEnv } from "../context";
 import { notFound } from "../errors";
 
@@ -36,15 +37,20 @@ export const publicGymRoutes = new Hono<ApiEnv>()
     return c.json({ data: rows.map(publicGym) });
   })
 
-  /** GET /api/public/gyms/{uuid} → { data: PublicGym }, or 404 for a uuid no gym has (or that is not a uuid). */
+  /**
+   * GET /api/public/gyms/{uuid}[?price=&link=] → { data: PublicGym & { price } }, or 404 for a uuid no gym has (or
+   * that is not a uuid). `price` is the price a sign-up link names, when it is on sale there (server/signup/catalogue.ts).
+   */
   .get("/public/gyms/:uuid", async (c) => {
     const uuid = gymUuid.safeParse(c.req.param("uuid"));
     if (!uuid.success) throw notFound("No such gym.");
     const [row] = await c.var.deps.db
-      .select(columns)
+      .select({ ...columns, id: gyms.id, organisation_id: gyms.organisation_id })
       .from(gyms)
       .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
       .where(eq(gyms.uuid, uuid.data.toLowerCase()));
     if (!row) throw notFound("No such gym.");
-    return c.json({ data: publicGym(row) });
+    const wantedPrice = Number(c.req.query("price"));
+    const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    return c.json({ data: { ...publicGym(row), price: choice.price } });
   });

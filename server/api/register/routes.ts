@@ -4,6 +4,7 @@ import { GYM_MESSAGES, registerSchema, uniqueEmailSchema } from "../../../domain
 import { hashPassword, isCommonPassword } from "../../auth/password";
 import { giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { gyms, organisation_users, users } from "../../db/schema";
+import { signupChoice } from "../../signup/catalogue";
 import type { ApiEnv } from "../context";
 import { ApiError, invalid, tooMany } from "../errors";
 import { readBody } from "../body";
@@ -64,6 +65,8 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
   const [gym] = await db.select({ id: gyms.id, organisation_id: gyms.organisation_id, name: gyms.name }).from(gyms).where(eq(gyms.uuid, body.gym));
   if (!gym) errors.gym = [GYM_MESSAGES.unknown];
   if (Object.keys(errors).length) throw invalid(errors);
+  // Read before the account's transaction: PGlite has one connection, which that transaction would hold.
+  const choice = await signupChoice(db, gym, { price: body.price, link: body.link }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
 
   const hash = await hashPassword(body.password);
   try {
@@ -83,7 +86,14 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
         })
         .returning();
       // A member of the gym's organisation, with it as their home gym: that gym's staff find them.
-      await tx.insert(organisation_users).values({ organisation_id: gym.organisation_id, user_id: created.id, role: "member", home_gym_id: gym.id });
+      await tx.insert(organisation_users).values({
+        organisation_id: gym.organisation_id,
+        user_id: created.id,
+        role: "member",
+        home_gym_id: gym.id,
+        signup_price_id: choice.price?.id ?? null,
+        signup_link_id: choice.linkId,
+      });
       return { user: created, gym };
     });
   } catch (err) {

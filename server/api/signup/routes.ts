@@ -1,6 +1,8 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { confirmSubscriptionSchema, registerFieldsSchema } from "../../../domain/schemas/signup";
+import { confirmSubscriptionSchema, registerFieldsSchema, signupQuoteQuery } from "../../../domain/schemas/signup";
+import { deepLinkOr } from "../../providers/links/link-provider";
+import { signupQuote } from "../../signup/quote";
 import { chargeCommitted } from "../../billing/after-commit";
 import { sandboxProviders, type Providers } from "../../providers/registry";
 import { activeSubscription } from "../../signup/active";
@@ -10,7 +12,7 @@ import { offeredMethods, signupGym } from "../../signup/methods";
 import { switchPaymentType } from "../../signup/payment-types";
 import { confirmSubscription, saveRegisterFields, type Joiner } from "../../signup/subscribe";
 import { readPhoto, storePhoto, PHOTO_BODY_LIMIT } from "../members/photo";
-import { pathId, readBody, readForm } from "../body";
+import { pathId, readBody, readForm, readQuery } from "../body";
 import type { ApiEnv } from "../context";
 import { ApiError, notFound } from "../errors";
 import { publicOrigin } from "../links";
@@ -90,6 +92,14 @@ export const signupRoutes = new Hono<ApiEnv>()
         },
       },
     });
+  })
+  /** GET /api/me/signup/quote?price_id=&start_date=: the first payment, the regular one after it and a term's terms (server/signup/quote.ts). */
+  .get("/me/signup/quote", requireMember, async (c) => c.json({ data: await signupQuote(c.var.tenant, joiner(c), await gymOf(c), readQuery(c, signupQuoteQuery), now(c)) }))
+  /** GET /api/me/app-link: the member app's link (the deep-link provider's; the web page when it cannot make one). */
+  .get("/me/app-link", requireMember, async (c) => {
+    const gym = await gymOf(c);
+    const url = await deepLinkOr(providersOf(c).links(gym), { url: `${publicOrigin(c, "signup")}/welcome-to-gym`, channel: "signup", feature: "welcome", data: { gym_id: String(gym.id) } });
+    return c.json({ data: { url } });
   })
   /** PUT /api/me/register-fields: address, date of birth (minimum age unless a link bypasses it), emergency contact, the questions. */
   .put("/me/register-fields", requireMember, async (c) => {

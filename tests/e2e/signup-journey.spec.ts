@@ -1,0 +1,156 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { BACKOFFICE, codeFor, joinLink, jsEnabled, SIGNUP, signIn, uniqueEmail } from "./helpers";
+
+// The sign-up journey (issue 13) on a phone-sized screen, with JavaScript on and off: register → code → photo →
+// payment method on the provider's page → confirm → welcome, against the demo's sandbox providers.
+
+async function expectNoAxeViolations(page: Page, what: string) {
+  if (!jsEnabled(test.info())) return;
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  expect(violations.map((v) => `${what}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+async function registerAndVerify(page: Page, name: string, email: string, link?: string) {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(link ?? (await joinLink(page)));
+  await page.getByLabel("Full name").fill(name);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Mobile number").fill("021 555 0123");
+  await page.getByLabel("Password").fill("my gym passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
+  await page.getByLabel("Code").fill(await codeFor(page, email));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+}
+
+async function addPhoto(page: Page) {
+  const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#4a7" } }).png().toBuffer();
+  await page.getByLabel("Take or choose a photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
+  await page.getByRole("button", { name: "Use this photo" }).click();
+  await expect(page.getByRole("img", { name: "Your photo as the gym will see it" })).toBeVisible();
+}
+
+async function addCard(page: Page, number: string) {
+  await page.goto(`${SIGNUP}/choose-payment-method`);
+  await page.getByRole("link", { name: "Credit or debit card" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/card-details`);
+  await page.getByRole("button", { name: "Enter card details" }).click();
+  await expect(page.getByRole("heading", { name: "Save a card for future payments" })).toBeVisible();
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByLabel("Name on card").fill("Sam Signup");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await expect(page).toHaveURL(/\/card-connected\?session_id=/);
+}
+
+async function fillDetails(page: Page) {
+  await page.getByLabel("Street address").fill("12 Dominion Road");
+  await page.getByLabel("Town or city").fill("Auckland");
+  await page.getByLabel("Postcode").fill("1024");
+  await page.getByLabel("Date of birth").fill("1992-03-14");
+  await page.getByLabel("Name", { exact: true }).fill("Alex Signup");
+  await page.getByLabel("Phone number").fill("021 555 0144");
+  await page.getByLabel("How they know you").fill("Brother");
+  await page.getByLabel("How did you hear about us?").selectOption("friend");
+  await page.getByLabel(/I accept/).check();
+}
+
+test("a person joins from their phone with a card, and the gym's staff see the membership and its first payment", async ({ page }) => {
+  const name = `Sam Signup ${test.info().project.name}`;
+  const email = uniqueEmail("sam.signup", test.info());
+  await registerAndVerify(page, name, email);
+  await expectNoAxeViolations(page, "take-photo");
+  // No skipping ahead: the confirm page sends them back to the photo.
+  await page.goto(`${SIGNUP}/confirm-subscription`);
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+  await addPhoto(page);
+  await page.getByRole("link", { name: "Looks good: continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/choose-payment-method`);
+  await expectNoAxeViolations(page, "choose-payment-method");
+
+  // A card declined on the provider's page says why, there, and saves nothing.
+  await page.getByRole("link", { name: "Credit or debit card" }).click();
+  await page.getByRole("button", { name: "Enter card details" }).click();
+  await expectNoAxeViolations(page, "sandbox card page");
+  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByLabel("Name on card").fill("Sam Signup");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await expect(page.getByText("Your card was declined.")).toBeVisible();
+  await expect(page.getByLabel("Name on card")).toHaveValue("Sam Signup");
+  // Giving up on the page comes back to choosing, saying nothing was charged.
+  await page.getByRole("button", { name: "Cancel and go back" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/choose-payment-method?cancelled=card`);
+  await expect(page.getByText("You left the card page before your card was saved.")).toBeVisible();
+
+  await addCard(page, "4242 4242 4242 4242");
+  await expect(page.getByTestId("connected-card")).toHaveText("Visa ending 4242 will pay your membership.");
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/confirm-subscription`);
+  await expect(page.getByRole("heading", { name: "Confirm your membership" })).toBeVisible();
+  await expectNoAxeViolations(page, "confirm-subscription");
+
+  // Nothing filled in: each field says so, and nothing is made.
+  await page.getByRole("button", { name: /^Join/ }).click();
+  await expect(page.getByText("Accept the terms to join")).toBeVisible();
+  await fillDetails(page);
+  // The weekly Anytime 24/7 price: the quote shows the joining fee and the card surcharge.
+  await page.getByRole("radio", { name: /\$19\.99 weekly/ }).first().check();
+  if (!jsEnabled(test.info())) await page.getByRole("button", { name: "Work out my payments" }).click();
+  await expect(page.getByTestId("quote")).toContainText("$49.00 joining fee");
+  await expect(page.getByTestId("quote")).toContainText("weekly from");
+  if (!jsEnabled(test.info())) {
+    // The quote came back with the form as it was.
+    await expect(page.getByLabel("Street address")).toHaveValue("12 Dominion Road");
+    await page.getByLabel(/I accept/).check();
+  }
+  await page.screenshot({ path: `test-results/confirm-subscription-${test.info().project.name}.png`, fullPage: true });
+  await page.getByRole("button", { name: /^Join and pay \$/ }).click();
+
+  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+  await expect(page.getByRole("heading", { name: /^Welcome to Demo Fitness Central/ })).toBeVisible();
+  await expect(page.getByTestId("welcome-membership")).toContainText("Anytime 24/7: $19.99 weekly");
+  await expect(page.getByTestId("welcome-first-payment")).toContainText(/^Paid \$\d+\.\d\d today, including the \$49\.00 joining fee/);
+  await expect(page.getByTestId("welcome-next-charge")).toContainText("Next:");
+  await expect(page.getByRole("link", { name: "Get the app" })).toHaveAttribute("href", /\/api\/links\//);
+  await expectNoAxeViolations(page, "welcome-to-gym");
+  await page.screenshot({ path: `test-results/welcome-${test.info().project.name}.png`, fullPage: true });
+  // Every sign-up step now leads to the welcome page.
+  await page.goto(`${SIGNUP}/choose-payment-method`);
+  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/members?q=${encodeURIComponent(email)}&gym=all`);
+  await page.getByRole("link", { name }).first().click();
+  await expect(page.getByRole("region", { name: "Membership" }).first()).toContainText("Active");
+  await expect(page.getByRole("region", { name: "Membership" }).first()).toContainText("Anytime 24/7");
+  await expect(page.getByText("Joined online").first()).toBeVisible();
+});
+
+test("a card saved but declined at the first payment: the person is told, chooses another card, and joins once", async ({ page }) => {
+  const email = uniqueEmail("dee.declined", test.info());
+  await registerAndVerify(page, `Dee Declined ${test.info().project.name}`, email);
+  await addPhoto(page);
+  await addCard(page, "4000 0000 0000 9995");
+  await page.getByRole("link", { name: "Continue" }).click();
+  await fillDetails(page);
+  await page.getByRole("button", { name: /^Join/ }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/choose-payment-method`);
+  await expect(page.getByText("Your first payment did not go through")).toBeVisible();
+  await expect(page.getByText(/insufficient funds/)).toBeVisible();
+  await addCard(page, "5555 5555 5555 4444");
+  await page.getByRole("link", { name: "Continue" }).click();
+  // Their details were kept from the first try.
+  await expect(page.getByLabel("Street address")).toHaveValue("12 Dominion Road");
+  await page.getByLabel(/I accept/).check();
+  await page.getByRole("button", { name: /^Join/ }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+  await expect(page.getByTestId("welcome-first-payment")).toContainText(/^Paid/);
+});

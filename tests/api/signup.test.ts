@@ -177,6 +177,23 @@ describe("the sign-up through the API", () => {
     expect((await env.db.select({ dob: users.dob }).from(users).where(eq(users.id, id)))[0].dob).toBe("2012-03-04");
   });
 
+  it("keeps the price an integrator's link named through registration; a price not on sale there is dropped", async () => {
+    const b = browser(api, { ip: "198.51.100.200" });
+    const email = "integrated@example.com";
+    const form = new URLSearchParams({ name: "Ivy Integrated", email, mobile_number: "021 555 0100", password: "a long enough passphrase", gym: gym.uuid, price: String(weekly.id) });
+    expect((await b.call("POST", "/api/register", form.toString(), { "content-type": "application/x-www-form-urlencoded" })).status).toBe(201);
+    await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) });
+    expect((await b.call("GET", "/api/me")).json.data.price_id).toBe(weekly.id);
+    expect((await b.call("GET", "/api/me/signup")).json.data.chosen_price_id).toBe(weekly.id);
+    // The private price is not on sale without its link: named by id, it is dropped.
+    const other = browser(api, { ip: "198.51.100.201" });
+    expect((await other.call("POST", "/api/register", { name: "Nosy Parker", email: "nosy@example.com", mobile_number: "021 555 0100", password: "a long enough passphrase", gym: gym.uuid, price: hidden.id })).status).toBe(201);
+    await other.call("POST", "/api/email/verify", { code: await lastCode(env.db, "nosy@example.com") });
+    expect((await other.call("GET", "/api/me")).json.data.price_id).toBeNull();
+    expect((await api.request(`/api/public/gyms/${gym.uuid}?price=${weekly.id}`)).status).toBe(200);
+    expect((await (await api.request(`/api/public/gyms/${gym.uuid}?price=${weekly.id}`)).json()).data.price).toMatchObject({ id: weekly.id, amount: 2_000, frequency_label: "Weekly" });
+  });
+
   it("is the member's own: staff and people not signed in are refused", async () => {
     const staff = await signedIn(api, env.db, "desk@signup.example.com", "signup staff passphrase");
     expect((await staff.call("GET", "/api/me/signup")).status).toBe(403);

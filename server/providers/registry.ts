@@ -131,7 +131,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       if (token) return once(`gocardless:${environment}:${token}`, () => gocardlessDirectDebits({ accessToken: token, environment }));
       if (settings.sandboxAllowed) return sandbox.directDebit;
       const refuse = async () => Promise.reject(missing("GoCardless", "the gym's GoCardless connection or GOCARDLESS_ACCESS_TOKEN"));
-      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse };
+      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse };
     },
     bank(gym) {
       const appToken = (gym && gymCredential(gym, "akahu", "app_token")) ?? settings.akahu?.appToken;

@@ -38,5 +38,6 @@ export function sandboxSessions(db: Db, provider: SandboxProvider, prefix: strin
 
 /** Where a finished page sends the person: the success URL with the session's id put in, or the cancel URL. */
 export function returnUrl(session: SandboxSession): string {
-  return session.status === "complete" ? session.success_url.replace("{CHECKOUT_SESSION_ID}", encodeURIComponent(session.id)) : session.cancel_url;
+  // Stripe puts the session's id where the address says {CHECKOUT_SESSION_ID}; our GoCardless return names {BILLING_REQUEST_ID}.
+  return session.status === "complete" ? session.success_url.replace(/\{(CHECKOUT_SESSION_ID|BILLING_REQUEST_ID)\}/, encodeURIComponent(session.id)) : session.cancel_url;
 }

@@ -194,6 +194,38 @@ describe("the sign-up through the API", () => {
     expect((await (await api.request(`/api/public/gyms/${gym.uuid}?price=${weekly.id}`)).json()).data.price).toMatchObject({ id: weekly.id, amount: 2_000, frequency_label: "Weekly" });
   });
 
+  it("sets up a direct debit: the account checked first, the mandate confirmed on the provider's page, then joins", async () => {
+    await env.db.update(gyms).set({ gocardless_organisation_id: "OR_signup" }).where(eq(gyms.id, gym.id));
+    try {
+      const { b } = await joiner();
+      await b.call("POST", "/api/profile-picture", await photo());
+      expect((await b.call("GET", "/api/me/signup")).json.data.methods.map((m: { kind: string }) => m.kind)).toEqual(["stripe_card", "gocardless_bank_account"]);
+      const bad = await b.call("GET", "/api/gocardless/mandate-url?account_holder=Kim&account_number=12-3140-0071235-00&nonce=mandate-nonce-1");
+      expect(bad.status).toBe(422);
+      expect(bad.json.errors.account_number[0]).toMatch(/not a valid New Zealand bank account number/);
+      const opened = await b.call("GET", "/api/gocardless/mandate-url?account_holder=Kim%20Joiner&account_number=12-3140-0071234-00&nonce=mandate-nonce-1");
+      expect(opened.status).toBe(200);
+      const id = opened.json.data.id as string;
+      expect(opened.json.data.url).toBe(`http://signup.localhost:3000/sandbox/gocardless/flow/${id}`);
+      expect((await b.call("GET", `/api/sandbox/gocardless/flow/${id}`)).json.data).toMatchObject({ account_holder: "Kim Joiner", account_number: "12-3140-0071234-00", status: "open" });
+      // Not yet confirmed: nothing to save.
+      expect((await b.call("POST", "/api/gocardless/sync-payment-method", { billing_request: id })).status).toBe(409);
+      expect((await b.call("POST", `/api/sandbox/gocardless/flow/${id}`, { authorised: false })).status).toBe(422);
+      const done = await b.call("POST", `/api/sandbox/gocardless/flow/${id}`, { authorised: true });
+      expect(done.json.data.redirect).toBe(`http://signup.localhost:3000/direct-debit?billing_request=${id}`);
+      const saved = await b.call("POST", "/api/gocardless/sync-payment-method", { billing_request: id });
+      expect(saved.json.data).toMatchObject({ type: "gocardless_bank_account", account_number: "12-3140-0071234-00", name: "Kim Joiner" });
+      await b.call("PUT", "/api/me/register-fields", fields);
+      expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "direct-debit-key-0001" })).status).toBe(201);
+      const joined = (await b.call("GET", "/api/me/active-subscription")).json.data;
+      // A direct debit takes days to clear: on its way, not failed, and no card surcharge.
+      expect(joined).toMatchObject({ failed: false, first_payment: { method: "gocardless_bank_account", surcharge: 0, outcome: "not_failed" } });
+      expect((await b.call("GET", "/api/me")).json.data.membership_confirmed).toBe(true);
+    } finally {
+      await env.db.update(gyms).set({ gocardless_organisation_id: null }).where(eq(gyms.id, gym.id));
+    }
+  });
+
   it("is the member's own: staff and people not signed in are refused", async () => {
     const staff = await signedIn(api, env.db, "desk@signup.example.com", "signup staff passphrase");
     expect((await staff.call("GET", "/api/me/signup")).status).toBe(403);

@@ -154,3 +154,33 @@ test("a card saved but declined at the first payment: the person is told, choose
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
   await expect(page.getByTestId("welcome-first-payment")).toContainText(/^Paid/);
 });
+
+test("a person joins by direct debit: the account number is checked here, the mandate confirmed on the provider's page", async ({ page }) => {
+  const email = uniqueEmail("dana.debit", test.info());
+  await registerAndVerify(page, `Dana Debit ${test.info().project.name}`, email);
+  await addPhoto(page);
+  await page.getByRole("link", { name: "Looks good: continue" }).click();
+  await page.getByRole("link", { name: "Direct debit from your bank account" }).click();
+  await expect(page.getByRole("heading", { name: "Pay by direct debit" })).toBeVisible();
+  await expectNoAxeViolations(page, "direct-debit");
+  // A mistyped number (its checksum does not add up) is refused here, before anything is sent, and kept to correct.
+  await page.getByLabel("Account number").fill("12-3140-0071235-00");
+  await page.getByRole("button", { name: "Continue to set up the direct debit" }).click();
+  await expect(page.getByText("This is not a valid New Zealand bank account number")).toBeVisible();
+  await expect(page.getByLabel("Account number")).toHaveValue("12-3140-0071235-00");
+  await page.getByLabel("Account number").fill("12-3140-0071234-00");
+  await page.getByRole("button", { name: "Continue to set up the direct debit" }).click();
+  await expect(page.getByRole("heading", { name: "Set up a Direct Debit" })).toBeVisible();
+  await expectNoAxeViolations(page, "sandbox mandate page");
+  await expect(page.getByText("12-3140-0071234-00")).toBeVisible();
+  await page.getByRole("button", { name: "Set up Direct Debit" }).click();
+  await expect(page.getByText("Confirm you can authorise debits from this account")).toBeVisible();
+  await page.getByLabel(/I am the account holder/).check();
+  await page.getByRole("button", { name: "Set up Direct Debit" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/confirm-subscription`);
+  await expect(page.getByText("Paid by Direct debit from 12-3140-0071234-00.")).toBeVisible();
+  await fillDetails(page);
+  await page.getByRole("button", { name: /^Join/ }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+  await expect(page.getByTestId("welcome-first-payment")).toContainText("is on its way");
+});

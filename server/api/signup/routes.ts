@@ -7,6 +7,7 @@ import { chargeCommitted } from "../../billing/after-commit";
 import { sandboxProviders, type Providers } from "../../providers/registry";
 import { activeSubscription } from "../../signup/active";
 import { finishCardSetup, startCardSetup } from "../../signup/card";
+import { finishMandateSetup, startMandateSetup } from "../../signup/direct-debit";
 import { pricesOnSale } from "../../signup/catalogue";
 import { offeredMethods, signupGym } from "../../signup/methods";
 import { switchPaymentType } from "../../signup/payment-types";
@@ -37,6 +38,12 @@ async function gymOf(c: Context<ApiEnv>) {
 }
 
 const cardSetupRequest = z.object({ nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again") });
+const mandateQuery = z.object({
+  account_holder: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").max(120, "The maximum value allowed is 120"),
+  account_number: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").max(24, "The maximum value allowed is 24"),
+  nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again"),
+});
+const mandateSyncRequest = z.object({ billing_request: z.string({ required_error: "Unknown direct debit request" }).trim().min(1, "Unknown direct debit request").max(200, "Unknown direct debit request") });
 const cardSyncRequest = z.object({ session_id: z.string({ required_error: "Unknown card session" }).trim().min(1, "Unknown card session").max(200, "Unknown card session") });
 
 export const signupRoutes = new Hono<ApiEnv>()
@@ -126,6 +133,25 @@ export const signupRoutes = new Hono<ApiEnv>()
     const { session_id } = await readBody(c, cardSyncRequest);
     const saved = await finishCardSetup(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), session_id);
     return c.json({ data: { id: saved.id, type: saved.type, last_four: String(saved.details.last_four), brand: String(saved.details.type) } });
+  })
+  /**
+   * GET /api/gocardless/mandate-url?account_holder=&account_number=&nonce=: the account checked (format, branch,
+   * checksum: 422 on the field), then the provider's hosted mandate page opened for it; answers where to send the
+   * member. Nothing of ours is written until they come back (POST /api/gocardless/sync-payment-method).
+   */
+  .get("/gocardless/mandate-url", requireMember, async (c) => {
+    const q = readQuery(c, mandateQuery);
+    const gym = await gymOf(c);
+    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "gocardless_bank_account")) throw new ApiError(409, "This gym does not take direct debits.", "method_unavailable");
+    const u = c.var.user!;
+    const flow = await startMandateSetup(c.var.tenant, providersOf(c), { id: u.row.id, name: u.row.name, email: u.row.email }, gym, publicOrigin(c, "signup"), q);
+    return c.json({ data: flow });
+  })
+  /** POST /api/gocardless/sync-payment-method { billing_request }: the mandate made on the hosted page becomes the member's payment method. */
+  .post("/gocardless/sync-payment-method", requireMember, async (c) => {
+    const { billing_request } = await readBody(c, mandateSyncRequest);
+    const saved = await finishMandateSetup(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), billing_request);
+    return c.json({ data: { id: saved.id, type: saved.type, account_number: String(saved.details.account_number), name: String(saved.details.name) } });
   })
   /**
    * POST /api/subscriptions { price_id, start_date, terms, idempotency_key }: the membership and its first payment,

@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { cancelSandboxCard, submitSandboxCard } from "../../providers/cards/sandbox";
+import { cancelSandboxMandate, confirmSandboxMandate } from "../../providers/direct-debit/sandbox";
 import { sandboxProviders } from "../../providers/registry";
 import { returnUrl, sandboxSessions } from "../../providers/sandbox-sessions";
 import { readBody } from "../body";
@@ -13,9 +14,11 @@ import { invalid, notFound } from "../errors";
  * live deployment answers 404, as it has no such pages. No session: the provider's page knows the person only by
  * the session id in its address, which is unguessable.
  */
-function sandboxOnly(c: Context<ApiEnv>) {
+function sandboxOnly(c: Context<ApiEnv>, service: "cards" | "directDebit" = "cards") {
   const providers = c.var.deps.providers ?? sandboxProviders(c.var.deps.db);
-  if (providers.cards.mode !== "sandbox") throw notFound("No such page.");
+  // Direct debit may be live for one gym and the sandbox for another: its page exists while the sandbox can serve.
+  const mode = service === "cards" ? providers.cards.mode : providers.directDebit({ id: 0, stripe_id: null, gocardless_organisation_id: null, integrations: null }).mode;
+  if (mode !== "sandbox") throw notFound("No such page.");
 }
 
 const cardEntry = z.object({
@@ -47,5 +50,30 @@ export const sandboxPageRoutes = new Hono<ApiEnv>()
     await cancelSandboxCard(c.var.deps.db, id);
     const session = await sandboxSessions(c.var.deps.db, "stripe", "cs").read(id);
     if (!session) throw notFound("No such checkout session.");
+    return c.json({ data: { redirect: returnUrl(session) } });
+  })
+  .get("/sandbox/gocardless/flow/:id", async (c) => {
+    sandboxOnly(c, "directDebit");
+    const session = await sandboxSessions(c.var.deps.db, "gocardless", "BRQ").read(c.req.param("id"));
+    if (!session) throw notFound("No such billing request.");
+    const r = session.request;
+    return c.json({ data: { id: session.id, status: session.status, name: r.name ?? null, email: r.email ?? null, account_holder: r.account_holder ?? null, account_number: r.account_number ?? null, return_url: session.status === "open" ? null : returnUrl(session) } });
+  })
+  .post("/sandbox/gocardless/flow/:id", async (c) => {
+    sandboxOnly(c, "directDebit");
+    const id = c.req.param("id");
+    const { authorised } = await readBody(c, z.object({ authorised: z.preprocess((v) => v === true || v === "on" || v === "true", z.literal(true, { errorMap: () => ({ message: "Confirm you can authorise debits from this account" }) })) }));
+    if (!authorised) throw invalid({ authorised: ["Confirm you can authorise debits from this account"] });
+    await confirmSandboxMandate(c.var.deps.db, id);
+    const session = await sandboxSessions(c.var.deps.db, "gocardless", "BRQ").read(id);
+    if (!session) throw notFound("No such billing request.");
+    return c.json({ data: { redirect: returnUrl(session) } });
+  })
+  .post("/sandbox/gocardless/flow/:id/cancel", async (c) => {
+    sandboxOnly(c, "directDebit");
+    const id = c.req.param("id");
+    await cancelSandboxMandate(c.var.deps.db, id);
+    const session = await sandboxSessions(c.var.deps.db, "gocardless", "BRQ").read(id);
+    if (!session) throw notFound("No such billing request.");
     return c.json({ data: { redirect: returnUrl(session) } });
   });

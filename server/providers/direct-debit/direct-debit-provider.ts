@@ -32,9 +32,35 @@ export interface DirectDebitPayment {
   description?: string | null;
 }
 
+/**
+ * A direct debit mandate set up on the provider's hosted page (issue 13): the account, already checked on our side
+ * (format and checksum), is handed to the provider, and the person confirms the authority on its page. Live:
+ * GoCardless's billing request with a BECS NZ mandate request and its hosted flow; sandbox: a local page like it.
+ */
+export interface MandateSetupRequest {
+  email: string;
+  givenName: string;
+  familyName: string;
+  accountHolder: string;
+  /** The NZ account as its parts: bank (2), branch (4), account (7), suffix (2 or 3 digits). */
+  account: { bank: string; branch: string; number: string; suffix: string };
+  /** Ours (`{organisation}:{user}`), kept in the request's metadata and checked when the person comes back. */
+  reference: string;
+  successUrl: string;
+  cancelUrl: string;
+  idempotencyKey: string;
+}
+
+export type MandateSetupResult =
+  | { status: "open" | "expired" }
+  | { status: "complete"; reference: string | null; mandate: string; accountHolder: string; accountNumber: string };
+
 export interface DirectDebitProvider {
   readonly name: "gocardless";
   readonly mode: ProviderMode;
+  startMandate(request: MandateSetupRequest): Promise<{ id: string; url: string }>;
+  /** What became of a mandate page (the billing request): still open, expired or cancelled, or a mandate made. Null when unknown. */
+  readMandate(id: string): Promise<MandateSetupResult | null>;
   collect(request: DirectDebitCollection): Promise<DirectDebitPayment>;
   /** The payment's state at the provider now, or null when it knows no such payment. */
   retrieve(id: string): Promise<DirectDebitPayment | null>;

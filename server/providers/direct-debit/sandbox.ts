@@ -6,7 +6,8 @@ import { sandbox_ledger } from "../../db/schema";
 import type { SandboxClock } from "../clock";
 import { ProviderError } from "../errors";
 import { sandboxAccountBehaviour, type SandboxAccountBehaviour } from "../sandbox-accounts";
-import type { DirectDebitCollection, DirectDebitPayment, DirectDebitProvider } from "./direct-debit-provider";
+import { sandboxSessions } from "../sandbox-sessions";
+import type { DirectDebitCollection, DirectDebitPayment, DirectDebitProvider, MandateSetupResult } from "./direct-debit-provider";
 
 /** How the payer's bank answers, as GoCardless reports it (`details.cause` and its description). */
 const FAILURES: Partial<Record<SandboxAccountBehaviour, { cause: string; description: string }>> = {
@@ -36,7 +37,31 @@ export function sandboxDirectDebitAt(row: LedgerRow, now: Date): DirectDebitPaym
  */
 export function sandboxDirectDebits(db: Db, clock: SandboxClock): DirectDebitProvider {
   const provider = "gocardless";
+  const flows = sandboxSessions(db, "gocardless", "BRQ");
   return {
+    async startMandate(req) {
+      const account = `${req.account.bank}-${req.account.branch}-${req.account.number}-${req.account.suffix}`;
+      const session = await flows.open({
+        idempotencyKey: req.idempotencyKey,
+        successUrl: req.successUrl,
+        cancelUrl: req.cancelUrl,
+        request: { email: req.email, name: `${req.givenName} ${req.familyName}`.trim(), account_holder: req.accountHolder, account_number: account, reference: req.reference },
+      });
+      // "GoCardless's" page is served by this app (app/routes/sandbox.gocardless.flow.$id.tsx).
+      return { id: session.id, url: new URL(`/sandbox/gocardless/flow/${session.id}`, req.successUrl).href };
+    },
+    async readMandate(id): Promise<MandateSetupResult | null> {
+      const session = await flows.read(id);
+      if (!session) return null;
+      if (session.status !== "complete") return { status: session.status === "open" ? "open" : "expired" };
+      return {
+        status: "complete",
+        reference: session.request.reference ?? null,
+        mandate: String(session.result!.mandate),
+        accountHolder: session.request.account_holder ?? "",
+        accountNumber: session.request.account_number ?? "",
+      };
+    },
     name: provider,
     mode: "sandbox",
     async retrieve(id) {
@@ -89,3 +114,20 @@ export function directDebitEvents(row: LedgerRow) {
   return directDebitTimeline(row.created_at, String(row.request.charge_date), row.status === "failed" ? "failed" : "paid");
 }
 
+
+/**
+ * The person confirmed the authority on the sandbox's mandate page: GoCardless makes the mandate (its id, MD…). A
+ * page cancelled, expired or already done makes nothing.
+ */
+export async function confirmSandboxMandate(db: Db, id: string): Promise<boolean> {
+  const flows = sandboxSessions(db, "gocardless", "BRQ");
+  const session = await flows.read(id);
+  if (session?.status !== "open") return false;
+  await flows.finish(id, "complete", { mandate: `MD${randomBytes(7).toString("hex").toUpperCase()}` });
+  return true;
+}
+
+export async function cancelSandboxMandate(db: Db, id: string) {
+  const flows = sandboxSessions(db, "gocardless", "BRQ");
+  if ((await flows.read(id))?.status === "open") await flows.finish(id, "cancelled", null);
+}

@@ -1,0 +1,93 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ApiRequestError, gymApi } from "../lib/api.server";
+import { readForm } from "../lib/forms.server";
+
+export const meta: MetaFunction = () => [{ title: "Set up a Direct Debit · GoCardless (sandbox)" }, { name: "robots", content: "noindex" }];
+
+/**
+ * The sandbox's stand-in for GoCardless's hosted billing request flow (issue 13): the person checks the details and
+ * confirms the authority, and GoCardless makes the mandate and sends them back. A live deployment has no such page.
+ */
+export async function loader(args: LoaderFunctionArgs) {
+  try {
+    const flow = await gymApi(args).get("/sandbox/gocardless/flow/:id", { params: { id: args.params.id! } });
+    if (flow.return_url) throw redirect(flow.return_url);
+    return flow;
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such page.", { status: 404 });
+    throw err;
+  }
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const api = gymApi(args);
+  const form = await readForm(args.request);
+  const id = args.params.id!;
+  try {
+    if (form.get("intent") === "cancel") return redirect((await api.post("/sandbox/gocardless/flow/:id/cancel", { params: { id } })).redirect);
+    return redirect((await api.post("/sandbox/gocardless/flow/:id", { params: { id }, body: { authorised: form.get("authorised") === "on" } })).redirect);
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 422) return data({ error: err.errors?.authorised?.[0] ?? err.message }, { status: 422 });
+    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such page.", { status: 404 });
+    throw err;
+  }
+}
+
+export default function SandboxMandate() {
+  const flow = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <div className="min-h-screen bg-slate-100 px-4 py-10">
+      <header className="mx-auto mb-4 flex max-w-md items-center justify-between">
+        <p className="text-lg font-bold text-slate-900">GoCardless</p>
+        <p className="rounded bg-amber-200 px-2 py-0.5 text-xs font-semibold text-amber-900">Sandbox: no money moves</p>
+      </header>
+      <main className="mx-auto max-w-md rounded-xl bg-white p-6 shadow">
+        <h1 className="text-xl font-semibold text-slate-900">Set up a Direct Debit</h1>
+        <dl className="mt-4 space-y-2 text-sm">
+          <div>
+            <dt className="text-slate-600">Name</dt>
+            <dd className="font-medium text-slate-900">{flow.name}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">E-mail</dt>
+            <dd className="font-medium text-slate-900">{flow.email}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Account holder</dt>
+            <dd className="font-medium text-slate-900">{flow.account_holder}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Account number</dt>
+            <dd className="font-medium text-slate-900">{flow.account_number}</dd>
+          </div>
+        </dl>
+        <Form method="post" className="mt-6 space-y-4">
+          <div className="flex items-start gap-2">
+            <input id="authorised" name="authorised" type="checkbox" className="mt-1 h-4 w-4" aria-describedby={answer?.error ? "authorised-error" : undefined} aria-invalid={answer?.error ? true : undefined} />
+            <label htmlFor="authorised" className="text-sm text-slate-800">
+              I am the account holder, or can authorise debits from this account on my own, and I authorise this Direct Debit under the BECS scheme.
+            </label>
+          </div>
+          {answer?.error ? (
+            <p id="authorised-error" className="text-sm text-red-700">
+              {answer.error}
+            </p>
+          ) : null}
+          <button type="submit" disabled={busy} className="w-full rounded-md bg-slate-900 px-4 py-2 font-semibold text-white hover:bg-slate-700 disabled:opacity-60">
+            {busy ? "Setting up…" : "Set up Direct Debit"}
+          </button>
+        </Form>
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="intent" value="cancel" />
+          <button type="submit" className="w-full rounded-md px-4 py-2 text-sm font-medium text-slate-700 underline">
+            Cancel and go back
+          </button>
+        </Form>
+      </main>
+    </div>
+  );
+}

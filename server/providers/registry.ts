@@ -139,7 +139,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       if (appToken && appSecret) return once(`akahu:${appToken}`, () => akahuBank({ appToken, appSecret }));
       if (settings.sandboxAllowed) return sandbox.bank;
       const refuse = async () => Promise.reject(missing("Akahu", "the gym's Akahu app or AKAHU_APP_TOKEN and AKAHU_APP_SECRET"));
-      return { name: "akahu", mode: "unconfigured", pay: refuse, retrieve: refuse, verifyWebhook: refuse };
+      return { name: "akahu", mode: "unconfigured", pay: refuse, retrieve: refuse, verifyWebhook: refuse, authorisationUrl: refuse, exchange: refuse, accounts: refuse };
     },
     push(gym) {
       const appId = gymCredential(gym, "onesignal", "app_id") ?? settings.onesignal?.appId;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { gyms, payments, private_price_links, subscriptions, users } from "../../server/db/schema";
+import { destination_accounts, gyms, payments, private_price_links, subscriptions, users } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxProviders } from "../../server/providers/registry";
 import { addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
@@ -223,6 +223,46 @@ describe("the sign-up through the API", () => {
       expect((await b.call("GET", "/api/me")).json.data.membership_confirmed).toBe(true);
     } finally {
       await env.db.update(gyms).set({ gocardless_organisation_id: null }).where(eq(gyms.id, gym.id));
+    }
+  });
+
+  it("connects a bank through the open-banking consent: state checked, code good once, an account that can pay chosen", async () => {
+    const [account] = await env.db.insert(destination_accounts).values({ organisation_id: gym.organisation_id, gym_id: gym.id, name: "Mt Eden", bank_account_number: "12-3140-0712345-00" }).returning();
+    try {
+      const { b } = await joiner();
+      const other = await joiner();
+      await b.call("POST", "/api/profile-picture", await photo());
+      expect((await b.call("GET", "/api/me/signup")).json.data.methods.map((m: { kind: string }) => m.kind)).toEqual(["stripe_card", "bank_account"]);
+      const { url } = (await b.call("GET", "/api/akahu/auth-url")).json.data;
+      const id = new URL(url).pathname.split("/").pop()!;
+      expect(url).toBe(`http://signup.localhost:3000/sandbox/akahu/authorize/${id}`);
+      expect((await b.call("POST", `/api/sandbox/akahu/authorize/${id}`, { accounts: [] })).status).toBe(422);
+      const allowed = await b.call("POST", `/api/sandbox/akahu/authorize/${id}`, { accounts: ["acc_sandbox_everyday", "acc_sandbox_savings"] });
+      const back = new URL(allowed.json.data.redirect);
+      expect(back.pathname).toBe("/bank-account-connected");
+      const code = back.searchParams.get("code")!;
+      const state = back.searchParams.get("state")!;
+      // Someone else's return, or a state altered, connects nothing.
+      expect((await other.b.call("POST", "/api/akahu/exchange", { code, state })).status).toBe(422);
+      expect((await b.call("POST", "/api/akahu/exchange", { code, state: state.replace(/.$/, (ch) => (ch === "A" ? "B" : "A")) })).status).toBe(422);
+      expect((await b.call("POST", "/api/akahu/sync-accounts", {})).status).toBe(409);
+      expect((await b.call("POST", "/api/akahu/exchange", { code, state })).status).toBe(200);
+      // A code is good once.
+      expect((await b.call("POST", "/api/akahu/exchange", { code, state })).status).toBe(422);
+      const listed = (await b.call("POST", "/api/akahu/sync-accounts", {})).json.data.accounts;
+      expect(listed.map((a: { id: string; can_pay: boolean }) => [a.id, a.can_pay])).toEqual([
+        ["acc_sandbox_everyday", true],
+        ["acc_sandbox_savings", false],
+      ]);
+      expect((await b.call("POST", "/api/akahu/sync-accounts", { account_id: "acc_sandbox_savings" })).status).toBe(422);
+      const chosen = await b.call("POST", "/api/akahu/sync-accounts", { account_id: "acc_sandbox_everyday" });
+      expect(chosen.json.data.payment_type).toMatchObject({ type: "bank_account", account_number: "12-3140-0071234-00" });
+      expect(JSON.stringify((await b.call("GET", "/api/me")).json)).not.toContain("user_token");
+      await b.call("PUT", "/api/me/register-fields", fields);
+      expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "bank-account-key-0001" })).status).toBe(201);
+      expect((await b.call("GET", "/api/me/active-subscription")).json.data).toMatchObject({ failed: false, first_payment: { method: "bank_account", surcharge: 0 } });
+    } finally {
+      await env.db.delete(destination_accounts).where(eq(destination_accounts.id, account.id));
     }
   });
 

@@ -184,3 +184,35 @@ test("a person joins by direct debit: the account number is checked here, the ma
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
   await expect(page.getByTestId("welcome-first-payment")).toContainText("is on its way");
 });
+
+test("a person joins paying from their bank account, connected through the open-banking provider's consent", async ({ page }) => {
+  const email = uniqueEmail("bea.bank", test.info());
+  await registerAndVerify(page, `Bea Bank ${test.info().project.name}`, email);
+  await addPhoto(page);
+  await page.getByRole("link", { name: "Looks good: continue" }).click();
+  await page.getByRole("link", { name: /Pay from your bank account/ }).click();
+  await expect(page.getByRole("heading", { name: "Pay from your bank account" })).toBeVisible();
+  await expectNoAxeViolations(page, "connect-akahu");
+  // Declined at the bank: back to choosing, nothing connected.
+  await page.getByRole("button", { name: "Connect my bank" }).click();
+  await expect(page.getByRole("heading", { name: "Share your accounts" })).toBeVisible();
+  await expectNoAxeViolations(page, "sandbox consent page");
+  await page.getByRole("button", { name: "Decline" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/choose-payment-method?cancelled=bank`);
+  await expect(page.getByText("You left your bank's page before connecting it.")).toBeVisible();
+
+  await page.getByRole("link", { name: /Pay from your bank account/ }).click();
+  await page.getByRole("button", { name: "Connect my bank" }).click();
+  await page.getByRole("button", { name: "Allow access" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/bank-account-connected`);
+  await expect(page.getByRole("heading", { name: "Choose the account that pays" })).toBeVisible();
+  await expect(page.getByText("Payments cannot be made from this account")).toBeVisible();
+  await expectNoAxeViolations(page, "bank-account-connected");
+  await page.getByRole("radio", { name: /Everyday/ }).check();
+  await page.getByRole("button", { name: "Pay from this account" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/confirm-subscription`);
+  await expect(page.getByText(/Paid by Bank account .*12-3140-0071234-00/)).toBeVisible();
+  await fillDetails(page);
+  await page.getByRole("button", { name: /^Join/ }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+});

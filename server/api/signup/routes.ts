@@ -8,6 +8,7 @@ import { sandboxProviders, type Providers } from "../../providers/registry";
 import { activeSubscription } from "../../signup/active";
 import { finishCardSetup, startCardSetup } from "../../signup/card";
 import { finishMandateSetup, startMandateSetup } from "../../signup/direct-debit";
+import { bankAuthUrl, exchangeBankCode, syncBankAccounts } from "../../signup/bank";
 import { pricesOnSale } from "../../signup/catalogue";
 import { offeredMethods, signupGym } from "../../signup/methods";
 import { switchPaymentType } from "../../signup/payment-types";
@@ -44,6 +45,11 @@ const mandateQuery = z.object({
   nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again"),
 });
 const mandateSyncRequest = z.object({ billing_request: z.string({ required_error: "Unknown direct debit request" }).trim().min(1, "Unknown direct debit request").max(200, "Unknown direct debit request") });
+const bankExchangeRequest = z.object({
+  code: z.string({ required_error: "Invalid or used code" }).trim().min(1, "Invalid or used code").max(500, "Invalid or used code"),
+  state: z.string({ required_error: "Unknown or expired state" }).trim().min(1, "Unknown or expired state").max(500, "Unknown or expired state"),
+});
+const bankSyncRequest = z.object({ account_id: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(200).optional()) });
 const cardSyncRequest = z.object({ session_id: z.string({ required_error: "Unknown card session" }).trim().min(1, "Unknown card session").max(200, "Unknown card session") });
 
 export const signupRoutes = new Hono<ApiEnv>()
@@ -152,6 +158,31 @@ export const signupRoutes = new Hono<ApiEnv>()
     const { billing_request } = await readBody(c, mandateSyncRequest);
     const saved = await finishMandateSetup(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), billing_request);
     return c.json({ data: { id: saved.id, type: saved.type, account_number: String(saved.details.account_number), name: String(saved.details.name) } });
+  })
+  /** GET /api/akahu/auth-url: the member's bank consent page at the open-banking provider, with a signed state. */
+  .get("/akahu/auth-url", requireMember, async (c) => {
+    const gym = await gymOf(c);
+    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "bank_account")) throw new ApiError(409, "This gym does not take bank payments.", "method_unavailable");
+    const u = c.var.user!;
+    const url = await bankAuthUrl(c.var.tenant, providersOf(c), { id: u.row.id, email: u.row.email }, gym, publicOrigin(c, "signup"), c.var.deps.config.SESSION_SECRET, now(c));
+    return c.json({ data: { url } });
+  })
+  /** POST /api/akahu/exchange { code, state }: the consent's code for the member's user token (kept on the server only). */
+  .post("/akahu/exchange", requireMember, async (c) => {
+    const given = await readBody(c, bankExchangeRequest);
+    await exchangeBankCode(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), publicOrigin(c, "signup"), c.var.deps.config.SESSION_SECRET, given, now(c));
+    return c.json({ data: { connected: true } });
+  })
+  /** POST /api/akahu/sync-accounts [{ account_id }]: the shared accounts; with an id, that one pays the membership. */
+  .post("/akahu/sync-accounts", requireMember, async (c) => {
+    const { account_id } = await readBody(c, bankSyncRequest);
+    const { accounts, saved } = await syncBankAccounts(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), account_id);
+    return c.json({
+      data: {
+        accounts: accounts.map((a) => ({ id: a.id, name: a.name, account_number: a.accountNumber, bank: a.bank, can_pay: a.canPay })),
+        payment_type: saved ? { id: saved.id, type: saved.type, account_number: String(saved.details.account_number), name: String(saved.details.name) } : null,
+      },
+    });
   })
   /**
    * POST /api/subscriptions { price_id, start_date, terms, idempotency_key }: the membership and its first payment,

@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { cancelSandboxCard, submitSandboxCard } from "../../providers/cards/sandbox";
 import { cancelSandboxMandate, confirmSandboxMandate } from "../../providers/direct-debit/sandbox";
+import { allowSandboxConsent, denySandboxConsent, SANDBOX_BANK_ACCOUNTS } from "../../providers/bank/sandbox";
 import { sandboxProviders } from "../../providers/registry";
 import { returnUrl, sandboxSessions } from "../../providers/sandbox-sessions";
 import { readBody } from "../body";
@@ -14,10 +15,11 @@ import { invalid, notFound } from "../errors";
  * live deployment answers 404, as it has no such pages. No session: the provider's page knows the person only by
  * the session id in its address, which is unguessable.
  */
-function sandboxOnly(c: Context<ApiEnv>, service: "cards" | "directDebit" = "cards") {
+function sandboxOnly(c: Context<ApiEnv>, service: "cards" | "directDebit" | "bank" = "cards") {
   const providers = c.var.deps.providers ?? sandboxProviders(c.var.deps.db);
-  // Direct debit may be live for one gym and the sandbox for another: its page exists while the sandbox can serve.
-  const mode = service === "cards" ? providers.cards.mode : providers.directDebit({ id: 0, stripe_id: null, gocardless_organisation_id: null, integrations: null }).mode;
+  // Direct debit and bank may be live for one gym and the sandbox for another: their pages exist while the sandbox can serve.
+  const noGym = { id: 0, stripe_id: null, gocardless_organisation_id: null, integrations: null };
+  const mode = service === "cards" ? providers.cards.mode : service === "directDebit" ? providers.directDebit(noGym).mode : providers.bank(noGym).mode;
   if (mode !== "sandbox") throw notFound("No such page.");
 }
 
@@ -76,4 +78,23 @@ export const sandboxPageRoutes = new Hono<ApiEnv>()
     const session = await sandboxSessions(c.var.deps.db, "gocardless", "BRQ").read(id);
     if (!session) throw notFound("No such billing request.");
     return c.json({ data: { redirect: returnUrl(session) } });
+  })
+  .get("/sandbox/akahu/authorize/:id", async (c) => {
+    sandboxOnly(c, "bank");
+    const session = await sandboxSessions(c.var.deps.db, "akahu", "auth").read(c.req.param("id"));
+    if (!session) throw notFound("No such consent.");
+    return c.json({ data: { id: session.id, status: session.status, email: session.request.email ?? null, accounts: SANDBOX_BANK_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, account_number: a.accountNumber, bank: a.bank })) } });
+  })
+  .post("/sandbox/akahu/authorize/:id", async (c) => {
+    sandboxOnly(c, "bank");
+    const { accounts } = await readBody(c, z.object({ accounts: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string()).min(1, "Choose at least one account to share")) }));
+    const redirect = await allowSandboxConsent(c.var.deps.db, c.req.param("id"), accounts);
+    if (!redirect) throw notFound("No such consent.");
+    return c.json({ data: { redirect } });
+  })
+  .post("/sandbox/akahu/authorize/:id/deny", async (c) => {
+    sandboxOnly(c, "bank");
+    const redirect = await denySandboxConsent(c.var.deps.db, c.req.param("id"));
+    if (!redirect) throw notFound("No such consent.");
+    return c.json({ data: { redirect } });
   });

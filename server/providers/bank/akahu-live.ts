@@ -1,7 +1,7 @@
 import type { Payment } from "akahu";
 import { ProviderError } from "../errors";
 import { lazily } from "../lazily";
-import { statementField, toDollars, type AkahuWebhookPayload, type BankPayment, type BankProvider } from "./bank-provider";
+import { statementField, toDollars, type AkahuWebhookPayload, type BankPayment, type BankProvider, type SharedAccount } from "./bank-provider";
 
 export interface AkahuSettings {
   /** The gym's Akahu app (or the deployment's): its app token and secret. */
@@ -56,6 +56,34 @@ export function akahuBank(settings: AkahuSettings): BankProvider {
   return {
     name: "akahu",
     mode: "live",
+    /** https://developers.akahu.nz/docs/authorizing-with-oauth2: enduring consent, the member's e-mail prefilled. */
+    async authorisationUrl(req) {
+      return (await akahu()).auth.buildAuthorizationUrl({ redirect_uri: req.redirectUri, state: req.state, email: req.email, scope: "ENDURING_CONSENT" });
+    },
+    async exchange(code, redirectUri) {
+      try {
+        const token = await (await akahu()).auth.exchange(code, redirectUri);
+        return { token: token.access_token };
+      } catch (err) {
+        const refused = refusal(err);
+        // A code used twice, expired or not ours: the member connects again; anything else may be tried again.
+        throw new ProviderError(`Akahu: ${(err as Error).message}`, !refused);
+      }
+    },
+    async accounts(token): Promise<SharedAccount[]> {
+      try {
+        const list = await (await akahu()).accounts.list(token);
+        return list.map((a) => ({
+          id: a._id,
+          name: a.name,
+          accountNumber: a.formatted_account ?? null,
+          bank: a.connection.name,
+          canPay: a.status === "ACTIVE" && a.attributes.includes("PAYMENT_FROM"),
+        }));
+      } catch (err) {
+        throw new ProviderError(`Akahu: ${(err as Error).message}`, !refusal(err));
+      }
+    },
     async pay(req) {
       try {
         const client = await akahu();

@@ -44,9 +44,25 @@ export interface AkahuWebhookPayload {
   received_at?: string;
 }
 
+/** An account the member shared when they connected their bank (issue 13): `canPay` when payments can be made from it. */
+export interface SharedAccount {
+  id: string;
+  name: string;
+  accountNumber: string | null;
+  bank: string;
+  canPay: boolean;
+}
+
 export interface BankProvider {
   readonly name: "akahu";
   readonly mode: ProviderMode;
+  /**
+   * Connecting a member's bank (Akahu OAuth, issue 13): where to send them to consent, with our `state` echoed back
+   * to `redirectUri` with a code (or an error); the code exchanged for their user token; the accounts they shared.
+   */
+  authorisationUrl(request: { redirectUri: string; state: string; email: string }): Promise<string>;
+  exchange(code: string, redirectUri: string): Promise<{ token: string }>;
+  accounts(token: string): Promise<SharedAccount[]>;
   pay(request: BankPaymentRequest): Promise<BankPayment>;
   /** A payment's state at Akahu now, or null when it knows no such payment. */
   retrieve(token: string, id: string): Promise<BankPayment | null>;

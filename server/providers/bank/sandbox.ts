@@ -6,7 +6,8 @@ import { sandbox_ledger } from "../../db/schema";
 import type { SandboxClock } from "../clock";
 import { ProviderError } from "../errors";
 import { sandboxAccountBehaviour, type SandboxAccountBehaviour } from "../sandbox-accounts";
-import type { AkahuWebhookPayload, BankPayment, BankPaymentRequest, BankProvider } from "./bank-provider";
+import { sandboxSessions } from "../sandbox-sessions";
+import type { AkahuWebhookPayload, BankPayment, BankPaymentRequest, BankProvider, SharedAccount } from "./bank-provider";
 import { SANDBOX_PRIVATE_KEY, SANDBOX_PUBLIC_KEY, SANDBOX_SIGNING_KEY_ID } from "./sandbox-signing-key";
 
 /** How the member's bank answers, as Akahu reports it (status_code and status_text). */
@@ -47,9 +48,35 @@ export function sandboxAkahuSignature(body: string): string {
  */
 export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
   const provider = "akahu";
+  const consents = sandboxSessions(db, "akahu", "auth");
   return {
     name: provider,
     mode: "sandbox",
+    async authorisationUrl(req) {
+      const session = await consents.open({
+        idempotencyKey: `${req.state}`,
+        successUrl: req.redirectUri,
+        cancelUrl: req.redirectUri,
+        request: { email: req.email, state: req.state, redirect_uri: req.redirectUri },
+      });
+      // "Akahu's" consent page is served by this app (app/routes/sandbox.akahu.authorize.$id.tsx).
+      return new URL(`/sandbox/akahu/authorize/${session.id}`, req.redirectUri).href;
+    },
+    /** The code is the consent's own id, good once and only for the address it was given to, as an OAuth code is. */
+    async exchange(code, redirectUri) {
+      const session = await consents.read(code);
+      const result = session?.result as { shared?: SharedAccount[]; exchanged?: boolean } | null | undefined;
+      if (!session || session.status !== "complete" || result?.exchanged || session.request.redirect_uri !== redirectUri) {
+        throw new ProviderError("Akahu: the authorisation code is invalid, used or expired (invalid_grant).", false);
+      }
+      await consents.finish(code, "complete", { ...result, exchanged: true });
+      return { token: `user_token_sandbox_${code}` };
+    },
+    async accounts(token) {
+      const session = await consents.read(token.replace(/^user_token_sandbox_/, ""));
+      if (!session || session.status !== "complete") throw new ProviderError("Akahu: the user token is not valid (unauthorized).", false);
+      return (session.result as { shared: SharedAccount[] }).shared;
+    },
     async retrieve(_token, id) {
       const [row] = await db
         .select()
@@ -99,4 +126,34 @@ export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
       return JSON.parse(body) as AkahuWebhookPayload;
     },
   };
+}
+
+/**
+ * The accounts a person has at the sandbox's bank, as Akahu would list them once connected: an everyday account
+ * that pays, a bills account whose payments fail for want of funds (its number ends 9995: ../sandbox-accounts.ts),
+ * and a savings account payments cannot be made from.
+ */
+export const SANDBOX_BANK_ACCOUNTS: SharedAccount[] = [
+  { id: "acc_sandbox_everyday", name: "Everyday", accountNumber: "12-3140-0071234-00", bank: "ASB (sandbox)", canPay: true },
+  { id: "acc_sandbox_bills", name: "Bills", accountNumber: "12-3140-0089995-00", bank: "ASB (sandbox)", canPay: true },
+  { id: "acc_sandbox_savings", name: "Savings", accountNumber: "12-3140-0071234-01", bank: "ASB (sandbox)", canPay: false },
+];
+
+/** The person allowed access on the sandbox's consent page, sharing these accounts: back to the app with a code. */
+export async function allowSandboxConsent(db: Db, id: string, accountIds: string[]): Promise<string | null> {
+  const consents = sandboxSessions(db, "akahu", "auth");
+  const session = await consents.read(id);
+  if (session?.status !== "open") return null;
+  const shared = SANDBOX_BANK_ACCOUNTS.filter((a) => accountIds.includes(a.id));
+  await consents.finish(id, "complete", { shared });
+  return `${session.success_url}${session.success_url.includes("?") ? "&" : "?"}${new URLSearchParams({ code: id, state: session.request.state ?? "" })}`;
+}
+
+/** The person declined: back to the app with Akahu's error, as OAuth says. */
+export async function denySandboxConsent(db: Db, id: string): Promise<string | null> {
+  const consents = sandboxSessions(db, "akahu", "auth");
+  const session = await consents.read(id);
+  if (!session) return null;
+  if (session.status === "open") await consents.finish(id, "cancelled", null);
+  return `${session.cancel_url}${session.cancel_url.includes("?") ? "&" : "?"}${new URLSearchParams({ error: "access_denied", state: session.request.state ?? "" })}`;
 }

@@ -1,0 +1,69 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { SubmitButton } from "../components/field";
+import { StepFrame } from "../features/signup/step-frame";
+import { ApiRequestError } from "../lib/api.server";
+import { requireApp } from "../lib/host.server";
+import { redirectForApiError, requireSignupStep } from "../lib/session.server";
+import { redirectWithToast } from "../lib/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Connect your bank · Gym Membership" }];
+
+/**
+ * Paying from a bank account (issue 13): the member connects their bank through Akahu (open banking) on Akahu's own
+ * page, and comes back to /bank-account-connected to choose the account that pays.
+ */
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "signup");
+  const { api } = await requireSignupStep(args);
+  try {
+    const signup = await api.get("/me/signup");
+    if (!signup.methods.some((m) => m.kind === "bank_account")) {
+      throw await redirectWithToast("/choose-payment-method", { severity: "warn", summary: "Bank payments are not offered here", detail: `${signup.gym.name} does not take bank payments online.` });
+    }
+    return { gym: signup.gym.name };
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    redirectForApiError(args.request, err);
+  }
+}
+
+export async function action(args: ActionFunctionArgs) {
+  requireApp(args.request, "signup");
+  const { api } = await requireSignupStep(args);
+  try {
+    const { url } = await api.get("/akahu/auth-url");
+    return redirect(url, { headers: api.headers });
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401) {
+      return redirectWithToast("/choose-payment-method", { severity: "error", summary: "Your bank could not be connected", detail: err.message });
+    }
+    if (err instanceof ApiRequestError) return redirectWithToast("/connect-akahu", { severity: "error", summary: "The bank connection service did not answer", detail: "Try again in a moment." });
+    redirectForApiError(args.request, err);
+  }
+}
+
+export default function ConnectAkahu() {
+  const { gym } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <StepFrame step="Payment" title="Pay from your bank account" intro={`Connect your bank securely through Akahu, and ${gym}'s payments are made straight from the account you choose.`}>
+      <div className="space-y-4 text-sm text-slate-700">
+        <ul className="list-disc space-y-1 pl-5">
+          <li>You sign in to your bank on Akahu&apos;s page, not ours: we never see your banking password.</li>
+          <li>You choose which accounts to share, then which one pays.</li>
+          <li>Nothing is paid until you confirm your membership.</li>
+        </ul>
+        <Form method="post">
+          <SubmitButton pending={busy}>{busy ? "Opening…" : "Connect my bank"}</SubmitButton>
+        </Form>
+        <p className="text-center">
+          <Link to="/choose-payment-method" className="font-medium text-brand-700 underline">
+            Choose another way to pay
+          </Link>
+        </p>
+      </div>
+    </StepFrame>
+  );
+}

@@ -3,6 +3,9 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
+import { InlineStylesContext } from "./components/stylesheet";
+import { appFor } from "./lib/host.server";
+import { stylesheetText } from "./lib/stylesheet.server";
 
 export { boot } from "../server/runtime";
 export { ConfigError } from "../server/config";
@@ -28,9 +31,13 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // The sign-up host inlines the stylesheet (components/stylesheet.tsx); the back-office links it.
+    const css = appFor(request) === "signup" ? stylesheetText() : "";
     const app = (
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <InlineStylesContext.Provider value={css}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </InlineStylesContext.Provider>
       </NonceContext.Provider>
     );
     const { pipe, abort } = renderToPipeableStream(app, {

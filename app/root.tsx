@@ -1,18 +1,15 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
-import styles from "./tailwind.css";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { BareError } from "./components/bare-error";
 import { useNonce } from "./components/nonce";
+import { Stylesheet } from "./components/stylesheet";
 import { Toaster } from "./components/toasts";
 import { appFor } from "./lib/host.server";
 import { readToast } from "./lib/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Gym Membership" }];
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "/favicon.ico" },
-];
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.ico" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const app = appFor(request);
@@ -37,12 +34,15 @@ export function action({ request }: ActionFunctionArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // The root's data is missing on an error page for an unknown host: the linked stylesheet then.
+  const app = useRouteLoaderData<typeof loader>("root")?.app;
   return (
     <html lang="en-NZ" className="h-full">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <Stylesheet inline={app === "signup"} nonce={nonce} />
         <Links />
       </head>
       <body className="h-full bg-slate-50 text-slate-900 antialiased">

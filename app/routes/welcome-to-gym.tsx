@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { formatDay } from "../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../domain/calendar-day";
 import { formatCents } from "../../domain/money";
 import { Confetti } from "../features/signup/confetti";
 import { primaryLink, StepFrame } from "../features/signup/step-frame";

@@ -4,10 +4,14 @@ import type { Config } from "../config";
 /** A fresh nonce for one response's inline scripts (Remix's hydration data and route modules). */
 export const cspNonce = () => randomBytes(16).toString("base64");
 
+/** The providers' hosted pages a sign-up form may redirect to (Stripe Checkout, GoCardless, Akahu's consent). */
+const PROVIDER_PAGES = ["https://checkout.stripe.com", "https://pay.gocardless.com", "https://pay-sandbox.gocardless.com", "https://oauth.akahu.nz"];
+
 /**
  * The headers every response carries. The Content-Security-Policy allows scripts only from our origin or
- * with this request's nonce (no inline handlers, no eval), styles only from our stylesheet (no style
- * attributes: the pages use classes only; styles set from scripts are not affected), workers from blob:
+ * with this request's nonce (no inline handlers, no eval), styles only from our stylesheet or the
+ * sign-up pages' nonce'd copy of it (no style attributes: the pages use classes only; styles set from scripts are
+ * not affected), workers from blob:
  * URLs (canvas-confetti draws in one), and form posts only to our own hosts — the back-office hands a
  * session over to the sign-up app with a form post. Ports are left open (`:*`): behind a proxy the server
  * does not know the public one. HSTS only on a real deployment: a demo may run over plain http.
@@ -17,13 +21,16 @@ export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | 
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
+    // The sign-up pages carry the stylesheet inline, under this response's nonce (app/components/stylesheet.tsx).
+    `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self'",
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",
-    `form-action 'self' ${ourHosts.join(" ")}`,
+    // A form post may be answered with a redirect to a provider's hosted page (card, direct debit, bank consent):
+    // browsers hold the redirect to form-action too.
+    `form-action 'self' ${ourHosts.join(" ")} ${PROVIDER_PAGES.join(" ")}`,
   ].join("; ");
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,

@@ -15,6 +15,14 @@ describe("securityHeaders", () => {
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("form-action 'self' office.gym.example:* join.gym.example:* signup.localhost:*");
+    // The sign-up pages' inline stylesheet carries the nonce; nothing else inline is allowed.
+    expect(csp).toContain("style-src 'self' 'nonce-abc123'");
+  });
+
+  it("lets a sign-up form's redirect reach the providers' hosted pages, and no other site", () => {
+    const formAction = securityHeaders(config, "n")["Content-Security-Policy"].split("; ").find((d) => d.startsWith("form-action"))!;
+    for (const page of ["https://checkout.stripe.com", "https://pay.gocardless.com", "https://oauth.akahu.nz"]) expect(formAction).toContain(page);
+    expect(formAction).not.toContain("*.");
   });
 
   it("sends HSTS in production only, and not for a demo over plain http", () => {

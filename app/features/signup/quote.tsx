@@ -1,4 +1,4 @@
-import { addCalendarDays, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay, shiftCalendarDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
 
@@ -13,7 +13,7 @@ export function QuotePanel({ quote }: { quote: Quote }) {
   const today = quote.start_date === first.charged_on;
   const base = first.amount - first.joining_fee;
   // A period is [from, until): its last day is the one before the next charge.
-  const lastDay = formatDay(addCalendarDays(first.covers.until, -1));
+  const lastDay = formatDay(shiftCalendarDay(first.covers.until, -1));
   return (
     <section aria-labelledby="quote-heading" aria-live="polite" data-testid="quote" className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm text-slate-800">
       <h2 id="quote-heading" className="font-semibold text-slate-900">

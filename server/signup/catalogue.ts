@@ -75,11 +75,11 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
 /**
  * What a sign-up link names (an integrator's /?gym=…&price=…, or a private link's /?gym=…&link=…), read before
  * anyone is signed in: the price, when it is on sale at that gym (a private one only through its link), and the
- * link. Anything else names nothing, and the person chooses on the confirm page.
+ * link. Anything else names nothing, and the person chooses on the confirm page. `onSale`: the gym's public prices,
+ * which integrators build their links from.
  */
 export async function signupChoice(db: Db, gym: { id: number; organisation_id: number }, wanted: { price?: number | null; link?: string | null }, opts: { rowLevelSecurity?: boolean } = {}) {
   const token = wanted.link && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted.link) ? wanted.link.toLowerCase() : null;
-  if (!wanted.price && !token) return { price: null, linkId: null, ageBypass: false };
   return withTenant(
     db,
     gym.organisation_id,
@@ -93,7 +93,7 @@ export async function signupChoice(db: Db, gym: { id: number; organisation_id: n
         : [];
       const on = await pricesOnSale(t, gym.id, link?.id ?? null);
       const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
-      return { price, linkId: link && price ? link.id : null, ageBypass: Boolean(link?.age_bypass && price) };
+      return { price, linkId: link && price ? link.id : null, ageBypass: Boolean(link?.age_bypass && price), onSale: on.filter((p) => !p.private) };
     },
     opts,
   );

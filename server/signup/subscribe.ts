@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { addCalendarDays, localDay } from "../../domain/dates";
 import { ageOn, LATEST_START_DAYS, MINIMUM_AGE, type ConfirmSubscription, type RegisterFields } from "../../domain/schemas/signup";
 import { organisation_users, payments, subscriptions, users } from "../db/schema";
@@ -37,6 +37,9 @@ export async function saveRegisterFields(t: Tenant, member: Joiner, fields: Regi
  * one is closed (cancelled, its failed payment kept as the record) and this one stands in its place.
  */
 export async function confirmSubscription(t: Tenant, member: Joiner, req: ConfirmSubscription, now: Date) {
+  // One confirmation per member at a time: a double tap's two requests arrive together, and the second must find
+  // the first's subscription (by its key) rather than race it to the insert. Released with the transaction.
+  await t.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`signup:${member.id}`}))`);
   const [again] = await t.db
     .select()
     .from(subscriptions)

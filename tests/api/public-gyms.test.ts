@@ -55,8 +55,9 @@ describe("GET /api/public/gyms", () => {
   it("answers one gym by its uuid, and 404 for a uuid no gym has or one that is not a uuid", async () => {
     const one = await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"]}`, undefined, fromElsewhere);
     expect(one.status).toBe(200);
-    // `price` is the price a sign-up link names (?price=), when one is on sale there: none asked for here.
-    expect(one.json.data).toEqual({ uuid: uuids["Bravo Central"], name: "Bravo Central", logo: "/logos/bravo.svg", organisation: { name: "Bravo Boxing" }, price: null });
+    // `price` is the price a sign-up link names (?price=), when one is on sale there: none asked for here. `prices`:
+    // the public prices on sale there (none in this organisation), whose ids integrators put in their links.
+    expect(one.json.data).toEqual({ uuid: uuids["Bravo Central"], name: "Bravo Central", logo: "/logos/bravo.svg", organisation: { name: "Bravo Boxing" }, price: null, prices: [] });
     // A price that is not on sale there (here, none is) names nothing; nonsense is ignored, not a 500.
     for (const price of ["1", "99999999999", "abc", "-1"]) {
       const named = await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"]}?price=${price}&link=nonsense`);

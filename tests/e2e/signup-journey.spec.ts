@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { BACKOFFICE, codeFor, joinLink, jsEnabled, SIGNUP, signIn, uniqueEmail } from "./helpers";
+import { BACKOFFICE, codeFor, enterCode, joinLink, jsEnabled, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
 
 // The sign-up journey (issue 13) on a phone-sized screen, with JavaScript on and off: register → code → photo →
 // payment method on the provider's page → confirm → welcome, against the demo's sandbox providers.
@@ -37,6 +37,7 @@ async function addCard(page: Page, number: string) {
   await page.goto(`${SIGNUP}/choose-payment-method`);
   await page.getByRole("link", { name: "Credit or debit card" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/card-details`);
+  await expectNoAxeViolations(page, "card-details");
   await page.getByRole("button", { name: "Enter card details" }).click();
   await expect(page.getByRole("heading", { name: "Save a card for future payments" })).toBeVisible();
   await page.getByLabel("Card number").fill(number);
@@ -45,6 +46,7 @@ async function addCard(page: Page, number: string) {
   await page.getByLabel("Name on card").fill("Sam Signup");
   await page.getByRole("button", { name: "Save card" }).click();
   await expect(page).toHaveURL(/\/card-connected\?session_id=/);
+  await expectNoAxeViolations(page, "card-connected");
 }
 
 async function fillDetails(page: Page) {
@@ -214,5 +216,101 @@ test("a person joins paying from their bank account, connected through the open-
   await expect(page.getByText(/Paid by Bank account .*12-3140-0071234-00/)).toBeVisible();
   await fillDetails(page);
   await page.getByRole("button", { name: /^Join/ }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+});
+
+test("a gym's own site links straight to a price: it is shown on register and chosen on the confirm page", async ({ page }) => {
+  const link = await joinLink(page);
+  const uuid = new URL(link).searchParams.get("gym")!;
+  const gym = (await (await page.request.get(`${BACKOFFICE}/api/public/gyms/${uuid}`)).json()).data as { prices: { id: number; offering: string; amount: number; billing_frequency: string }[] };
+  const fortnightly = gym.prices.find((p) => p.offering === "Anytime 24/7" && p.billing_frequency === "fortnightly")!;
+  const email = uniqueEmail("ivy.integrated", test.info());
+  await registerAndVerify(page, `Ivy Integrated ${test.info().project.name}`, email, `${link}&price=${fortnightly.id}`);
+  await addPhoto(page);
+  await addCard(page, "4242 4242 4242 4242");
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page.getByRole("radio", { name: /\$39\.98 fortnightly/ })).toBeChecked();
+  await expect(page.getByTestId("quote")).toContainText("fortnightly from");
+});
+
+test("a person who leaves after the photo and signs in days later carries on where they stopped", async ({ page }) => {
+  const email = uniqueEmail("remy.resume", test.info());
+  await registerAndVerify(page, `Remy Resume ${test.info().project.name}`, email);
+  await addPhoto(page);
+  await page.context().clearCookies();
+  await page.goto(`${BACKOFFICE}/login`);
+  await submitLogin(page, email, "my gym passphrase");
+  await enterCode(page, email);
+  if (!jsEnabled(test.info())) await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/choose-payment-method`);
+});
+
+test("a confirmation sent twice (a double tap, a retry after the time-out) makes one membership and one first payment", async ({ page, browser }) => {
+  const email = uniqueEmail("tess.twice", test.info());
+  await registerAndVerify(page, `Tess Twice ${test.info().project.name}`, email);
+  await addPhoto(page);
+  await addCard(page, "4242 4242 4242 4242");
+  await page.goto(`${SIGNUP}/confirm-subscription`);
+  await fillDetails(page);
+  // The very form the page drew, sent twice at once from the page as a browser resends it: the same idempotency key.
+  const answers = await page.locator("form[aria-label='Confirm your membership']").evaluate(async (f: HTMLFormElement) => {
+    const send = () => fetch("/confirm-subscription", { method: "POST", body: new URLSearchParams([...new FormData(f)].map(([k, v]) => [k, String(v)])), redirect: "manual" });
+    return (await Promise.all([send(), send()])).map((r) => r.type);
+  });
+  // Both are answered with the redirect to the welcome page.
+  expect(answers).toEqual(["opaqueredirect", "opaqueredirect"]);
+  await page.goto(`${SIGNUP}/welcome-to-gym`);
+  await expect(page.getByTestId("welcome-first-payment")).toContainText(/^Paid/);
+
+  const staff = await browser.newContext();
+  const office = await staff.newPage();
+  await signIn(office);
+  const payments = (await (await office.request.get(`${BACKOFFICE}/api/payments?q=${encodeURIComponent(email)}&gym=all`)).json()) as { data: { meta: { total: number } } };
+  expect(payments.data.meta.total).toBe(1);
+  await staff.close();
+});
+
+test("the sign-up can be done with the keyboard alone", async ({ page }) => {
+  test.skip(!jsEnabled(test.info()), "the same pages without JavaScript are the other project's");
+  const email = uniqueEmail("kit.keys", test.info());
+  await registerAndVerify(page, `Kit Keys ${test.info().project.name}`, email);
+  await addPhoto(page);
+  await addCard(page, "4242 4242 4242 4242");
+  await page.goto(`${SIGNUP}/confirm-subscription`);
+  // Every control is reached with Tab and worked with the keys a keyboard user has.
+  const tabTo = async (name: RegExp) => {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press("Tab");
+      const label = await page.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement | null;
+        if (!el) return "";
+        const byFor = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+        return (byFor ?? el.closest("label")?.textContent ?? el.textContent ?? "").trim();
+      });
+      if (name.test(label)) return;
+    }
+    throw new Error(`Tab never reached ${name}`);
+  };
+  await tabTo(/\$19\.99 weekly/);
+  await page.keyboard.press("Space");
+  for (const [label, value] of [
+    [/^Street address$/, "12 Dominion Road"],
+    [/^Town or city$/, "Auckland"],
+    [/^Postcode$/, "1024"],
+    [/^Name$/, "Alex Keys"],
+    [/^Phone number$/, "021 555 0144"],
+    [/^How they know you$/, "Sister"],
+  ] as const) {
+    await tabTo(label);
+    await page.keyboard.type(value);
+  }
+  await page.getByLabel("Date of birth").focus();
+  await page.keyboard.type("14031992");
+  await tabTo(/^How did you hear about us\?$/);
+  await page.keyboard.press("ArrowDown");
+  await tabTo(/I accept/);
+  await page.keyboard.press("Space");
+  await tabTo(/^Join and pay/);
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
 });

@@ -70,7 +70,7 @@ function RegisterForm({ gym, link, lastResult }: { gym: PublicGymWithPrice; link
           </p>
           {gym.price ? (
             <p className="mt-2 rounded-md bg-brand-50 px-3 py-2 text-slate-800" data-testid="chosen-price">
-              Joining on <strong>{gym.price.offering.name}</strong>: {formatCents(gym.price.amount)} {gym.price.frequency_label.toLowerCase()}
+              Joining on <strong>{gym.price.offering}</strong>: {formatCents(gym.price.amount)} {gym.price.frequency_label.toLowerCase()}
               {gym.price.term ? ` (${gym.price.term})` : ""}. You can change it before you confirm.
             </p>
           ) : null}

@@ -38,8 +38,10 @@ export const publicGymRoutes = new Hono<ApiEnv>()
   })
 
   /**
-   * GET /api/public/gyms/{uuid}[?price=&link=] → { data: PublicGym & { price } }, or 404 for a uuid no gym has (or
-   * that is not a uuid). `price` is the price a sign-up link names, when it is on sale there (server/signup/catalogue.ts).
+   * GET /api/public/gyms/{uuid}[?price=&link=] → { data: PublicGym & { price, prices } }, or 404 for a uuid no gym
+   * has (or that is not a uuid). `prices`: the public prices on sale there, whose ids a gym's site puts in its
+   * sign-up links (/?gym=…&price=…); `price`: the one such a link names, when it is on sale there
+   * (server/signup/catalogue.ts).
    */
   .get("/public/gyms/:uuid", async (c) => {
     const uuid = gymUuid.safeParse(c.req.param("uuid"));
@@ -52,5 +54,14 @@ export const publicGymRoutes = new Hono<ApiEnv>()
     if (!row) throw notFound("No such gym.");
     const wantedPrice = Number(c.req.query("price"));
     const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
-    return c.json({ data: { ...publicGym(row), price: choice.price } });
+    const offer = (p: NonNullable<typeof choice.price>) => ({
+      id: p.id,
+      offering: p.offering.name,
+      amount: p.amount,
+      joining_fee: p.joining_fee,
+      billing_frequency: p.billing_frequency,
+      frequency_label: p.frequency_label,
+      term: p.term,
+    });
+    return c.json({ data: { ...publicGym(row), price: choice.price ? offer(choice.price) : null, prices: choice.onSale.map(offer) } });
   });

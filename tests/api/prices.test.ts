@@ -25,7 +25,7 @@ beforeAll(async () => {
   await addStaff(env.db, admin.id, org.id, "admin");
   const member = await makeUser(env.db, { name: "mo member", email: "mo@example.com", password_hash: hash });
   await addMember(env.db, member.id, org.id, gym.id);
-  const offering = await makeOffering(env.db, org.id, { name: "Unlimited" });
+  const offering = await makeOffering(env.db, org.id, { name: "Unlimited", all_gyms_access: true });
   ids.monthly = (await makePrice(env.db, offering, { amount: 10_000, billing_frequency: "monthly" })).id;
   ids.weekly = (await makePrice(env.db, offering, { amount: 2_500, billing_frequency: "weekly", joining_fee: 4_900 })).id;
   ids.pif = (await makePrice(env.db, offering, { amount: 50_000, billing_frequency: "one_off" })).id;
@@ -85,12 +85,22 @@ describe("POST /api/prices/{id}/pro-rata", () => {
     expect(await refused(ids.pif, { start_date: "2026-02-15" })).toEqual({ price: ["A paid-in-full price is paid once, in full: it has no pro-rata"] });
   });
 
-  it("is 404 for another organisation's price and ids that name no row, 401 signed out, 403 for members", async () => {
+  it("is 404 for another organisation's price and ids that name no row, 401 signed out", async () => {
     const a = await admin();
     for (const id of [ids.theirs, 2147483647, 99999999999]) expect((await a.call("POST", `/api/prices/${id}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(404);
     expect((await browser(api).call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(401);
+  });
+
+  it("answers a member joining online for the prices on sale to them, and no others (the sign-up's quote, SPEC §7)", async () => {
     const member = await signedIn(api, env.db, "mo@example.com", PASSWORD);
-    expect((await member.call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(403);
+    const mine = await member.call("POST", `/api/prices/${ids.monthly}/pro-rata`, { start_date: "2026-02-15" });
+    expect(mine.status).toBe(200);
+    expect(mine.json.data).toMatchObject({ amount: expect.any(Number) });
+    expect((await member.call("POST", `/api/prices/${ids.theirs}/pro-rata`, { start_date: "2026-02-15" })).status).toBe(404);
+    const surcharge = await member.call("GET", `/api/surcharge-total?price_id=${ids.weekly}&payment_type=stripe_card&gym_id=${ids.plainGym}`);
+    // Their own gym's surcharge, whichever gym they name.
+    expect(surcharge.json.data).toMatchObject({ gym_id: ids.gym, first: { amount: 7_400, surcharge: 160 } });
+    expect((await member.call("GET", `/api/surcharge-total?price_id=${ids.theirs}&payment_type=stripe_card`)).status).toBe(404);
   });
 });
 

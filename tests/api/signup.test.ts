@@ -143,6 +143,13 @@ describe("the sign-up through the API", () => {
     const good = await saveCard(b, "5555555555554444");
     const synced = await b.call("POST", "/api/stripe/sync-payment-method", { session_id: good.id });
     expect(synced.json.data).toMatchObject({ brand: "mastercard", last_four: "4444" });
+    // The newest card pays; the member may switch between their own connected methods.
+    const mine = (await b.call("GET", "/api/me")).json.data;
+    expect(mine.default_payment_type.id).toBe(synced.json.data.id);
+    const poorId = mine.payment_types.find((p: { id: number }) => p.id !== synced.json.data.id).id;
+    expect((await b.call("POST", `/api/me/payment-types/${poorId}/switch`)).json.data.default_payment_type_id).toBe(poorId);
+    expect((await b.call("POST", `/api/me/payment-types/${synced.json.data.id}/switch`)).status).toBe(200);
+    expect((await b.call("GET", "/api/me")).json.data.default_payment_type.id).toBe(synced.json.data.id);
     expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "declined-key-0002-abc" })).status).toBe(201);
     expect((await b.call("GET", "/api/me/active-subscription")).json.data).toMatchObject({ state: "active", first_payment: { status: "sent", last_four: "4444" } });
     const all = await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id));

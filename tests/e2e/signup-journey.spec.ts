@@ -314,3 +314,18 @@ test("the sign-up can be done with the keyboard alone", async ({ page }) => {
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
 });
+
+test("with JavaScript and a camera, the photo is taken in the page: a live view, capture, preview, then sent", async ({ page }) => {
+  test.skip(!jsEnabled(test.info()), "without JavaScript the file input opens the phone's camera (the tests above)");
+  const email = uniqueEmail("cam.camera", test.info());
+  await registerAndVerify(page, `Cam Camera ${test.info().project.name}`, email);
+  await page.getByRole("button", { name: "Use the camera here" }).click();
+  await expect(page.getByLabel("Camera view")).toBeVisible();
+  await page.waitForFunction(() => (document.querySelector("video") as HTMLVideoElement | null)?.videoWidth);
+  await page.getByRole("button", { name: "Capture" }).click();
+  await expect(page.getByRole("img", { name: "The photo you are about to send" })).toBeVisible();
+  await page.getByRole("button", { name: "Use this photo" }).click();
+  await expect(page.getByRole("img", { name: "Your photo as the gym will see it" })).toBeVisible();
+  // Retaking is the same form again.
+  await expect(page.getByRole("button", { name: "Use this photo instead" })).toBeVisible();
+});

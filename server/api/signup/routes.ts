@@ -44,13 +44,16 @@ const mandateQuery = z.object({
   account_number: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").max(24, "The maximum value allowed is 24"),
   nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again"),
 });
-const mandateSyncRequest = z.object({ billing_request: z.string({ required_error: "Unknown direct debit request" }).trim().min(1, "Unknown direct debit request").max(200, "Unknown direct debit request") });
+/** A provider's object id as it names them (cs_…, BR…): letters, digits and underscores; anything else names nothing of theirs. */
+const providerId = (message: string) => z.string({ required_error: message }).trim().regex(/^[A-Za-z0-9_]{1,200}$/, message);
+const mandateSyncRequest = z.object({ billing_request: providerId("Unknown direct debit request") });
 const bankExchangeRequest = z.object({
-  code: z.string({ required_error: "Invalid or used code" }).trim().min(1, "Invalid or used code").max(500, "Invalid or used code"),
-  state: z.string({ required_error: "Unknown or expired state" }).trim().min(1, "Unknown or expired state").max(500, "Unknown or expired state"),
+  // Printable ASCII only: an OAuth code and our state are, and the database refuses some other bytes (NUL).
+  code: z.string({ required_error: "Invalid or used code" }).trim().regex(/^[\x21-\x7e]{1,500}$/, "Invalid or used code"),
+  state: z.string({ required_error: "Unknown or expired state" }).trim().regex(/^[\x21-\x7e]{1,500}$/, "Unknown or expired state"),
 });
-const bankSyncRequest = z.object({ account_id: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(200).optional()) });
-const cardSyncRequest = z.object({ session_id: z.string({ required_error: "Unknown card session" }).trim().min(1, "Unknown card session").max(200, "Unknown card session") });
+const bankSyncRequest = z.object({ account_id: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().regex(/^[\x21-\x7e]{1,200}$/, "Choose an account payments can be made from").optional()) });
+const cardSyncRequest = z.object({ session_id: providerId("Unknown card session") });
 
 export const signupRoutes = new Hono<ApiEnv>()
   /** POST /api/profile-picture (multipart, field `file`): the member's own photo, checked as staff uploads are. */

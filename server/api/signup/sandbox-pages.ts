@@ -31,13 +31,13 @@ const cardEntry = z.object({
 });
 
 export const sandboxPageRoutes = new Hono<ApiEnv>()
-  .get("/sandbox/stripe/checkout/:id", async (c) => {
+  .get("/sandbox/stripe/checkout/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c);
     const session = await sandboxSessions(c.var.deps.db, "stripe", "cs").read(c.req.param("id"));
     if (!session) throw notFound("No such checkout session.");
     return c.json({ data: { id: session.id, status: session.status, email: session.request.email ?? null, cancel_url: session.cancel_url, return_url: session.status === "open" ? null : returnUrl(session) } });
   })
-  .post("/sandbox/stripe/checkout/:id", async (c) => {
+  .post("/sandbox/stripe/checkout/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c);
     const id = c.req.param("id");
     const entry = await readBody(c, cardEntry);
@@ -46,7 +46,7 @@ export const sandboxPageRoutes = new Hono<ApiEnv>()
     const session = await sandboxSessions(c.var.deps.db, "stripe", "cs").read(id);
     return c.json({ data: { redirect: returnUrl(session!) } });
   })
-  .post("/sandbox/stripe/checkout/:id/cancel", async (c) => {
+  .post("/sandbox/stripe/checkout/:id{[A-Za-z0-9_]+}/cancel", async (c) => {
     sandboxOnly(c);
     const id = c.req.param("id");
     await cancelSandboxCard(c.var.deps.db, id);
@@ -54,14 +54,14 @@ export const sandboxPageRoutes = new Hono<ApiEnv>()
     if (!session) throw notFound("No such checkout session.");
     return c.json({ data: { redirect: returnUrl(session) } });
   })
-  .get("/sandbox/gocardless/flow/:id", async (c) => {
+  .get("/sandbox/gocardless/flow/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c, "directDebit");
     const session = await sandboxSessions(c.var.deps.db, "gocardless", "BRQ").read(c.req.param("id"));
     if (!session) throw notFound("No such billing request.");
     const r = session.request;
     return c.json({ data: { id: session.id, status: session.status, name: r.name ?? null, email: r.email ?? null, account_holder: r.account_holder ?? null, account_number: r.account_number ?? null, return_url: session.status === "open" ? null : returnUrl(session) } });
   })
-  .post("/sandbox/gocardless/flow/:id", async (c) => {
+  .post("/sandbox/gocardless/flow/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c, "directDebit");
     const id = c.req.param("id");
     const { authorised } = await readBody(c, z.object({ authorised: z.preprocess((v) => v === true || v === "on" || v === "true", z.literal(true, { errorMap: () => ({ message: "Confirm you can authorise debits from this account" }) })) }));
@@ -71,7 +71,7 @@ export const sandboxPageRoutes = new Hono<ApiEnv>()
     if (!session) throw notFound("No such billing request.");
     return c.json({ data: { redirect: returnUrl(session) } });
   })
-  .post("/sandbox/gocardless/flow/:id/cancel", async (c) => {
+  .post("/sandbox/gocardless/flow/:id{[A-Za-z0-9_]+}/cancel", async (c) => {
     sandboxOnly(c, "directDebit");
     const id = c.req.param("id");
     await cancelSandboxMandate(c.var.deps.db, id);
@@ -79,20 +79,20 @@ export const sandboxPageRoutes = new Hono<ApiEnv>()
     if (!session) throw notFound("No such billing request.");
     return c.json({ data: { redirect: returnUrl(session) } });
   })
-  .get("/sandbox/akahu/authorize/:id", async (c) => {
+  .get("/sandbox/akahu/authorize/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c, "bank");
     const session = await sandboxSessions(c.var.deps.db, "akahu", "auth").read(c.req.param("id"));
     if (!session) throw notFound("No such consent.");
     return c.json({ data: { id: session.id, status: session.status, email: session.request.email ?? null, accounts: SANDBOX_BANK_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, account_number: a.accountNumber, bank: a.bank })) } });
   })
-  .post("/sandbox/akahu/authorize/:id", async (c) => {
+  .post("/sandbox/akahu/authorize/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c, "bank");
     const { accounts } = await readBody(c, z.object({ accounts: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string()).min(1, "Choose at least one account to share")) }));
     const redirect = await allowSandboxConsent(c.var.deps.db, c.req.param("id"), accounts);
     if (!redirect) throw notFound("No such consent.");
     return c.json({ data: { redirect } });
   })
-  .post("/sandbox/akahu/authorize/:id/deny", async (c) => {
+  .post("/sandbox/akahu/authorize/:id{[A-Za-z0-9_]+}/deny", async (c) => {
     sandboxOnly(c, "bank");
     const redirect = await denySandboxConsent(c.var.deps.db, c.req.param("id"));
     if (!redirect) throw notFound("No such consent.");

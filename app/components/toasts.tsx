@@ -43,7 +43,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const remove = (id: string) => setToasts((list) => list.filter((t) => t.id !== id));
 
   return (
-    <div aria-live="polite" className="pointer-events-none fixed right-4 top-16 z-50 flex w-full max-w-sm flex-col gap-2">
+    <div aria-live="polite" className="pointer-events-none fixed right-4 top-16 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2">
       {toasts.map((t) => (
         <div key={t.id} className="toast-wrap">
           {t.closable !== false && (

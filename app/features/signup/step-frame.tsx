@@ -38,4 +38,4 @@ export function StepFrame({ step, title, intro, children, footer }: { step: Step
 export const primaryLink =
   "inline-flex w-full items-center justify-center rounded-md bg-brand-600 px-4 py-2 font-semibold text-white shadow-sm hover:bg-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-500 focus:ring-offset-2";
 export const secondaryButton =
-  "inline-flex w-full items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500";
+  "inline-flex w-full items-center justify-center text-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500";

@@ -1,11 +1,12 @@
 /**
  * tsx bench/signup.ts (part of npm run bench): the sign-up pages as a person on a phone gets them (issue 13).
- * For register, take-photo, choose-payment-method, confirm-subscription and welcome-to-gym: the gzipped JavaScript
- * each page loads, and, for register, choose-payment-method and confirm-subscription, Lighthouse's Largest
- * Contentful Paint under its default mobile emulation and simulated slow-4G throttling, in Debian's Chromium.
+ * For register and each step after the e-mailed code (photo, payment method and the three providers' pages of ours,
+ * confirm, welcome): the gzipped JavaScript each page loads, and, for register, choose-payment-method and
+ * confirm-subscription, Lighthouse's Largest Contentful Paint under its default mobile emulation and simulated
+ * slow-4G throttling, in Debian's Chromium.
  *
  * It starts the production build (run `npm run build` first) on a fresh embedded database with the demo, and walks
- * three people through the API to the step each page needs (the sandbox card page included).
+ * four people through the API to the step each page needs (the sandbox card page included).
  * Budgets: at most 120 KB gzipped JavaScript on every sign-up page (each is usable with none: the e2e no-js
  * project), and an LCP of at most 1.5 s for the three pages Lighthouse measures.
  */
@@ -22,7 +23,7 @@ const API = `http://localhost:${PORT}`;
 const SIGNUP_HOST = `signup.localhost:${PORT}`;
 const JS_BUDGET_KB = 120;
 const LCP_BUDGET_MS = 1500;
-const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 
 /** A GET on the sign-up host (Node's fetch does not resolve signup.localhost, nor let us set Host). */
 function getSignup(path: string, cookie?: string): Promise<{ status: number; body: Buffer; location?: string }> {
@@ -144,15 +145,20 @@ async function main() {
       { name: "register", path: `/?gym=${gym.uuid}`, lighthouse: true },
       { name: "take-photo", path: "/take-photo", cookie: fresh, lighthouse: false },
       { name: "choose-payment-method", path: "/choose-payment-method", cookie: photographed, lighthouse: true },
+      { name: "card-details", path: "/card-details", cookie: photographed, lighthouse: false },
+      { name: "direct-debit", path: "/direct-debit", cookie: photographed, lighthouse: false },
+      { name: "connect-akahu", path: "/connect-akahu", cookie: photographed, lighthouse: false },
       { name: "confirm-subscription", path: "/confirm-subscription", cookie: paying, lighthouse: true },
       { name: "welcome-to-gym", path: "/welcome-to-gym", cookie: joined, lighthouse: false },
     ];
     chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
-    const rows: string[][] = [["page", "JS files", "JS gzip KB", "LCP ms (median)", "FCP ms", "verdict"]];
+    const rows: string[][] = [["page", "HTML KB", "JS files", "JS gzip KB", "LCP ms (median)", "LCP runs", "FCP ms", "LCP applied", "verdict"]];
     for (const p of pages) {
       const js = await pageJs(p.path, p.cookie);
       let lcp: number | null = null;
       let fcp: number | null = null;
+      let runs = "";
+      let appliedLcp: number | null = null;
       if (p.lighthouse) {
         const lcps: number[] = [];
         const fcps: number[] = [];
@@ -172,14 +178,27 @@ async function main() {
         const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
         lcp = median(lcps);
         fcp = median(fcps);
+        runs = lcps.map((v) => v.toFixed(0)).join(" ");
+        // The same page under throttling Chrome applies (slow 4G, 4× slower CPU), as a phone gets it, once.
+        const applied = await lighthouse(`http://${SIGNUP_HOST}${p.path}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance"],
+          throttlingMethod: "devtools",
+          extraHeaders: p.cookie ? { Cookie: p.cookie } : undefined,
+        });
+        appliedLcp = applied!.lhr.audits["largest-contentful-paint"].numericValue!;
       }
       const ok = js.kb <= JS_BUDGET_KB && (lcp === null || lcp <= LCP_BUDGET_MS);
-      rows.push([p.name, String(js.files), js.kb.toFixed(1), lcp === null ? "-" : lcp.toFixed(0), fcp === null ? "-" : fcp.toFixed(0), ok ? "within budget" : "OVER BUDGET"]);
+      const html = gzipSync((await getSignup(p.path, p.cookie)).body, { level: 9 }).length / 1024;
+      rows.push([p.name, html.toFixed(1), String(js.files), js.kb.toFixed(1), lcp === null ? "-" : lcp.toFixed(0), runs || "-", fcp === null ? "-" : fcp.toFixed(0), appliedLcp === null ? "-" : appliedLcp.toFixed(0), ok ? "within budget" : "OVER BUDGET"]);
     }
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    console.log(`\nsign-up pages (Lighthouse ${RUNS} runs each: default mobile emulation, simulated throttling; Debian's Chromium)`);
+    console.log(`\nsign-up pages (HTML gzipped; Lighthouse ${RUNS} runs each: default mobile emulation, simulated throttling; Debian's Chromium)`);
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
-    console.log(`budgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; LCP ≤ ${LCP_BUDGET_MS} ms for register, choose-payment-method and confirm-subscription`);
+    console.log(`budgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; LCP (median of the simulated runs) ≤ ${LCP_BUDGET_MS} ms for register, choose-payment-method and confirm-subscription`);
+    console.log("LCP applied: one run under throttling Chrome applies itself (throttlingMethod devtools), for comparison; not the budget's measure");
   } finally {
     await chrome?.kill();
     server.kill("SIGTERM");

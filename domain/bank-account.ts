@@ -14,8 +14,6 @@ export interface NzAccount {
   formatted: string;
 }
 
-export const NZ_ACCOUNT_HINT = "Your 15 or 16 digit account number, such as 12-3140-0171323-50";
-
 export function parseNzAccount(input: string): { ok: true; account: NzAccount } | { ok: false; message: string } {
   const text = input.trim();
   // Written in parts (12-3140-0171323-50, or with spaces) or as one run of digits (2 + 4 + 7 + 2 or 3).

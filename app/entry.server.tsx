@@ -6,6 +6,7 @@ import { NonceContext } from "./components/nonce";
 import { InlineStylesContext } from "./components/stylesheet";
 import { appFor } from "./lib/host.server";
 import { stylesheetText } from "./lib/stylesheet.server";
+import { deferScripts } from "./lib/defer-scripts.server";
 
 export { boot } from "../server/runtime";
 export { ConfigError } from "../server/config";
@@ -32,7 +33,8 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // The sign-up host inlines the stylesheet (components/stylesheet.tsx); the back-office links it.
-    const css = appFor(request) === "signup" ? stylesheetText() : "";
+    const signup = appFor(request) === "signup";
+    const css = signup ? stylesheetText() : "";
     const app = (
       <NonceContext.Provider value={nonce}>
         <InlineStylesContext.Provider value={css}>
@@ -50,7 +52,8 @@ export default function handleRequest(
         body.on("error", reject);
         body.on("end", () => {
           clearTimeout(timer);
-          const html = Buffer.concat(chunks);
+          // The sign-up host fetches its scripts after the first paint (lib/defer-scripts.server.ts).
+          const html = signup ? Buffer.from(deferScripts(Buffer.concat(chunks).toString("utf8"), nonce)) : Buffer.concat(chunks);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Content-Length", String(html.length));
           resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));

@@ -1,14 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
 import { SubmitButton } from "../components/field";
 import { StepFrame } from "../features/signup/step-frame";
-import { ApiRequestError } from "../lib/api.server";
 import { readForm } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
-import { redirectForApiError, requireSignupStep } from "../lib/session.server";
-import { redirectWithToast } from "../lib/toast.server";
+import { requireSignupStep } from "../lib/session.server";
+import { offeredMethod, toProviderPage } from "../features/signup/provider-step.server";
 
 export const meta: MetaFunction = () => [{ title: "Add your card · Gym Membership" }];
 
@@ -18,35 +16,19 @@ export const meta: MetaFunction = () => [{ title: "Add your card · Gym Membersh
  * tap open one page.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "signup");
-  const { api } = await requireSignupStep(args);
-  try {
-    const signup = await api.get("/me/signup");
-    const card = signup.methods.find((m) => m.kind === "stripe_card");
-    if (!card) throw await redirectWithToast("/choose-payment-method", { severity: "warn", summary: "Cards are not taken here", detail: `${signup.gym.name} does not take card payments online.` });
-    return { gym: signup.gym.name, surcharge: card.surcharge, surchargeText: card.surcharge_text, nonce: randomBytes(12).toString("base64url") };
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    redirectForApiError(args.request, err);
-  }
+  const { signup, method } = await offeredMethod(args, "stripe_card", { summary: "Cards are not taken here", takes: "card payments" });
+  return { gym: signup.gym.name, surcharge: method.surcharge, surchargeText: method.surcharge_text, nonce: randomBytes(12).toString("base64url") };
 }
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "signup");
   const { api } = await requireSignupStep(args);
   const nonce = String((await readForm(args.request)).get("nonce") ?? "");
-  try {
-    const session = await api.post("/stripe/setup-session", { body: { nonce } });
-    return redirect(session.url, { headers: api.headers });
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status < 500) {
-      return redirectWithToast("/choose-payment-method", { severity: "error", summary: "The card page could not be opened", detail: err.message });
-    }
-    if (err instanceof ApiRequestError) {
-      return redirectWithToast("/card-details", { severity: "error", summary: "The card provider did not answer", detail: "Try again in a moment." });
-    }
-    redirectForApiError(args.request, err);
-  }
+  return toProviderPage(args.request, api, async () => (await api.post("/stripe/setup-session", { body: { nonce } })).url, {
+    refused: "The card page could not be opened",
+    down: "The card provider did not answer",
+    step: "/card-details",
+  });
 }
 
 export default function CardDetails() {

@@ -1,12 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { SubmitButton } from "../components/field";
 import { StepFrame } from "../features/signup/step-frame";
-import { ApiRequestError } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
-import { redirectForApiError, requireSignupStep } from "../lib/session.server";
-import { redirectWithToast } from "../lib/toast.server";
+import { requireSignupStep } from "../lib/session.server";
+import { offeredMethod, toProviderPage } from "../features/signup/provider-step.server";
 
 export const meta: MetaFunction = () => [{ title: "Connect your bank · Gym Membership" }];
 
@@ -15,33 +13,18 @@ export const meta: MetaFunction = () => [{ title: "Connect your bank · Gym Memb
  * page, and comes back to /bank-account-connected to choose the account that pays.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "signup");
-  const { api } = await requireSignupStep(args);
-  try {
-    const signup = await api.get("/me/signup");
-    if (!signup.methods.some((m) => m.kind === "bank_account")) {
-      throw await redirectWithToast("/choose-payment-method", { severity: "warn", summary: "Bank payments are not offered here", detail: `${signup.gym.name} does not take bank payments online.` });
-    }
-    return { gym: signup.gym.name };
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    redirectForApiError(args.request, err);
-  }
+  const { signup } = await offeredMethod(args, "bank_account", { summary: "Bank payments are not offered here", takes: "bank payments" });
+  return { gym: signup.gym.name };
 }
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "signup");
   const { api } = await requireSignupStep(args);
-  try {
-    const { url } = await api.get("/akahu/auth-url");
-    return redirect(url, { headers: api.headers });
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401) {
-      return redirectWithToast("/choose-payment-method", { severity: "error", summary: "Your bank could not be connected", detail: err.message });
-    }
-    if (err instanceof ApiRequestError) return redirectWithToast("/connect-akahu", { severity: "error", summary: "The bank connection service did not answer", detail: "Try again in a moment." });
-    redirectForApiError(args.request, err);
-  }
+  return toProviderPage(args.request, api, async () => (await api.get("/akahu/auth-url")).url, {
+    refused: "Your bank could not be connected",
+    down: "The bank connection service did not answer",
+    step: "/connect-akahu",
+  });
 }
 
 export default function ConnectAkahu() {

@@ -9,6 +9,7 @@ import { readForm } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError, requireSignupStep } from "../lib/session.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { offeredMethod } from "../features/signup/provider-step.server";
 
 export const meta: MetaFunction = () => [{ title: "Direct debit · Gym Membership" }];
 
@@ -18,30 +19,26 @@ export const meta: MetaFunction = () => [{ title: "Direct debit · Gym Membershi
  * (?billing_request=…), which makes the mandate their payment method.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "signup");
-  const { me, api } = await requireSignupStep(args);
   const back = new URL(args.request.url).searchParams.get("billing_request");
+  if (back) return mandateReturned(args, back);
+  const { me, signup } = await offeredMethod(args, "gocardless_bank_account", { summary: "Direct debit is not offered here", takes: "direct debits" });
+  return { gym: signup.gym.name, holder: me.name, nonce: randomBytes(12).toString("base64url") };
+}
+
+/** Back from the provider's page: the mandate becomes the member's payment method, and on to confirming. */
+async function mandateReturned(args: LoaderFunctionArgs, billingRequest: string): Promise<never> {
+  requireApp(args.request, "signup");
+  const { api } = await requireSignupStep(args);
+  let saved;
   try {
-    if (back) {
-      try {
-        const saved = await api.post("/gocardless/sync-payment-method", { body: { billing_request: back } });
-        throw await redirectWithToast("/confirm-subscription", { summary: "Direct debit set up", detail: `From ${saved.account_number}.` }, api.headers);
-      } catch (err) {
-        if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401 && err.error !== "not_two_factor_authenticated") {
-          throw await redirectWithToast("/choose-payment-method", { severity: "error", summary: "Direct debit not set up", detail: err.message, life: 10_000 }, api.headers);
-        }
-        throw err;
-      }
-    }
-    const signup = await api.get("/me/signup");
-    if (!signup.methods.some((m) => m.kind === "gocardless_bank_account")) {
-      throw await redirectWithToast("/choose-payment-method", { severity: "warn", summary: "Direct debit is not offered here", detail: `${signup.gym.name} does not take direct debits online.` });
-    }
-    return { gym: signup.gym.name, holder: me.name, nonce: randomBytes(12).toString("base64url") };
+    saved = await api.post("/gocardless/sync-payment-method", { body: { billing_request: billingRequest } });
   } catch (err) {
-    if (err instanceof Response) throw err;
+    if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401 && err.error !== "not_two_factor_authenticated") {
+      throw await redirectWithToast("/choose-payment-method", { severity: "error", summary: "Direct debit not set up", detail: err.message, life: 10_000 }, api.headers);
+    }
     redirectForApiError(args.request, err);
   }
+  throw await redirectWithToast("/confirm-subscription", { summary: "Direct debit set up", detail: `From ${saved.account_number}.` }, api.headers);
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
+import { SandboxFrame } from "../features/signup/sandbox-frame";
+import { sandboxLoad, sandboxSubmit } from "../features/signup/sandbox-page.server";
 import { readForm } from "../lib/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Connect your bank · Akahu (sandbox)" }, { name: "robots", content: "noindex" }];
@@ -11,27 +12,20 @@ export const meta: MetaFunction = () => [{ title: "Connect your bank · Akahu (s
  * access, or declines; Akahu sends them back with a code (or an error) and the app's state. A live deployment has
  * no such page.
  */
-export async function loader(args: LoaderFunctionArgs) {
-  try {
-    return await gymApi(args).get("/sandbox/akahu/authorize/:id", { params: { id: args.params.id! } });
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such page.", { status: 404 });
-    throw err;
-  }
-}
+export const loader = (args: LoaderFunctionArgs) => sandboxLoad(() => gymApi(args).get("/sandbox/akahu/authorize/:id", { params: { id: args.params.id! } }));
 
 export async function action(args: ActionFunctionArgs) {
   const api = gymApi(args);
   const form = await readForm(args.request);
-  const id = args.params.id!;
-  try {
-    if (form.get("intent") === "deny") return redirect((await api.post("/sandbox/akahu/authorize/:id/deny", { params: { id } })).redirect);
-    return redirect((await api.post("/sandbox/akahu/authorize/:id", { params: { id }, body: { accounts: form.getAll("accounts").map(String) } })).redirect);
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 422) return data({ error: err.errors?.accounts?.[0] ?? err.message }, { status: 422 });
-    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such page.", { status: 404 });
-    throw err;
-  }
+  const params = { id: args.params.id! };
+  return sandboxSubmit(
+    async () =>
+      (form.get("intent") === "deny"
+        ? api.post("/sandbox/akahu/authorize/:id/deny", { params })
+        : api.post("/sandbox/akahu/authorize/:id", { params, body: { accounts: form.getAll("accounts").map(String) } })
+      ).then((r) => r.redirect),
+    (err) => ({ error: err.errors?.accounts?.[0] ?? err.message }),
+  );
 }
 
 export default function SandboxAkahuConsent() {
@@ -40,12 +34,7 @@ export default function SandboxAkahuConsent() {
   const busy = useNavigation().state !== "idle";
   const done = consent.status !== "open";
   return (
-    <div className="min-h-screen bg-slate-100 px-4 py-10">
-      <header className="mx-auto mb-4 flex max-w-md items-center justify-between">
-        <p className="text-lg font-bold text-slate-900">akahu</p>
-        <p className="rounded bg-amber-200 px-2 py-0.5 text-xs font-semibold text-amber-900">Sandbox: a pretend bank</p>
-      </header>
-      <main className="mx-auto max-w-md rounded-xl bg-white p-6 shadow">
+    <SandboxFrame provider="akahu" brand="text-slate-900" badge="Sandbox: a pretend bank">
         <h1 className="text-xl font-semibold text-slate-900">Share your accounts</h1>
         <p className="mt-1 text-sm text-slate-600">
           {consent.email ? `Signed in to ASB (sandbox) as ${consent.email}. ` : ""}Choose the accounts the gym may see and make payments from.
@@ -86,7 +75,6 @@ export default function SandboxAkahuConsent() {
             </Form>
           </>
         )}
-      </main>
-    </div>
+    </SandboxFrame>
   );
 }

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
+import { SandboxFrame } from "../features/signup/sandbox-frame";
+import { sandboxLoad, sandboxSubmit } from "../features/signup/sandbox-page.server";
 import { readForm } from "../lib/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Set up a Direct Debit · GoCardless (sandbox)" }, { name: "robots", content: "noindex" }];
@@ -11,28 +13,23 @@ export const meta: MetaFunction = () => [{ title: "Set up a Direct Debit · GoCa
  * confirms the authority, and GoCardless makes the mandate and sends them back. A live deployment has no such page.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  try {
-    const flow = await gymApi(args).get("/sandbox/gocardless/flow/:id", { params: { id: args.params.id! } });
-    if (flow.return_url) throw redirect(flow.return_url);
-    return flow;
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such page.", { status: 404 });
-    throw err;
-  }
+  const flow = await sandboxLoad(() => gymApi(args).get("/sandbox/gocardless/flow/:id", { params: { id: args.params.id! } }));
+  if (flow.return_url) throw redirect(flow.return_url);
+  return flow;
 }
 
 export async function action(args: ActionFunctionArgs) {
   const api = gymApi(args);
   const form = await readForm(args.request);
-  const id = args.params.id!;
-  try {
-    if (form.get("intent") === "cancel") return redirect((await api.post("/sandbox/gocardless/flow/:id/cancel", { params: { id } })).redirect);
-    return redirect((await api.post("/sandbox/gocardless/flow/:id", { params: { id }, body: { authorised: form.get("authorised") === "on" } })).redirect);
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 422) return data({ error: err.errors?.authorised?.[0] ?? err.message }, { status: 422 });
-    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such page.", { status: 404 });
-    throw err;
-  }
+  const params = { id: args.params.id! };
+  return sandboxSubmit(
+    async () =>
+      (form.get("intent") === "cancel"
+        ? api.post("/sandbox/gocardless/flow/:id/cancel", { params })
+        : api.post("/sandbox/gocardless/flow/:id", { params, body: { authorised: form.get("authorised") === "on" } })
+      ).then((r) => r.redirect),
+    (err) => ({ error: err.errors?.authorised?.[0] ?? err.message }),
+  );
 }
 
 export default function SandboxMandate() {
@@ -40,12 +37,7 @@ export default function SandboxMandate() {
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
-    <div className="min-h-screen bg-slate-100 px-4 py-10">
-      <header className="mx-auto mb-4 flex max-w-md items-center justify-between">
-        <p className="text-lg font-bold text-slate-900">GoCardless</p>
-        <p className="rounded bg-amber-200 px-2 py-0.5 text-xs font-semibold text-amber-900">Sandbox: no money moves</p>
-      </header>
-      <main className="mx-auto max-w-md rounded-xl bg-white p-6 shadow">
+    <SandboxFrame provider="GoCardless" brand="text-slate-900" badge="Sandbox: no money moves">
         <h1 className="text-xl font-semibold text-slate-900">Set up a Direct Debit</h1>
         <dl className="mt-4 space-y-2 text-sm">
           <div>
@@ -87,7 +79,6 @@ export default function SandboxMandate() {
             Cancel and go back
           </button>
         </Form>
-      </main>
-    </div>
+    </SandboxFrame>
   );
 }

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ApiRequestError, gymApi } from "../lib/api.server";
+import { gymApi } from "../lib/api.server";
+import { SandboxFrame } from "../features/signup/sandbox-frame";
+import { sandboxLoad, sandboxSubmit } from "../features/signup/sandbox-page.server";
 import { readForm } from "../lib/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Save a card · Stripe (sandbox)" }, { name: "robots", content: "noindex" }];
@@ -13,33 +15,21 @@ export const meta: MetaFunction = () => [{ title: "Save a card · Stripe (sandbo
  * A live deployment has no such page (the API answers 404).
  */
 export async function loader(args: LoaderFunctionArgs) {
-  try {
-    const session = await gymApi(args).get("/sandbox/stripe/checkout/:id", { params: { id: args.params.id! } });
-    if (session.return_url) throw redirect(session.return_url);
-    return session;
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such checkout page.", { status: 404 });
-    throw err;
-  }
+  const session = await sandboxLoad(() => gymApi(args).get("/sandbox/stripe/checkout/:id", { params: { id: args.params.id! } }));
+  if (session.return_url) throw redirect(session.return_url);
+  return session;
 }
 
 export async function action(args: ActionFunctionArgs) {
   const api = gymApi(args);
   const form = await readForm(args.request);
-  const id = args.params.id!;
-  try {
-    if (form.get("intent") === "cancel") return redirect((await api.post("/sandbox/stripe/checkout/:id/cancel", { params: { id } })).redirect);
-    const entry = { number: String(form.get("number") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? ""), name: String(form.get("name") ?? "") };
-    const done = await api.post("/sandbox/stripe/checkout/:id", { params: { id }, body: entry });
-    return redirect(done.redirect);
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 422) {
-      // As Stripe's page does, what was typed stays (the security code excepted).
-      return data({ errors: err.errors ?? {}, values: { number: String(form.get("number") ?? ""), expiry: String(form.get("expiry") ?? ""), name: String(form.get("name") ?? "") } }, { status: 422 });
-    }
-    if (err instanceof ApiRequestError && err.status === 404) throw new Response("No such checkout page.", { status: 404 });
-    throw err;
-  }
+  const params = { id: args.params.id! };
+  const entry = { number: String(form.get("number") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? ""), name: String(form.get("name") ?? "") };
+  return sandboxSubmit(
+    async () => (form.get("intent") === "cancel" ? api.post("/sandbox/stripe/checkout/:id/cancel", { params }) : api.post("/sandbox/stripe/checkout/:id", { params, body: entry })).then((r) => r.redirect),
+    // As Stripe's page does, what was typed stays (the security code excepted).
+    (err) => ({ errors: err.errors ?? {}, values: { number: entry.number, expiry: entry.expiry, name: entry.name } }),
+  );
 }
 
 const input = (invalid: boolean) =>
@@ -72,12 +62,7 @@ export default function SandboxCheckout() {
     </div>
   );
   return (
-    <div className="min-h-screen bg-slate-100 px-4 py-10">
-      <header className="mx-auto mb-4 flex max-w-md items-center justify-between">
-        <p className="text-lg font-bold text-indigo-700">stripe</p>
-        <p className="rounded bg-amber-200 px-2 py-0.5 text-xs font-semibold text-amber-900">Sandbox: test cards only</p>
-      </header>
-      <main className="mx-auto max-w-md rounded-xl bg-white p-6 shadow">
+    <SandboxFrame provider="stripe" brand="text-indigo-700" badge="Sandbox: test cards only">
         <h1 className="text-xl font-semibold text-slate-900">Save a card for future payments</h1>
         {session.email ? <p className="mt-1 text-sm text-slate-600">For {session.email}</p> : null}
         {errors.form ? (
@@ -113,7 +98,6 @@ export default function SandboxCheckout() {
           </ul>
           <p className="mt-1">Any future expiry date and any 3 digits.</p>
         </details>
-      </main>
-    </div>
+    </SandboxFrame>
   );
 }

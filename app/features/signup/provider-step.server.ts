@@ -1,0 +1,43 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { ApiRequestError, type GymApi } from "../../lib/api.server";
+import { requireApp } from "../../lib/host.server";
+import { redirectForApiError, requireSignupStep } from "../../lib/session.server";
+import { redirectWithToast } from "../../lib/toast.server";
+import type { SignupState } from "./methods";
+
+type MethodKind = SignupState["methods"][number]["kind"];
+
+/**
+ * A provider step's loader (card, direct debit, bank): the member on their step, and the method, when their gym
+ * offers it; otherwise back to choosing, saying the gym does not take it online.
+ */
+export async function offeredMethod(args: LoaderFunctionArgs, kind: MethodKind, notOffered: { summary: string; takes: string }) {
+  requireApp(args.request, "signup");
+  const { me, api } = await requireSignupStep(args);
+  let signup: SignupState;
+  try {
+    signup = await api.get("/me/signup");
+  } catch (err) {
+    redirectForApiError(args.request, err);
+  }
+  const method = signup.methods.find((m) => m.kind === kind);
+  if (!method) throw await redirectWithToast("/choose-payment-method", { severity: "warn", summary: notOffered.summary, detail: `${signup.gym.name} does not take ${notOffered.takes} online.` });
+  return { me, api, signup, method };
+}
+
+/**
+ * A provider step's action: open the provider's page (`open` answers its address) and send the member there. A
+ * refusal goes back to choosing with the API's words; a provider that does not answer, back to this step to try again.
+ */
+export async function toProviderPage(request: Request, api: GymApi, open: () => Promise<string>, words: { refused: string; down: string; step: string }) {
+  try {
+    return redirect(await open(), { headers: api.headers });
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401) {
+      return redirectWithToast("/choose-payment-method", { severity: "error", summary: words.refused, detail: err.message });
+    }
+    if (err instanceof ApiRequestError) return redirectWithToast(words.step, { severity: "error", summary: words.down, detail: "Try again in a moment." });
+    redirectForApiError(request, err);
+  }
+}

@@ -57,6 +57,14 @@ export default function ConfirmSubscription() {
   // With JavaScript the quote follows the chosen price and day as they change.
   const quoted = useFetcher<{ quote: Quote | null; errors: Record<string, string[]> | null }>();
   const [choice, setChoice] = useState({ price: page.priceId ? String(page.priceId) : "", start: page.today });
+  // A price or day chosen before the page's scripts arrived (they come after the first paint) is the choice.
+  useEffect(() => {
+    const element = document.getElementById(form.id) as HTMLFormElement | null;
+    const price = (element?.querySelector(`input[name="${fields.price_id.name}"]:checked`) as HTMLInputElement | null)?.value;
+    const start = (element?.elements.namedItem(fields.start_date.name) as HTMLInputElement | null)?.value;
+    setChoice((c) => ({ price: price ?? c.price, start: start || c.start }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the page comes alive
+  }, []);
   useEffect(() => {
     if (!choice.price || !choice.start) return;
     quoted.load(`/confirm-subscription/quote?${new URLSearchParams({ price_id: choice.price, start_date: choice.start })}`);

@@ -55,6 +55,8 @@ function RegisterForm({ gym, link, lastResult }: { gym: PublicGymWithPrice; link
       setEmailTaken(body ? !body.data.unique : false);
     };
     input.addEventListener("blur", check);
+    // An address typed before the page's scripts arrived (they come after the first paint) is checked at once.
+    if (input.value && document.activeElement !== input) void check();
     return () => input.removeEventListener("blur", check);
   }, [fields.email.id]);
 

@@ -62,12 +62,12 @@ export function guardSignupPage(request: Request, s: MeState): string | null {
 /**
  * For a sign-up step's loader and action: the member and an API client, or a redirect thrown, to sign in, to the
  * back-office for staff, or to the step they belong on (domain/signup.ts: nobody skips ahead; once the membership
- * stands, the welcome page).
+ * stands, the welcome page). `step`: the step a resource route serves (its own path is not one).
  */
-export async function requireSignupStep(args: ApiContext) {
+export async function requireSignupStep(args: ApiContext, step: string = new URL(args.request.url).pathname) {
   const api = gymApi(args);
   const s = await fetchMe(api);
-  const to = guardSignupPage(args.request, s) ?? signupRedirect(new URL(args.request.url).pathname, (s as { me: Me }).me);
+  const to = guardSignupPage(args.request, s) ?? signupRedirect(step, (s as { me: Me }).me);
   if (to) throw redirect(to, { headers: api.headers });
   return { me: (s as { me: Me }).me, api };
 }

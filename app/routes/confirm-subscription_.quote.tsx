@@ -11,7 +11,7 @@ import { redirectForApiError, requireSignupStep } from "../lib/session.server";
  */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "signup");
-  const { api } = await requireSignupStep({ ...args, request: new Request(new URL("/confirm-subscription", args.request.url), args.request) });
+  const { api } = await requireSignupStep(args, "/confirm-subscription");
   const q = new URL(args.request.url).searchParams;
   try {
     return { quote: await api.get("/me/signup/quote", { query: { price_id: q.get("price_id") ?? "", start_date: q.get("start_date") ?? "" } }), errors: null };

@@ -151,3 +151,6 @@ export function config(): Config {
 export function setConfigForTests(c: Config) {
   current = c;
 }
+
+/** The sign-up app's address, for links we hand out (e-mails, private price links): PUBLIC_SIGNUP_URL, else this server's sign-up host. */
+export const signupUrl = (config: Config) => config.PUBLIC_SIGNUP_URL ?? `http://${config.SIGNUP_HOSTS[0]}:${config.PORT}/`;

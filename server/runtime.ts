@@ -1,8 +1,8 @@
-import { config, type Config } from "./config";
+import { config, signupUrl, type Config } from "./config";
 import { openDatabase, type Database } from "./db/client";
 import { createApi, localJobs, type Api } from "./api/app";
 import { switchableJobs } from "./jobs/starter";
-import { signupUrl, startScheduler, type Scheduler } from "./jobs/scheduler";
+import { startScheduler, type Scheduler } from "./jobs/scheduler";
 import { createProviders, providerSettings } from "./providers/registry";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional, flag } from "./fields";
 import { MEMBER_STATUS_FILTERS } from "./members";
 import { databaseId } from "./ids";
 import { MSG } from "./messages";
@@ -9,8 +10,6 @@ import { calendarDay } from "./subscriptions";
  * the prices members move from (one or more), the price they move to, from when, and which members (the /members
  * list's filters). `key` is the form's own: a form sent twice makes one change.
  */
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
-const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 /** Repeated form fields arrive as an array, a single one as a string. */
 const ids = (message: string) =>
   z.preprocess(

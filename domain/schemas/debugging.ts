@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { optional } from "./fields";
 import { databaseId } from "./ids";
 
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 const day = (what: string) =>
   z
     .string({ required_error: `Enter the ${what}` })

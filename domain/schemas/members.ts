@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional } from "./fields";
 import { CONFIDENCE_ANSWERS, HEAR_ABOUT_US_ANSWERS } from "../member";
 import type { SubscriptionState } from "../subscription";
 import { databaseId } from "./ids";
@@ -15,7 +16,6 @@ export const MEMBER_STATUS_FILTERS = ["active", "paused", "cancelled", "grace_pe
 export type MemberStatusFilter = (typeof MEMBER_STATUS_FILTERS)[number];
 
 /** A GET form sends every field, empty ones as "": those mean "no filter". */
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 const id = (what: string) => {
   const message = `Choose ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} from the list`;
   return databaseId(message);

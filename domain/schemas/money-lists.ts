@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional } from "./fields";
 import { PIF_PAYMENT_METHODS } from "../payment";
 import { PAYMENT_TYPE_KINDS } from "../surcharge";
 import { databaseId } from "./ids";
@@ -7,7 +8,6 @@ import { databaseId } from "./ids";
  * The /payments and /visits lists' filters (issue 12): GET parameters, so a filtered list is a link, and the same
  * filters for their CSV exports. A date range is at most a year and a bit; without one, the last 30 days.
  */
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = (message: string) => z.string().trim().refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional } from "./fields";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day written yyyy-MM-dd (what a date input sends), between 2000 and 2100. */
@@ -8,7 +9,6 @@ const calendarDay = (message: string) =>
     .trim()
     .refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
 
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
 /**
  * POST /api/prices/{id}/pro-rata: a start date, and the member's billing date (the first full charge) when one

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional, flag } from "./fields";
 import { PIF_PAYMENT_METHODS } from "../payment";
 import { databaseId } from "./ids";
 import { email } from "./auth";
@@ -18,9 +19,7 @@ export const calendarDay = (message: string) =>
     .min(1, MSG.required)
     .refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
 
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 /** A checkbox or a JSON boolean: "on", "true", "1", true. */
-const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 
 const version = z.coerce.number({ required_error: MSG.required, invalid_type_error: "Reload the page: its version is missing" }).int().min(1).max(2_147_483_647);
 const common = { version, preview: optional(flag) };

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { optional } from "./fields";
 import { PAYMENT_TYPE_KINDS } from "../surcharge";
 import { databaseId } from "./ids";
 
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
 /** GET /api/surcharge-total?price_id=&payment_type=&gym_id=: the gym is the price's own, else the one named, else the current gym. */
 export const surchargeTotalQuery = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { optional } from "./fields";
 
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as yyyy-mm-dd").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Enter a real date");
 
 /** The providers that call us, as staff see their names (cards, direct debit, bank payments). */

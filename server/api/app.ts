@@ -14,6 +14,7 @@ import { searchRoutes } from "./search/routes";
 import { memberRoutes } from "./members/routes";
 import { offeringRoutes } from "./offerings/routes";
 import { priceRoutes } from "./prices/routes";
+import { organisationRoutes } from "./organisations/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -48,6 +49,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", memberRoutes)
   .route("/", offeringRoutes)
   .route("/", priceRoutes)
+  .route("/", organisationRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)

@@ -32,7 +32,8 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
 export function zodErrors(error: ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
+    // Named as a form names its fields (conform's "prices[0].amount"), so a page puts each error on its field.
+    const key = issue.path.reduce<string>((k, part) => (typeof part === "number" ? `${k}[${part}]` : k ? `${k}.${part}` : part), "") || "_";
     (errors[key] ??= []).push(issue.message);
   }
   return errors;

@@ -28,6 +28,13 @@ export const PERMISSIONS = {
   "money.write": ["organisation_admin", "gym_admin"],
   /** Change a membership: pause, cancel, move to another price, start it now, add a paid-in-full one (decision 0022). */
   "subscriptions.write": ["organisation_admin", "gym_admin"],
+  /** Offerings and their prices: everyone sees them (members are sold them at the desk). */
+  "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+  /**
+   * Create and change offerings and prices: organisation admins anywhere; gym admins for offerings sold only at
+   * their gyms and not set by the organisation (server/offerings/rules.ts).
+   */
+  "offerings.write": ["organisation_admin", "gym_admin"],
   /** The organisation's own settings (name, grace periods, offering rules, price frequencies). */
   "settings.write": ["organisation_admin"],
   /** Staff lists and invitations; gym admins manage the staff of their gyms. */
@@ -67,6 +74,8 @@ const REFUSALS: Record<Capability, string> = {
   "money.read": "Only admins can see payments and revenue.",
   "money.write": "Only admins can change payments and prices.",
   "subscriptions.write": "Only admins can change a membership.",
+  "offerings.read": "You cannot see this organisation's offerings.",
+  "offerings.write": "Only admins can change offerings and prices.",
   "settings.write": "Only organisation admins can change the organisation's settings.",
   "staff.read": "Only admins can see staff.",
   "staff.write": "Only admins can manage staff.",

@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   customType,
   date,
   index,
@@ -18,6 +19,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { OfferingPermissions, PriceFrequencies } from "../../domain/offering";
+import type { PeriodUnit } from "../../domain/organisation";
 import type { SubscriptionState } from "../../domain/subscription";
 
 /**
@@ -33,9 +36,8 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
 const created = () => ts("created_at").notNull().defaultNow();
 const updated = () => ts("updated_at").notNull().defaultNow();
 
-export type OfferingPermissions = { enable_offerings: boolean; non_stop: boolean; limited_access: boolean };
-export type PriceFrequencies = Record<"weekly" | "fortnightly" | "monthly" | "quarterly" | "six_monthly" | "yearly", boolean>;
-export type PeriodUnit = "day" | "week" | "month";
+export type { OfferingPermissions, PriceFrequencies } from "../../domain/offering";
+export type { PeriodUnit } from "../../domain/organisation";
 
 export const organisations = pgTable("organisations", {
   id: serial("id").primaryKey(),
@@ -421,20 +423,26 @@ export const subscriptions = pgTable(
 /**
  * A private price's link (SPEC §7 POST /api/prices/{id}/private-links): the only way a person sees a private price
  * on sign-up; with `age_bypass` it also lets someone under the minimum age join (a parent signing a teenager up).
+ * An organisation's age-bypass link has no price: it lets the person join on any public price.
  */
 export const private_price_links = pgTable(
   "private_price_links",
   {
     id: serial("id").primaryKey(),
     organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
-    price_id: integer("price_id").notNull().references(() => prices.id),
+    /** Null for an organisation's age-bypass link (POST /api/organisations/{id}/age-bypass-links): any public price. */
+    price_id: integer("price_id").references(() => prices.id),
     token: uuid("token").notNull().defaultRandom(),
     age_bypass: boolean("age_bypass").notNull().default(false),
     created_by: integer("created_by").references(() => users.id),
     revoked_at: ts("revoked_at"),
     created_at: created(),
   },
-  (t) => [uniqueIndex("private_price_links_token_idx").on(t.token), index("private_price_links_price_idx").on(t.organisation_id, t.price_id)],
+  (t) => [
+    uniqueIndex("private_price_links_token_idx").on(t.token),
+    index("private_price_links_price_idx").on(t.organisation_id, t.price_id),
+    check("private_price_links_price_or_bypass", sql`${t.price_id} is not null or ${t.age_bypass}`),
+  ],
 );
 
 export const payments = pgTable(

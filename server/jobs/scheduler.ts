@@ -2,7 +2,7 @@ import PgBoss from "pg-boss";
 import { billingRun } from "../billing/run";
 import type { Database } from "../db/client";
 import type { Api } from "../api/app";
-import type { Config } from "../config";
+import { signupUrl, type Config } from "../config";
 import { sendBillingNotices } from "../billing/notices";
 import type { Mailer } from "../mail/mailer";
 import type { Providers } from "../providers/registry";
@@ -77,7 +77,6 @@ const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; 
 export type JobName = keyof typeof JOBS;
 
 /** Where e-mails send members: PUBLIC_SIGNUP_URL, else the first sign-up host on this server's port. */
-export const signupUrl = (config: Config) => config.PUBLIC_SIGNUP_URL ?? `http://${config.SIGNUP_HOSTS[0]}:${config.PORT}/`;
 
 /** pg-boss's database, through the app's own connection: PGlite has only one, and PostgreSQL's pool is shared. */
 function bossDb(database: Database): PgBoss.Db {

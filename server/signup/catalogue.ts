@@ -25,7 +25,7 @@ export interface SignupPrice {
   private: boolean;
 }
 
-/** The private link a person came by, when it is still good (not revoked, its price on sale). */
+/** The sign-up link a person came by, when it is still good (not revoked): a private price's, or an age-bypass link (no price). */
 export async function privateLink(t: Tenant, linkId: number | null) {
   if (!linkId) return null;
   const [link] = await t.db
@@ -51,7 +51,7 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
         isNull(prices.archived_at),
         isNull(offerings.archived_at),
         soldAtGym(gymId),
-        link ? or(eq(prices.private, false), eq(prices.id, link.price_id)) : eq(prices.private, false),
+        link?.price_id ? or(eq(prices.private, false), eq(prices.id, link.price_id)) : eq(prices.private, false),
       ),
     )
     .orderBy(asc(offerings.name), asc(offerings.id), sql`${prices.billing_frequency} = 'one_off'`, asc(prices.term_amount), asc(prices.amount), asc(prices.id));
@@ -93,7 +93,9 @@ export async function signupChoice(db: Db, gym: { id: number; organisation_id: n
         : [];
       const on = await pricesOnSale(t, gym.id, link?.id ?? null);
       const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
-      return { price, linkId: link && price ? link.id : null, ageBypass: Boolean(link?.age_bypass && price), onSale: on.filter((p) => !p.private) };
+      // A private price's link counts when its price is on sale; an organisation's age-bypass link (no price) always.
+      const good = Boolean(link && (price || link.price_id === null));
+      return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
     },
     opts,
   );

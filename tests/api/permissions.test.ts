@@ -49,6 +49,8 @@ describe("the permission table, cell by cell", () => {
       "money.read": ["organisation_admin", "gym_admin"],
       "money.write": ["organisation_admin", "gym_admin"],
       "subscriptions.write": ["organisation_admin", "gym_admin"],
+      "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+      "offerings.write": ["organisation_admin", "gym_admin"],
       "settings.write": ["organisation_admin"],
       "staff.read": ["organisation_admin", "gym_admin"],
       "staff.write": ["organisation_admin", "gym_admin"],
@@ -179,7 +181,7 @@ describe("the permission table through the API", () => {
   it("tells the pages what the user may do: /me's permissions and a member's `can`", async () => {
     const me = async (who: string) => (await as[who].call("GET", "/api/me")).json.data.permissions;
     expect(await me("org_admin")).toEqual(CAPABILITIES);
-    expect(await me("trainer")).toEqual(["members.read"]);
+    expect(await me("trainer")).toEqual(["members.read", "offerings.read"]);
     const member = (await as.mixed.call("GET", `/api/members/${id.south_member}`)).json.data;
     expect(member.can).toEqual({ edit: false, delete: false, see_money: false, change_membership: false, take_money: false });
   });

@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -32,6 +32,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/organisations\/:id/.test(path)) return [ids.bravo, 0];
   if (/^\/api\/gyms\/:id/.test(path)) return [ids.bravoGym];
   if (/^\/api\/prices\/:id/.test(path)) return [ids.bravoPrice, 2147483647];
+  if (/^\/api\/offerings\/:id/.test(path)) return [ids.bravoOffering, 2147483647];
   if (/^\/api\/webhook-calls\/:id/.test(path)) return [ids.bravoCall, 2147483647];
   if (/^\/api\/subscriptions\/:id/.test(path)) return [ids.bravoSubscription, 2147483647];
   if (/^\/api\/payments\/:id/.test(path)) return [ids.bravoPayment, 2147483647];
@@ -76,7 +77,35 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/members/:id/weekly-visits": { sharedMayAnswer: true },
   "GET /api/members/:id/weekly-cost-per-visit": { sharedMayAnswer: true },
   "GET /api/members/:id/subscription-periods": { sharedMayAnswer: true },
-  "GET /api/offerings": {},
+  "GET /api/offerings": { queries: () => ["", "status=archived", "status=all"] },
+  "GET /api/offerings/form-options": {},
+  "POST /api/offerings": { body: (i) => ({ name: "Alpha Wrote This", type: "24_7", gyms: [i.bravoGym], prices: [{ amount: 100, billing_frequency: "weekly" }] }) },
+  "GET /api/offerings/:id": {},
+  "PUT /api/offerings/:id": { body: () => ({ name: "Alpha Wrote This", type: "24_7", all_gyms_access: true }) },
+  "DELETE /api/offerings/:id": {},
+  "DELETE /api/offerings/:id/archive": {},
+  "POST /api/offerings/:id/restore": {},
+  "GET /api/offerings/:id/prices": {},
+  "POST /api/offerings/:id/prices": { body: () => ({ amount: 100, billing_frequency: "weekly" }) },
+  "GET /api/gyms/:gymId/offerings": {},
+  "GET /api/gyms/:gymId/offerings/:offeringId/unique-memberships": {},
+  "PUT /api/prices/:id": { body: () => ({ amount: 1, billing_frequency: "weekly" }) },
+  "DELETE /api/prices/:id": {},
+  "DELETE /api/prices/:id/archive": {},
+  "POST /api/prices/:id/restore": {},
+  "POST /api/prices/:id/private-links": { body: () => ({ age_bypass: true }) },
+  "DELETE /api/prices/:id/private-links/:linkId": {},
+  "GET /api/organisations/:id": {},
+  "PUT /api/organisations/:id": { body: () => ({ name: "Alpha Wrote This" }) },
+  "PUT /api/organisations/:id/grace-period": { body: () => ({ period: 1, unit: "day" }) },
+  "PUT /api/organisations/:id/term-membership-grace-period": { body: () => ({ period: 1, unit: "day" }) },
+  "PUT /api/organisations/:id/offering-permissions": { body: () => ({ enable_offerings: false, non_stop: false, limited_access: false }) },
+  "PUT /api/organisations/:id/price-frequencies": { body: () => ({ weekly: false }) },
+  "GET /api/organisations/:id/akahu-webhooks": {},
+  "GET /api/organisations/:id/age-bypass-links": {},
+  "POST /api/organisations/:id/age-bypass-links": {},
+  "DELETE /api/organisations/:id/age-bypass-links/:linkId": {},
+  "GET /api/organisations/:id/prices": {},
   "POST /api/search": { body: () => ({ query: "bravo" }) },
   "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
   "GET /api/surcharge-total": {
@@ -230,6 +259,8 @@ for (const rowLevelSecurity of [true, false]) {
       const a = await offering(alpha.id, "Alpha Plan", 2500);
       const b = await offering(bravo.id, "Bravo Secret Plan", 98765);
       Object.assign(ids, { bravoOffering: b.o.id, bravoPrice: b.p.id });
+      const [link] = await db.insert(schema.private_price_links).values({ organisation_id: bravo.id, price_id: b.p.id }).returning();
+      ids.bravoLink = link.id;
 
       /** A membership with a subscription, a payment, visits, a door credential and a price change. */
       const history = async (org: number, gym: number, userId: number, priceId: number, amount: number, hint: string) => {
@@ -305,7 +336,9 @@ for (const rowLevelSecurity of [true, false]) {
         expect(withIds, `${key}: the matrix does not know which ids to try for this path (idsFor)`).not.toBeNull();
         for (const id of withIds!) {
           for (const query of plan.queries?.(ids) ?? [""]) {
-            const url = `${path.replace(":id", String(id))}${query ? `?${query}` : ""}`;
+            // The other ids in a path are always Bravo's.
+            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink));
+            const url = `${filled}${query ? `?${query}` : ""}`;
             let res;
             if (key === "POST /api/members/:id/profile-picture") {
               const form = new FormData();
@@ -319,7 +352,13 @@ for (const rowLevelSecurity of [true, false]) {
             const what = `${method} ${url} → ${res.status}`;
             if (res.status >= 500) problems.push(`${what}: server error`);
             for (const m of MARKERS) if (text?.includes(m)) problems.push(`${what}: answered Bravo's "${m}"`);
-            const aboutBravoOnly = id === ids.bravoOnly || id === ids.bravo || id === ids.bravoGym || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/change-price/") && id === ids.bravoBulk);
+            const aboutBravoOnly =
+              id === ids.bravoOnly ||
+              id === ids.bravo ||
+              id === ids.bravoGym ||
+              /:(gymId|offeringId|linkId)/.test(path) ||
+              (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
+              (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/change-price/") && id === ids.bravoBulk);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }

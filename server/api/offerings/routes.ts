@@ -1,50 +1,115 @@
-import { asc, inArray } from "drizzle-orm";
-import { Hono } from "hono";
-import { termShorthand, type BillingFrequency, type TermUnit } from "../../../domain/billing";
-import { offerings, prices } from "../../db/schema";
+import { Hono, type Context } from "hono";
+import { frequenciesOnOffer, offeringTypesAllowed } from "../../../domain/offering";
+import { offeringRequest, offeringsQuery, priceRequest } from "../../../domain/schemas/offerings";
+import { signupUrl } from "../../config";
+import { findOffering, listOfferings, offeringDetail, offeringGyms, uniqueMemberships } from "../../offerings/read";
+import { offeringLinks } from "../../offerings/links";
+import { organisationTerms } from "../../offerings/rules";
+import { createOffering, createPrice, deleteOffering, setOfferingArchived, updateOffering } from "../../offerings/write";
+import { eq } from "drizzle-orm";
+import { gyms } from "../../db/schema";
+import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
+import { notFound } from "../errors";
 import { requireStaff } from "../middleware";
-import { requireCan } from "../permissions";
+import { can, requireCan } from "../permissions";
+import { isOrganisationAdmin } from "../users/current";
+
+const read = [requireStaff, requireCan("offerings.read")] as const;
+const write = [requireStaff, requireCan("offerings.write")] as const;
 
 /**
- * GET /api/offerings → { data: { data: [{ id, name, type, archived_at, prices: [...] }] } }: the
- * organisation's offerings with their prices, archived ones included (members may still be on them).
- * The read the members list's filters need; creating and editing offerings come with the offerings issue.
+ * One offering as its page and its form need it: the offering, its prices with their private links, and what this
+ * user may change of it (the page offers only that; the API checks again on every change).
  */
-export const offeringRoutes = new Hono<ApiEnv>().get("/offerings", requireStaff, requireCan("members.read"), async (c) => {
+async function offeringAnswer(c: Context<ApiEnv>, id: number) {
   const t = c.var.tenant;
-  const list = await t.db
-    .select({ id: offerings.id, name: offerings.name, type: offerings.type, archived_at: offerings.archived_at })
-    .from(offerings)
-    .where(t.where(offerings))
-    .orderBy(asc(offerings.name), asc(offerings.id));
-  const priceRows = list.length
-    ? await t.db
-        .select()
-        .from(prices)
-        .where(t.where(prices, inArray(prices.offering_id, list.map((o) => o.id))))
-        .orderBy(asc(prices.amount), asc(prices.id))
-    : [];
-  const data = list.map((o) => ({
-    ...o,
-    prices: priceRows
-      .filter((p) => p.offering_id === o.id)
-      .map((p) => ({
-        id: p.id,
-        amount: p.amount,
-        billing_frequency: p.billing_frequency as BillingFrequency,
-        term: termShorthand({ billing_frequency: p.billing_frequency as BillingFrequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null }),
-        private: p.private,
-        archived_at: p.archived_at,
-      })),
-  }));
-  return c.json({ data: { data } });
-});
+  const user = c.var.user!;
+  const detail = await offeringDetail(t, id);
+  const links = await offeringLinks(t, detail.gyms, detail.prices.map((p) => p.id), signupUrl(c.var.deps.config));
+  const gymAdminOfAll = !detail.all_gyms_access && detail.gyms.every((g) => can(user, "offerings.write", g.id));
+  const org = isOrganisationAdmin(user);
+  const offering = org || (gymAdminOfAll && !detail.mandated);
+  return {
+    ...detail,
+    prices: detail.prices.map((p) => ({ ...p, private_links: links.get(p.id) ?? [] })),
+    may: { change: offering, hours: offering && (org || !detail.hours_mandated), prices: offering && (org || !detail.prices_mandated), mandate: org },
+  };
+}
 
-export type OfferingSummary = {
-  id: number;
-  name: string;
-  type: string;
-  archived_at: string | null;
-  prices: { id: number; amount: number; billing_frequency: BillingFrequency; term: string | null; private: boolean; archived_at: string | null }[];
-};
+/** What an offering's form may offer: the types and billing frequencies the organisation allows, and its gyms. */
+async function formOptions(c: Context<ApiEnv>) {
+  const t = c.var.tenant;
+  const terms = await organisationTerms(t);
+  const gymList = await t.db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(t.where(gyms)).orderBy(gyms.name);
+  return {
+    enable_offerings: terms.offering_permissions.enable_offerings,
+    types: offeringTypesAllowed(terms.offering_permissions),
+    frequencies: frequenciesOnOffer(terms.price_frequencies),
+    price_frequencies: terms.price_frequencies,
+    gyms: gymList.filter((g) => can(c.var.user!, "offerings.write", g.id)),
+    may_mandate: isOrganisationAdmin(c.var.user!),
+    may_sell_everywhere: can(c.var.user!, "offerings.write", null),
+  };
+}
+
+/** Offerings and their prices (SPEC §7 "Offerings and prices"; issue 14). Changes: server/offerings/write.ts. */
+export const offeringRoutes = new Hono<ApiEnv>()
+  /** GET /api/offerings?status=active|archived|all (default all): each with its gyms, prices and members. */
+  .get("/offerings", ...read, async (c) => {
+    const { status } = readQuery(c, offeringsQuery);
+    return c.json({ data: { data: await listOfferings(c.var.tenant, status) } });
+  })
+  /** GET /api/offerings/form-options: the types, frequencies and gyms an offering's form may offer this user. */
+  .get("/offerings/form-options", ...read, async (c) => c.json({ data: await formOptions(c) }))
+  .post("/offerings", ...write, async (c) => {
+    const input = await readBody(c, offeringRequest);
+    const id = await createOffering(c.var.tenant, c.var.user!, input);
+    return c.json({ data: await offeringAnswer(c, id) }, 201);
+  })
+  .get("/offerings/:id{[0-9]+}", ...read, async (c) => c.json({ data: await offeringAnswer(c, pathId(c, "No such offering.")) }))
+  .put("/offerings/:id{[0-9]+}", ...write, async (c) => {
+    const id = pathId(c, "No such offering.");
+    const input = await readBody(c, offeringRequest);
+    await updateOffering(c.var.tenant, c.var.user!, id, input);
+    return c.json({ data: await offeringAnswer(c, id) });
+  })
+  /** DELETE /api/offerings/{id}: 409 `offering_in_use` when members hold or held any of its prices (archive it instead). */
+  .delete("/offerings/:id{[0-9]+}", ...write, async (c) => {
+    await deleteOffering(c.var.tenant, c.var.user!, pathId(c, "No such offering."));
+    return c.json({ data: { deleted: true } });
+  })
+  .delete("/offerings/:id{[0-9]+}/archive", ...write, async (c) => {
+    const id = pathId(c, "No such offering.");
+    await setOfferingArchived(c.var.tenant, c.var.user!, id, true);
+    return c.json({ data: await offeringAnswer(c, id) });
+  })
+  .post("/offerings/:id{[0-9]+}/restore", ...write, async (c) => {
+    const id = pathId(c, "No such offering.");
+    await setOfferingArchived(c.var.tenant, c.var.user!, id, false);
+    return c.json({ data: await offeringAnswer(c, id) });
+  })
+  .get("/offerings/:id{[0-9]+}/prices", ...read, async (c) => c.json({ data: { data: (await offeringAnswer(c, pathId(c, "No such offering."))).prices } }))
+  .post("/offerings/:id{[0-9]+}/prices", ...write, async (c) => {
+    const id = pathId(c, "No such offering.");
+    const input = await readBody(c, priceRequest);
+    const priceId = await createPrice(c.var.tenant, c.var.user!, id, input);
+    return c.json({ data: (await offeringAnswer(c, id)).prices.find((p) => p.id === priceId)! }, 201);
+  })
+  /** GET /api/gyms/{gymId}/offerings: the live offerings sold at a gym of this organisation. */
+  .get("/gyms/:gymId{[0-9]+}/offerings", ...read, async (c) => {
+    const gymId = pathId(c, "No such gym.", "gymId");
+    const t = c.var.tenant;
+    const [gym] = await t.db.select({ id: gyms.id }).from(gyms).where(t.where(gyms, eq(gyms.id, gymId)));
+    if (!gym) throw notFound("No such gym.");
+    const list = await listOfferings(t, "active");
+    return c.json({ data: { data: list.filter((o) => o.all_gyms_access || o.gyms.some((g) => g.id === gymId)) } });
+  })
+  /** GET /api/gyms/{gymId}/offerings/{offeringId}/unique-memberships: members with a live membership of it there, each once. */
+  .get("/gyms/:gymId{[0-9]+}/offerings/:offeringId{[0-9]+}/unique-memberships", ...read, async (c) => {
+    const t = c.var.tenant;
+    const gymId = pathId(c, "No such gym.", "gymId");
+    const o = await findOffering(t, pathId(c, "No such offering.", "offeringId"));
+    if (!(await offeringGyms(t, o)).some((g) => g.id === gymId)) throw notFound("This offering is not sold at that gym.");
+    return c.json({ data: { gym_id: gymId, offering_id: o.id, unique_memberships: await uniqueMemberships(t, o.id, gymId) } });
+  });

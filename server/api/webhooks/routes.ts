@@ -2,7 +2,9 @@ import { desc, eq, gte, lt, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { addCalendarDays, startOfLocalDay } from "../../../domain/dates";
 import { webhookCallsQuery } from "../../../domain/schemas/webhooks";
+import type { z } from "zod";
 import { webhook_calls } from "../../db/schema";
+import type { Tenant } from "../../db/tenant";
 import { receiveWebhook } from "../../webhooks/receive";
 import { webhookDeps } from "./incoming";
 import { signingSecret, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../webhooks/verify";
@@ -23,45 +25,46 @@ const orgWide = (capability: "money.read" | "money.write") => [requireCan(capabi
   await next();
 }] as const;
 
+/** A page of the organisation's webhook calls, newest first, without their bodies (also the settings page's Akahu deliveries). */
+export async function listWebhookCalls(t: Tenant, q: z.output<typeof webhookCallsQuery>) {
+  const where = t.where(
+    webhook_calls,
+    q.provider ? eq(webhook_calls.provider, q.provider) : undefined,
+    q.status ? eq(webhook_calls.status, q.status) : undefined,
+    q.from ? gte(webhook_calls.received_at, startOfLocalDay(q.from)) : undefined,
+    q.to ? lt(webhook_calls.received_at, startOfLocalDay(addCalendarDays(q.to, 1))) : undefined,
+  );
+  const page = q.page ?? 1;
+  const [rows, [{ total }]] = await Promise.all([
+    t.db
+      .select({
+        id: webhook_calls.id,
+        provider: webhook_calls.provider,
+        event_id: webhook_calls.event_id,
+        event_type: webhook_calls.event_type,
+        status: webhook_calls.status,
+        result: webhook_calls.result,
+        duration_ms: webhook_calls.duration_ms,
+        replay_of_id: webhook_calls.replay_of_id,
+        received_at: webhook_calls.received_at,
+      })
+      .from(webhook_calls)
+      .where(where)
+      .orderBy(desc(webhook_calls.received_at), desc(webhook_calls.id))
+      .limit(PAGE)
+      .offset((page - 1) * PAGE),
+    t.db.select({ total: sql<number>`count(*)::int` }).from(webhook_calls).where(where),
+  ]);
+  return { data: rows, meta: { page, per_page: PAGE, total } };
+}
+
 /** The endpoint a provider is given: API_BASE when the API has its own address, else the address staff use. */
 const endpointUrl = (c: Context<ApiEnv>, provider: WebhookProvider) => `${c.var.deps.config.API_BASE ?? new URL(c.req.url).origin}/api/webhooks/${provider}`;
 
 /** Staff's view of the calls (SPEC §7 GET /api/webhook-calls) and of the endpoints, for /webhook-calls and /webhooks. */
 export const webhookRoutes = new Hono<ApiEnv>()
   /** GET /api/webhook-calls?provider=&status=&from=&to=&page=: this organisation's calls, newest first, without their bodies. */
-  .get("/webhook-calls", requireStaff, ...orgWide("money.read"), async (c) => {
-    const q = readQuery(c, webhookCallsQuery);
-    const t = c.var.tenant;
-    const where = t.where(
-      webhook_calls,
-      q.provider ? eq(webhook_calls.provider, q.provider) : undefined,
-      q.status ? eq(webhook_calls.status, q.status) : undefined,
-      q.from ? gte(webhook_calls.received_at, startOfLocalDay(q.from)) : undefined,
-      q.to ? lt(webhook_calls.received_at, startOfLocalDay(addCalendarDays(q.to, 1))) : undefined,
-    );
-    const page = q.page ?? 1;
-    const [rows, [{ total }]] = await Promise.all([
-      t.db
-        .select({
-          id: webhook_calls.id,
-          provider: webhook_calls.provider,
-          event_id: webhook_calls.event_id,
-          event_type: webhook_calls.event_type,
-          status: webhook_calls.status,
-          result: webhook_calls.result,
-          duration_ms: webhook_calls.duration_ms,
-          replay_of_id: webhook_calls.replay_of_id,
-          received_at: webhook_calls.received_at,
-        })
-        .from(webhook_calls)
-        .where(where)
-        .orderBy(desc(webhook_calls.received_at), desc(webhook_calls.id))
-        .limit(PAGE)
-        .offset((page - 1) * PAGE),
-      t.db.select({ total: sql<number>`count(*)::int` }).from(webhook_calls).where(where),
-    ]);
-    return c.json({ data: { data: rows, meta: { page, per_page: PAGE, total } } });
-  })
+  .get("/webhook-calls", requireStaff, ...orgWide("money.read"), async (c) => c.json({ data: await listWebhookCalls(c.var.tenant, readQuery(c, webhookCallsQuery)) }))
   /** GET /api/webhook-calls/{id}: one call with its raw body and headers. */
   .get("/webhook-calls/:id{[0-9]+}", requireStaff, ...orgWide("money.read"), async (c) => {
     const t = c.var.tenant;

@@ -1,0 +1,7 @@
+/** Units of an organisation's grace periods (SPEC §3 grace_period, term_grace_period). */
+export const PERIOD_UNITS = ["day", "week", "month"] as const;
+export type PeriodUnit = (typeof PERIOD_UNITS)[number];
+export const PERIOD_UNIT_LABELS: Record<PeriodUnit, string> = { day: "Days", week: "Weeks", month: "Months" };
+
+/** "7 days", "1 month". */
+export const formatPeriod = (n: number, unit: PeriodUnit) => `${n} ${unit}${n === 1 ? "" : "s"}`;

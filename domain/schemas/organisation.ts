@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { ORGANISATION_PRICE_FREQUENCIES } from "../billing";
+import { PERIOD_UNITS } from "../organisation";
+import { flag } from "./fields";
+import { MSG } from "./messages";
+import { CHOOSE } from "./offerings";
+
+/** The organisation's settings (issue 14, /organisation/settings; SPEC §5: name required, each grace period needs both parts). */
+export const organisationNameRequest = z.object({
+  name: z.string({ required_error: MSG.required, invalid_type_error: MSG.required }).trim().min(1, MSG.required).max(100, MSG.max(100)),
+});
+
+/** The longest grace period: a year in days. */
+const MAX_PERIOD = 365;
+
+const gracePeriodFields = z.object({
+  period: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z.number({ required_error: MSG.required, invalid_type_error: "Enter a whole number" }).int("Enter a whole number").min(0, "The minimum value allowed is 0").max(MAX_PERIOD, MSG.max(MAX_PERIOD)),
+  ),
+  unit: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(PERIOD_UNITS, { errorMap: (i) => ({ message: i.code === "invalid_enum_value" ? "Choose days, weeks or months" : CHOOSE }) })),
+});
+
+/**
+ * A grace period as a caller may send it (SPEC §3: "may arrive nested or flat"): `{ period, unit }` as the form
+ * sends it, flat `{ failed_payment_grace_period, failed_payment_grace_period_unit }`, or nested under
+ * `grace_period`. All three are read as `{ period, unit }`, so the errors name `period` and `unit`.
+ */
+function gracePeriodRequest(group: string, amountKey: string) {
+  return z.preprocess((raw) => {
+    if (!raw || typeof raw !== "object") return raw;
+    const body = raw as Record<string, unknown>;
+    const nested = body[group] && typeof body[group] === "object" ? (body[group] as Record<string, unknown>) : body;
+    return {
+      period: body.period ?? nested[amountKey],
+      unit: body.unit ?? nested[`${amountKey}_unit`],
+    };
+  }, gracePeriodFields);
+}
+export const failedPaymentGraceRequest = gracePeriodRequest("grace_period", "failed_payment_grace_period");
+export const termGraceRequest = gracePeriodRequest("term_grace_period", "term_membership_grace_period");
+export type GracePeriodInput = z.output<typeof gracePeriodFields>;
+
+export const offeringPermissionsRequest = z.object({ enable_offerings: flag, non_stop: flag, limited_access: flag });
+
+export const priceFrequenciesRequest = z.object(Object.fromEntries(ORGANISATION_PRICE_FREQUENCIES.map((f) => [f, flag])) as Record<(typeof ORGANISATION_PRICE_FREQUENCIES)[number], typeof flag>);

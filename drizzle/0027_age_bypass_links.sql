@@ -1,0 +1,2 @@
+ALTER TABLE "private_price_links" ALTER COLUMN "price_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "private_price_links" ADD CONSTRAINT "private_price_links_price_or_bypass" CHECK ("private_price_links"."price_id" is not null or "private_price_links"."age_bypass");

@@ -14,6 +14,9 @@ export function offeringTypesAllowed(p: OfferingPermissions): OfferingType[] {
   return OFFERING_TYPES.filter((t) => (t === "24_7" ? p.non_stop : p.limited_access));
 }
 
+/** How a price's frequency reads after its amount: "$19.99 weekly", "$799.00 paid in full". */
+export const perFrequency = (f: BillingFrequency) => (f === "one_off" ? "paid in full" : FREQUENCY_LABELS[f].toLowerCase());
+
 /** Days 1 to 7, Monday first (SPEC §9). */
 export const DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 export const dayName = (day: number) => DAY_NAMES[day - 1] ?? "—";

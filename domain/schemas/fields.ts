@@ -3,5 +3,8 @@ import { z } from "zod";
 /** An optional field: an empty form value or a JSON null counts as absent (SPEC §5: null values are dropped). */
 export const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
-/** A checkbox or a JSON boolean: "on", "true", "1" and true are yes; anything else, or nothing, is no. */
-export const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
+/**
+ * A checkbox or a JSON boolean: "on", "true", "1" and true are yes; anything else, or nothing, is no. Optional
+ * inside, so a form's constraints do not mark the checkbox `required`.
+ */
+export const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean().optional()).transform((v) => v ?? false);

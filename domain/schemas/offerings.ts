@@ -105,28 +105,42 @@ const list = <T extends z.ZodTypeAny>(item: T, max: number, tooMany: string) =>
  * An offering (SPEC §3, §5): name and type required; a Limited Hours offering whose hours are mandated needs a day;
  * one not open to every gym needs a gym. `prices`: its prices, new (no id) or existing ones changed.
  */
+/** The fields alone, each with its own checks (what a form's constraints are read from). */
+export function offeringFields(kind: Money) {
+  return z.object({
+    name: text(100),
+    description: optional(z.string().trim().max(1000, MSG.max(1000))),
+    type: choice(OFFERING_TYPES),
+    all_gyms_access: flag,
+    gyms: list(databaseId("Choose gyms from the list"), 200, "Choose at most 200 gyms"),
+    mandated: flag,
+    hours_mandated: flag,
+    prices_mandated: flag,
+    hours: list(hourSchema, 28, "Add at most 28 opening-hours rows"),
+    prices: list(priceSchema(kind), 30, "Add at most 30 prices at a time"),
+  });
+}
+
 export function offeringSchema(kind: Money) {
-  return z
-    .object({
-      name: text(100),
-      description: optional(z.string().trim().max(1000, MSG.max(1000))),
-      type: choice(OFFERING_TYPES),
-      all_gyms_access: flag,
-      gyms: list(databaseId("Choose gyms from the list"), 200, "Choose at most 200 gyms"),
-      mandated: flag,
-      hours_mandated: flag,
-      prices_mandated: flag,
-      hours: list(hourSchema, 28, "Add at most 28 opening-hours rows"),
-      prices: list(priceSchema(kind), 30, "Add at most 30 prices at a time"),
+  const fields = offeringFields(kind);
+  // The two rules across fields read the raw input beside the fields' own checks, so a form left empty hears all
+  // of its messages at once (a refinement of the object would wait until every field was valid).
+  const acrossFields = z
+    .unknown()
+    .superRefine((raw, ctx) => {
+      const o = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+      const isOn = (v: unknown) => flag.safeParse(v).data === true;
+      const count = (v: unknown) => (Array.isArray(v) ? v.length : v === undefined || v === null || v === "" ? 0 : 1);
+      if (o.type === "limited_access" && isOn(o.hours_mandated) && count(o.hours) === 0) ctx.addIssue({ code: "custom", path: ["hours"], message: ADD_A_DAY });
+      if (!isOn(o.all_gyms_access) && count(o.gyms) === 0) ctx.addIssue({ code: "custom", path: ["gyms"], message: SELECT_A_GYM });
     })
-    .superRefine((o, ctx) => {
-      if (o.type === "limited_access" && o.hours_mandated && o.hours.length === 0) ctx.addIssue({ code: "custom", path: ["hours"], message: ADD_A_DAY });
-      if (!o.all_gyms_access && o.gyms.length === 0) ctx.addIssue({ code: "custom", path: ["gyms"], message: SELECT_A_GYM });
-    });
+    .transform(() => ({}));
+  return z.intersection(fields, acrossFields).transform((o) => o as z.output<typeof fields>);
 }
 export type OfferingInput = z.output<ReturnType<typeof offeringSchema>>;
 
 export const offeringForm = offeringSchema("dollars");
+export const offeringFormFields = offeringFields("dollars");
 export const offeringRequest = offeringSchema("cents");
 export const priceForm = priceSchema("dollars");
 export const priceRequest = priceSchema("cents");

@@ -44,3 +44,11 @@ export type GracePeriodInput = z.output<typeof gracePeriodFields>;
 export const offeringPermissionsRequest = z.object({ enable_offerings: flag, non_stop: flag, limited_access: flag });
 
 export const priceFrequenciesRequest = z.object(Object.fromEntries(ORGANISATION_PRICE_FREQUENCIES.map((f) => [f, flag])) as Record<(typeof ORGANISATION_PRICE_FREQUENCIES)[number], typeof flag>);
+
+/** PUT /api/organisations/{id}/minimum-age { minimum_age }: the youngest who may join online (0: no minimum). */
+export const minimumAgeRequest = z.object({
+  minimum_age: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z.number({ required_error: MSG.required, invalid_type_error: "Enter a whole number" }).int("Enter a whole number").min(0, "The minimum value allowed is 0").max(99, MSG.max(99)),
+  ),
+});

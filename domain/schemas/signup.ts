@@ -9,8 +9,6 @@ import { calendarDay } from "./subscriptions";
  * member's own (PUT /api/me/register-fields); the confirmation (POST /api/subscriptions) carries an idempotency key
  * made when the page was drawn, so a double tap, back-and-resubmit or a retry after the client's time-out makes one.
  */
-/** The youngest a person may join without a private link's age bypass (decision 0025). */
-export const MINIMUM_AGE = 16;
 
 const blank = (v: unknown) => ((typeof v === "string" && v.trim() === "") || v === null ? undefined : v);
 const required = (max: number) => z.string({ required_error: MSG.required }).trim().min(1, MSG.required).max(max, MSG.max(max));

@@ -20,7 +20,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { OfferingPermissions, PriceFrequencies } from "../../domain/offering";
-import type { PeriodUnit } from "../../domain/organisation";
+import { DEFAULT_MINIMUM_AGE, type PeriodUnit } from "../../domain/organisation";
 import type { SubscriptionState } from "../../domain/subscription";
 
 /**
@@ -57,6 +57,8 @@ export const organisations = pgTable("organisations", {
   failed_payment_grace_period_unit: text("failed_payment_grace_period_unit").$type<PeriodUnit>().notNull().default("day"),
   term_membership_grace_period: integer("term_membership_grace_period").notNull().default(14),
   term_membership_grace_period_unit: text("term_membership_grace_period_unit").$type<PeriodUnit>().notNull().default("day"),
+  /** The youngest a person may join online without an age-bypass link (decision 0025; its settings section, decision 0026). */
+  minimum_age: integer("minimum_age").notNull().default(DEFAULT_MINIMUM_AGE),
   created_at: created(),
   updated_at: updated(),
 });

@@ -23,6 +23,7 @@ export const organisationView = (o: OrganisationRow) => ({
   price_frequencies: o.price_frequencies,
   grace_period: { failed_payment_grace_period: o.failed_payment_grace_period, failed_payment_grace_period_unit: o.failed_payment_grace_period_unit },
   term_grace_period: { term_membership_grace_period: o.term_membership_grace_period, term_membership_grace_period_unit: o.term_membership_grace_period_unit },
+  minimum_age: o.minimum_age,
 });
 export type OrganisationView = ReturnType<typeof organisationView>;
 
@@ -43,6 +44,8 @@ async function update(t: Tenant, values: Partial<OrganisationRow>) {
 export const renameOrganisation = (t: Tenant, name: string) => update(t, { name });
 
 export const setFailedPaymentGrace = (t: Tenant, g: GracePeriodInput) => update(t, { failed_payment_grace_period: g.period, failed_payment_grace_period_unit: g.unit });
+
+export const setMinimumAge = (t: Tenant, age: number) => update(t, { minimum_age: age });
 
 export const setTermGrace = (t: Tenant, g: GracePeriodInput) => update(t, { term_membership_grace_period: g.period, term_membership_grace_period_unit: g.unit });
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { addCalendarDays, localDay } from "../../domain/dates";
-import { ageOn, LATEST_START_DAYS, MINIMUM_AGE, type ConfirmSubscription, type RegisterFields } from "../../domain/schemas/signup";
-import { organisation_users, payments, subscriptions, users } from "../db/schema";
+import { ageOn, LATEST_START_DAYS, type ConfirmSubscription, type RegisterFields } from "../../domain/schemas/signup";
+import { organisation_users, organisations, payments, subscriptions, users } from "../db/schema";
 import type { Tenant } from "../db/tenant";
 import { ApiError, invalid } from "../api/errors";
 import { StartError, writeStart } from "../billing/start";
@@ -16,13 +16,14 @@ export interface Joiner {
   defaultPaymentTypeId: number | null;
 }
 
-/** PUT /api/me/register-fields: the member's own details, with the minimum age unless their private link bypasses it. */
+/** PUT /api/me/register-fields: the member's own details, with the organisation's minimum age unless their link bypasses it. */
 export async function saveRegisterFields(t: Tenant, member: Joiner, fields: RegisterFields, now: Date) {
   const link = await privateLink(t, member.linkId);
   const today = localDay(now);
   if (fields.dob >= today) throw invalid({ dob: ["Enter a date of birth in the past"] });
-  if (!link?.age_bypass && ageOn(fields.dob, today) < MINIMUM_AGE) {
-    throw invalid({ dob: [`You need to be ${MINIMUM_AGE} or older to join online. Ask the gym about joining with a parent or guardian.`] });
+  const [{ minimum_age }] = await t.db.select({ minimum_age: organisations.minimum_age }).from(organisations).where(eq(organisations.id, t.organisationId));
+  if (!link?.age_bypass && ageOn(fields.dob, today) < minimum_age) {
+    throw invalid({ dob: [`You need to be ${minimum_age} or older to join online. Ask the gym about joining with a parent or guardian.`] });
   }
   await t.db
     .update(users)

@@ -106,6 +106,11 @@ describe("creating an offering", () => {
     expect(await env.db.select().from(offerings)).toHaveLength(before.length);
   });
 
+  it("says every message at once when the form is left empty", async () => {
+    const res = await admin.call("POST", "/api/offerings", { type: "limited_access", hours_mandated: true });
+    expect(res.json.errors).toEqual({ name: ["Value is required"], hours: ["Add at least one day"], gyms: ["Select at least one gym"] });
+  });
+
   it("needs no day when hours are not mandated, and keeps no hours for a 24/7 offering", async () => {
     expect((await admin.call("POST", "/api/offerings", validOffering({ name: "Flexible", hours_mandated: false, hours: [] }))).status).toBe(201);
     const res = await admin.call("POST", "/api/offerings", validOffering({ name: "Always", type: "24_7", all_gyms_access: true, gyms: [] }));
@@ -287,6 +292,13 @@ describe("organisation settings", () => {
     expect(res.json.errors.limited_access[0]).toMatch(/live offerings are Limited Hours\. Archive them first/);
     const ok = await admin.call("PUT", path("/offering-permissions"), { enable_offerings: true, non_stop: true, limited_access: true });
     expect(ok.json.data.offering_permissions).toEqual({ enable_offerings: true, non_stop: true, limited_access: true });
+  });
+
+  it("sets the minimum age to join online, a whole number from 0 to 99", async () => {
+    expect((await admin.call("PUT", path("/minimum-age"), { minimum_age: "" })).json.errors.minimum_age).toEqual(["Value is required"]);
+    expect((await admin.call("PUT", path("/minimum-age"), { minimum_age: 120 })).json.errors.minimum_age).toEqual(["The maximum value allowed is 99"]);
+    expect((await admin.call("PUT", path("/minimum-age"), { minimum_age: "18" })).json.data.minimum_age).toBe(18);
+    expect((await gymAdmin.call("PUT", path("/minimum-age"), { minimum_age: 10 })).status).toBe(403);
   });
 
   it("is for organisation admins only", async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { destination_accounts, gyms, payments, private_price_links, subscriptions, users } from "../../server/db/schema";
+import { destination_accounts, gyms, organisations, payments, private_price_links, subscriptions, users } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxProviders } from "../../server/providers/registry";
 import { addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
@@ -96,6 +96,12 @@ describe("the sign-up through the API", () => {
     const young = await b.call("PUT", "/api/me/register-fields", { ...fields, dob: "2015-01-01" });
     expect(young.status).toBe(422);
     expect(young.json.errors.dob[0]).toMatch(/16 or older/);
+    // Each organisation sets its own (its settings page): at 10, an 11-year-old may join online.
+    await env.db.update(organisations).set({ minimum_age: 10 }).where(eq(organisations.id, gym.organisation_id));
+    expect((await b.call("PUT", "/api/me/register-fields", { ...fields, dob: "2015-01-01" })).status).toBe(200);
+    await env.db.update(organisations).set({ minimum_age: 12 }).where(eq(organisations.id, gym.organisation_id));
+    expect((await b.call("PUT", "/api/me/register-fields", { ...fields, dob: "2015-01-01" })).json.errors.dob[0]).toMatch(/^You need to be 12 or older/);
+    await env.db.update(organisations).set({ minimum_age: 16 }).where(eq(organisations.id, gym.organisation_id));
     const missing = await b.call("PUT", "/api/me/register-fields", { ...fields, hear_about_us: "other", city: "" });
     expect(Object.keys(missing.json.errors).sort()).toEqual(["city", "hear_about_us_other"]);
     expect((await b.call("PUT", "/api/me/register-fields", fields)).status).toBe(200);

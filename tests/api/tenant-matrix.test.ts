@@ -99,6 +99,7 @@ const ROUTES: Record<string, Plan> = {
   "PUT /api/organisations/:id": { body: () => ({ name: "Alpha Wrote This" }) },
   "PUT /api/organisations/:id/grace-period": { body: () => ({ period: 1, unit: "day" }) },
   "PUT /api/organisations/:id/term-membership-grace-period": { body: () => ({ period: 1, unit: "day" }) },
+  "PUT /api/organisations/:id/minimum-age": { body: () => ({ minimum_age: 99 }) },
   "PUT /api/organisations/:id/offering-permissions": { body: () => ({ enable_offerings: false, non_stop: false, limited_access: false }) },
   "PUT /api/organisations/:id/price-frequencies": { body: () => ({ weekly: false }) },
   "GET /api/organisations/:id/akahu-webhooks": {},

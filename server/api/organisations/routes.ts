@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { failedPaymentGraceRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../../domain/schemas/organisation";
+import { failedPaymentGraceRequest, minimumAgeRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../../domain/schemas/organisation";
 import { webhookCallsQuery } from "../../../domain/schemas/webhooks";
 import { signupUrl } from "../../config";
 import { ageBypassLinks, createAgeBypassLink, revokeLink } from "../../offerings/links";
@@ -9,6 +9,7 @@ import {
   readOrganisation,
   renameOrganisation,
   setFailedPaymentGrace,
+  setMinimumAge,
   setOfferingPermissions,
   setPriceFrequencies,
   setTermGrace,
@@ -36,6 +37,8 @@ export const organisationRoutes = new Hono<ApiEnv>()
   /** PUT …/grace-period { period, unit } (or flat or nested, SPEC §3): how long a member with a failed payment keeps access. */
   .put("/organisations/:id{[0-9]+}/grace-period", ...admin, async (c) => c.json({ data: await setFailedPaymentGrace(c.var.tenant, await readBody(c, failedPaymentGraceRequest)) }))
   .put("/organisations/:id{[0-9]+}/term-membership-grace-period", ...admin, async (c) => c.json({ data: await setTermGrace(c.var.tenant, await readBody(c, termGraceRequest)) }))
+  /** PUT …/minimum-age { minimum_age }: the youngest who may join online without an age-bypass link (0: no minimum). */
+  .put("/organisations/:id{[0-9]+}/minimum-age", ...admin, async (c) => c.json({ data: await setMinimumAge(c.var.tenant, (await readBody(c, minimumAgeRequest)).minimum_age) }))
   .put("/organisations/:id{[0-9]+}/offering-permissions", ...admin, async (c) => c.json({ data: await setOfferingPermissions(c.var.tenant, await readBody(c, offeringPermissionsRequest)) }))
   .put("/organisations/:id{[0-9]+}/price-frequencies", ...admin, async (c) => c.json({ data: await setPriceFrequencies(c.var.tenant, await readBody(c, priceFrequenciesRequest)) }))
   /** GET …/akahu-webhooks?status=&from=&to=&page=: the open-banking provider's deliveries to this organisation. */

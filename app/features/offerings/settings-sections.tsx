@@ -1,0 +1,127 @@
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { controlClass } from "../../components/control-class";
+
+/** What a settings section's post came back with: its own errors and the values sent, so nothing typed is lost. */
+export type SectionResult = { intent: string; errors: Record<string, string[]>; values: Record<string, string>; message?: string } | undefined;
+
+/** One section of /organisation/settings: a form of its own, saved on its own, with its own errors. */
+export function SettingsSection({ id, title, intent, children, result, submit = "Save", hint }: { id: string; title: string; intent: string; children: ReactNode; result: SectionResult; submit?: string; hint?: ReactNode }) {
+  const mine = result?.intent === intent ? result : undefined;
+  return (
+    <section aria-labelledby={`${id}-heading`} className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 id={`${id}-heading`} className="font-semibold">
+        {title}
+      </h2>
+      {hint ? <p className="mt-1 text-sm text-slate-600">{hint}</p> : null}
+      <Form method="post" className="mt-3 space-y-3" noValidate>
+        <input type="hidden" name="intent" value={intent} />
+        {mine?.message && !Object.keys(mine.errors).length ? (
+          <p role="alert" className="text-sm text-red-700">
+            {mine.message}
+          </p>
+        ) : null}
+        {children}
+        <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+          {submit}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+const errorOf = (result: SectionResult, intent: string, name: string) => (result?.intent === intent ? result.errors[name] : undefined);
+
+export function TextSetting({ result, intent, name, label, value, type = "text", autoFocus }: { result: SectionResult; intent: string; name: string; label: string; value: string; type?: string; autoFocus?: boolean }) {
+  const errors = errorOf(result, intent, name);
+  const id = `${intent}-${name}`;
+  const sent = result?.intent === intent ? result.values[name] : undefined;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        defaultValue={sent ?? value}
+        key={sent ?? value}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-error` : undefined}
+        autoFocus={Boolean(errors?.length) || autoFocus}
+        className={controlClass(Boolean(errors?.length))}
+      />
+      {errors?.length ? (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectSetting({ result, intent, name, label, value, options }: { result: SectionResult; intent: string; name: string; label: string; value: string; options: { value: string; label: string }[] }) {
+  const errors = errorOf(result, intent, name);
+  const id = `${intent}-${name}`;
+  const sent = result?.intent === intent ? result.values[name] : undefined;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={sent ?? value}
+        key={sent ?? value}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-error` : undefined}
+        className={controlClass(Boolean(errors?.length))}
+      >
+        <option value="">Choose</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {errors?.length ? (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A switch: a checkbox. An unticked box sends nothing, which the API reads as off. */
+export function SwitchSetting({ result, intent, name, label, on }: { result: SectionResult; intent: string; name: string; label: string; on: boolean }) {
+  const errors = errorOf(result, intent, name);
+  const id = `${intent}-${name}`;
+  const sent = result?.intent === intent ? result.values[name] === "on" : undefined;
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          defaultChecked={sent ?? on}
+          key={String(sent ?? on)}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? `${id}-error` : undefined}
+          className="h-4 w-4 rounded border-slate-300 text-brand-600"
+        />
+        <label htmlFor={id} className="text-sm text-slate-800">
+          {label}
+        </label>
+      </div>
+      {errors?.length ? (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "organisations" ADD COLUMN "minimum_age" integer DEFAULT 16 NOT NULL;

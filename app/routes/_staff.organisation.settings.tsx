@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../../domain/billing";
-import { formatDate, formatDateTime } from "../../domain/dates";
+import { formatDate } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { OFFERING_TYPE_LABELS, perFrequency, SWITCH_LABELS } from "../../domain/offering";
 import { PERIOD_UNIT_LABELS, PERIOD_UNITS } from "../../domain/organisation";
@@ -10,7 +10,7 @@ import { orRefusal } from "../features/members/member-route.server";
 import { CopyButton } from "../features/offerings/copy-button";
 import { offeringsRoute } from "../features/offerings/offering-route.server";
 import { SelectSetting, SettingsSection, SwitchSetting, TextSetting, type SectionResult } from "../features/offerings/settings-sections";
-import { CallStatus } from "../features/webhooks/calls";
+import { CallTable } from "../features/webhooks/calls";
 import { ApiRequestError, type GymApi } from "../lib/api.server";
 import { readForm } from "../lib/forms.server";
 import { pageQuery } from "../lib/params.server";
@@ -175,36 +175,7 @@ export default function OrganisationSettings() {
             Open in webhook calls
           </Link>
         </p>
-        {hooks.data.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-700">None yet.</p>
-        ) : (
-          <table className="stack-table mt-2 w-full text-sm">
-            <thead className="text-left text-slate-600">
-              <tr>
-                <th scope="col" className="py-1 font-medium">Received</th>
-                <th scope="col" className="py-1 font-medium">Event</th>
-                <th scope="col" className="py-1 font-medium">Status</th>
-                <th scope="col" className="py-1 font-medium">Result</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {hooks.data.map((h) => (
-                <tr key={h.id}>
-                  <td data-label="Received" className="py-1">
-                    <Link to={`/webhook-calls/${h.id}`} className="text-brand-700 hover:underline">
-                      {formatDateTime(h.received_at)}
-                    </Link>
-                  </td>
-                  <td data-label="Event" className="py-1">{h.event_type ?? "—"}</td>
-                  <td data-label="Status" className="py-1">
-                    <CallStatus status={h.status} />
-                  </td>
-                  <td data-label="Result" className="py-1 text-slate-700">{h.result ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <div className="mt-2">{hooks.data.length ? <CallTable calls={hooks.data} /> : <p className="text-sm text-slate-700">None yet.</p>}</div>
         {hookPages > 1 ? (
           <nav aria-label="Akahu delivery pages" className="mt-2 flex gap-3 text-sm">
             {hooks.meta.page > 1 ? <Link to={`?hooks=${hooks.meta.page - 1}`}>Newer</Link> : null}

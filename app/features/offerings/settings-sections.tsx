@@ -31,67 +31,52 @@ export function SettingsSection({ id, title, intent, children, result, submit = 
 }
 
 const errorOf = (result: SectionResult, intent: string, name: string) => (result?.intent === intent ? result.errors[name] : undefined);
+const sentValue = (result: SectionResult, intent: string, name: string) => (result?.intent === intent ? result.values[name] : undefined);
 
-export function TextSetting({ result, intent, name, label, value, type = "text", autoFocus }: { result: SectionResult; intent: string; name: string; label: string; value: string; type?: string; autoFocus?: boolean }) {
+/** A labelled control with its error: the control gets the id, aria-invalid and aria-describedby it should carry. */
+function Setting({ intent, name, label, result, children }: { intent: string; name: string; label: string; result: SectionResult; children: (aria: Record<string, unknown>) => ReactNode }) {
   const errors = errorOf(result, intent, name);
   const id = `${intent}-${name}`;
-  const sent = result?.intent === intent ? result.values[name] : undefined;
+  const invalid = Boolean(errors?.length);
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={sent ?? value}
-        key={sent ?? value}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? `${id}-error` : undefined}
-        autoFocus={Boolean(errors?.length) || autoFocus}
-        className={controlClass(Boolean(errors?.length))}
-      />
-      {errors?.length ? (
+      {children({ id, name, "aria-invalid": invalid || undefined, "aria-describedby": invalid ? `${id}-error` : undefined, className: controlClass(invalid) })}
+      {invalid ? (
         <p id={`${id}-error`} className="text-sm text-red-700">
-          {errors[0]}
+          {errors![0]}
         </p>
       ) : null}
     </div>
   );
 }
 
-export function SelectSetting({ result, intent, name, label, value, options }: { result: SectionResult; intent: string; name: string; label: string; value: string; options: { value: string; label: string }[] }) {
-  const errors = errorOf(result, intent, name);
-  const id = `${intent}-${name}`;
-  const sent = result?.intent === intent ? result.values[name] : undefined;
+export function TextSetting({ result, intent, name, label, value, type = "text" }: { result: SectionResult; intent: string; name: string; label: string; value: string; type?: string }) {
+  const shown = sentValue(result, intent, name) ?? value;
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={sent ?? value}
-        key={sent ?? value}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? `${id}-error` : undefined}
-        className={controlClass(Boolean(errors?.length))}
-      >
-        <option value="">Choose</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {errors?.length ? (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {errors[0]}
-        </p>
-      ) : null}
-    </div>
+    <Setting intent={intent} name={name} label={label} result={result}>
+      {(aria) => <input {...aria} type={type} defaultValue={shown} key={shown} autoFocus={Boolean(aria["aria-invalid"])} />}
+    </Setting>
+  );
+}
+
+export function SelectSetting({ result, intent, name, label, value, options }: { result: SectionResult; intent: string; name: string; label: string; value: string; options: { value: string; label: string }[] }) {
+  const shown = sentValue(result, intent, name) ?? value;
+  return (
+    <Setting intent={intent} name={name} label={label} result={result}>
+      {(aria) => (
+        <select {...aria} defaultValue={shown} key={shown}>
+          <option value="">Choose</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Setting>
   );
 }
 
@@ -99,7 +84,8 @@ export function SelectSetting({ result, intent, name, label, value, options }: {
 export function SwitchSetting({ result, intent, name, label, on }: { result: SectionResult; intent: string; name: string; label: string; on: boolean }) {
   const errors = errorOf(result, intent, name);
   const id = `${intent}-${name}`;
-  const sent = result?.intent === intent ? result.values[name] === "on" : undefined;
+  const sent = sentValue(result, intent, name);
+  const checked = sent === undefined ? on : sent === "on";
   return (
     <div className="space-y-1">
       <div className="flex items-center gap-2">
@@ -107,8 +93,8 @@ export function SwitchSetting({ result, intent, name, label, on }: { result: Sec
           id={id}
           name={name}
           type="checkbox"
-          defaultChecked={sent ?? on}
-          key={String(sent ?? on)}
+          defaultChecked={checked}
+          key={String(checked)}
           aria-invalid={errors?.length ? true : undefined}
           aria-describedby={errors?.length ? `${id}-error` : undefined}
           className="h-4 w-4 rounded border-slate-300 text-brand-600"

@@ -63,6 +63,12 @@ const schema = z
     ONESIGNAL_API_KEY: z.string().min(8, "must be a OneSignal REST API key").optional(),
     KISI_API_KEY: z.string().min(8, "must be a Kisi API key").optional(),
     BRANCH_KEY: z.string().regex(/^key_(live|test)_/, "must be a Branch key (key_live_…)").optional(),
+    /**
+     * The key gyms' stored provider credentials are encrypted with (server/crypto/secrets.ts): 32+ random characters,
+     * kept with the database's backups but never in them. Required in production; a demo and development use a
+     * fixed development key, so their data survives a restart (it protects nothing there).
+     */
+    CREDENTIALS_KEY: z.string().min(32, "must be 32+ random characters").optional(),
     /** The sign-up app's address as members reach it, for links in e-mails sent with no request to read it from. */
     PUBLIC_SIGNUP_URL: z.string().url("must be a URL such as https://join.example.com").optional(),
     /** How the sandbox providers send their webhooks: delay=<s>,duplicate=<0–1>,drop=<0–1>,reorder=<0|1> (server/providers/sandbox-webhooks.ts). */
@@ -103,7 +109,7 @@ const schema = z
       if (!env[a] !== !env[b]) ctx.addIssue({ code: "custom", path: [env[a] ? b : a], message: `is needed with ${env[a] ? a : b}` });
     }
     if (env.NODE_ENV === "production" && !env.DEMO_MODE) {
-      for (const key of ["SESSION_SECRET", "TOAST_SECRET"] as const) {
+      for (const key of ["SESSION_SECRET", "TOAST_SECRET", "CREDENTIALS_KEY"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production (32+ random characters)" });
       }
     }

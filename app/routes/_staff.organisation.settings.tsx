@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../../domain/billing";
 import { formatDate } from "../../domain/dates";
@@ -7,15 +6,12 @@ import { formatCents } from "../../domain/money";
 import { OFFERING_TYPE_LABELS, perFrequency, SWITCH_LABELS } from "../../domain/offering";
 import { PERIOD_UNIT_LABELS, PERIOD_UNITS } from "../../domain/organisation";
 import { orRefusal } from "../features/members/member-route.server";
-import { CopyButton } from "../features/offerings/copy-button";
+import { CopyButton } from "../components/copy-button";
 import { offeringsRoute } from "../features/offerings/offering-route.server";
-import { SelectSetting, SettingsSection, SwitchSetting, TextSetting, type SectionResult } from "../features/offerings/settings-sections";
+import { SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
 import { CallTable } from "../features/webhooks/calls";
-import { ApiRequestError, type GymApi } from "../lib/api.server";
-import { readForm } from "../lib/forms.server";
 import { pageQuery } from "../lib/params.server";
-import { redirectForApiError } from "../lib/session.server";
-import { redirectWithToast } from "../lib/toast.server";
+import { formOn, formText, settingsAction, type Section } from "../lib/settings-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Organisation settings · Gym Membership" }];
 
@@ -37,11 +33,10 @@ export async function loader(args: LoaderFunctionArgs) {
   return { organisation, links: links.data, hooks, prices: prices.data };
 }
 
-const text = (f: FormData, k: string) => String(f.get(k) ?? "");
-const on = (f: FormData, k: string) => f.get(k) === "on";
+const text = formText;
+const on = formOn;
 
-/** Each section's save: what it sends the API, and the toast it ends with. */
-const SECTIONS: Record<string, { save: (api: GymApi, id: number, f: FormData) => Promise<unknown>; summary: string; fields: string[] }> = {
+const SECTIONS: Record<string, Section<number>> = {
   name: { save: (api, id, f) => api.put("/organisations/:id", { params: { id }, body: { name: text(f, "name") } }), summary: "Name saved", fields: ["name"] },
   grace: {
     save: (api, id, f) => api.put("/organisations/:id/grace-period", { params: { id }, body: { period: text(f, "period"), unit: text(f, "unit") } }),
@@ -75,18 +70,7 @@ const SECTIONS: Record<string, { save: (api: GymApi, id: number, f: FormData) =>
 export async function action(args: ActionFunctionArgs) {
   const api = offeringsRoute(args);
   const me = await orRefusal(args.request, api.get("/me"));
-  const form = await readForm(args.request);
-  const intent = text(form, "intent");
-  const section = SECTIONS[intent];
-  if (!section) return data<SectionResult>({ intent, errors: {}, values: {}, message: "That button is not one of this page's. Reload the page and try again." }, { status: 400 });
-  try {
-    await section.save(api, me.current_organisation!.id, form);
-    return redirectWithToast("/organisation/settings", { summary: section.summary }, api.headers);
-  } catch (err) {
-    if (!(err instanceof ApiRequestError) || err.status === 401) redirectForApiError(args.request, err);
-    const values = Object.fromEntries(section.fields.map((k) => [k, text(form, k)]));
-    return data<SectionResult>({ intent, errors: err.errors ?? {}, values, message: err.message }, { status: err.status >= 500 ? 503 : err.status });
-  }
+  return settingsAction(args.request, api, me.current_organisation!.id, SECTIONS, "/organisation/settings");
 }
 
 export default function OrganisationSettings() {

@@ -15,6 +15,7 @@ import { memberRoutes } from "./members/routes";
 import { offeringRoutes } from "./offerings/routes";
 import { priceRoutes } from "./prices/routes";
 import { organisationRoutes } from "./organisations/routes";
+import { gymRoutes } from "./gyms/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -50,6 +51,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", offeringRoutes)
   .route("/", priceRoutes)
   .route("/", organisationRoutes)
+  .route("/", gymRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)

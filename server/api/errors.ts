@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
-import type { ZodError } from "zod";
 
 /**
  * Typed application errors, mapped to status codes in one place (onError below).
@@ -29,15 +28,7 @@ export const invalid = (errors: Record<string, string[]>, message?: string) =>
 export const tooMany = (message: string, retryAfterSeconds: number) =>
   new ApiError(429, message, "too_many_attempts", undefined, { "Retry-After": String(retryAfterSeconds) });
 
-export function zodErrors(error: ZodError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    // Named as a form names its fields (conform's "prices[0].amount"), so a page puts each error on its field.
-    const key = issue.path.reduce<string>((k, part) => (typeof part === "number" ? `${k}[${part}]` : k ? `${k}.${part}` : part), "") || "_";
-    (errors[key] ??= []).push(issue.message);
-  }
-  return errors;
-}
+export { zodErrors } from "../../domain/schemas/fields";
 
 export function onError(err: Error, c: Context) {
   if (err instanceof ApiError) {

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
    * their gyms and not set by the organisation (server/offerings/rules.ts).
    */
   "offerings.write": ["organisation_admin", "gym_admin"],
+  /** A gym's own settings: details, bank account, provider connections and credentials, doors (issue 15). */
+  "gyms.write": ["organisation_admin", "gym_admin"],
   /** The organisation's own settings (name, grace periods, offering rules, price frequencies). */
   "settings.write": ["organisation_admin"],
   /** Staff lists and invitations; gym admins manage the staff of their gyms. */
@@ -76,6 +78,7 @@ const REFUSALS: Record<Capability, string> = {
   "subscriptions.write": "Only admins can change a membership.",
   "offerings.read": "You cannot see this organisation's offerings.",
   "offerings.write": "Only admins can change offerings and prices.",
+  "gyms.write": "Only admins can change a gym's settings.",
   "settings.write": "Only organisation admins can change the organisation's settings.",
   "staff.read": "Only admins can see staff.",
   "staff.write": "Only admins can manage staff.",

@@ -51,6 +51,7 @@ describe("the permission table, cell by cell", () => {
       "subscriptions.write": ["organisation_admin", "gym_admin"],
       "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer"],
       "offerings.write": ["organisation_admin", "gym_admin"],
+      "gyms.write": ["organisation_admin", "gym_admin"],
       "settings.write": ["organisation_admin"],
       "staff.read": ["organisation_admin", "gym_admin"],
       "staff.write": ["organisation_admin", "gym_admin"],

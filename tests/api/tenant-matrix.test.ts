@@ -95,6 +95,14 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/prices/:id/restore": {},
   "POST /api/prices/:id/private-links": { body: () => ({ age_bypass: true }) },
   "DELETE /api/prices/:id/private-links/:linkId": {},
+  "GET /api/gyms": {},
+  "GET /api/gyms/:id": {},
+  "PUT /api/gyms/:id": { body: () => ({ name: "Alpha Wrote This" }) },
+  "PUT /api/gyms/:id/tracks-visits": { body: () => ({ tracks_visits: true }) },
+  "PUT /api/gyms/:gymId/destination-accounts/:accountId": { body: () => ({ name: "Alpha Wrote This", bank_account_number: "12-3140-0071234-00", bank_account_number_confirmation: "12-3140-0071234-00" }) },
+  "PUT /api/gyms/:id/branch-config": { body: () => ({ key: "key_live_alpha" }) },
+  "PUT /api/gyms/:id/akahu-config": { body: () => ({ app_token: "app_token_alpha", secret: "alpha-secret" }) },
+  "PUT /api/gyms/:id/onesignal-config": { body: () => ({ app_id: "alpha", api_auth_key: "alpha-key" }) },
   "GET /api/organisations/:id": {},
   "PUT /api/organisations/:id": { body: () => ({ name: "Alpha Wrote This" }) },
   "PUT /api/organisations/:id/grace-period": { body: () => ({ period: 1, unit: "day" }) },
@@ -338,7 +346,7 @@ for (const rowLevelSecurity of [true, false]) {
         for (const id of withIds!) {
           for (const query of plan.queries?.(ids) ?? [""]) {
             // The other ids in a path are always Bravo's.
-            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink));
+            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0");
             const url = `${filled}${query ? `?${query}` : ""}`;
             let res;
             if (key === "POST /api/members/:id/profile-picture") {
@@ -357,7 +365,7 @@ for (const rowLevelSecurity of [true, false]) {
               id === ids.bravoOnly ||
               id === ids.bravo ||
               id === ids.bravoGym ||
-              /:(gymId|offeringId|linkId)/.test(path) ||
+              /:(gymId|offeringId|linkId|accountId)/.test(path) ||
               (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
               (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/change-price/") && id === ids.bravoBulk);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);

@@ -57,7 +57,7 @@ async function memberWithPayments(page: Page) {
 }
 
 for (const [size, width] of Object.entries(WIDTHS)) {
-  test(`screens at ${width} px: members list, a member, offerings, organisation settings, the dashboard, search, a dead link`, async ({ page }) => {
+  test(`screens at ${width} px: members list, a member, offerings, organisation settings, gyms, the dashboard, search, a dead link`, async ({ page }) => {
     await signIn(page);
     const member = await memberWithPayments(page);
     await page.setViewportSize({ width, height: 900 });
@@ -67,6 +67,7 @@ for (const [size, width] of Object.entries(WIDTHS)) {
       ["member", member],
       ["offerings", "/offerings"],
       ["organisation-settings", "/organisation/settings"],
+      ["gyms", "/gyms"],
     ] as const) {
       await page.goto(`${BACKOFFICE}${path}`);
       await expect(page.getByRole("table").first()).toBeVisible();

@@ -18,5 +18,8 @@ describe("settings from the environment", () => {
     expect(() => parseConfig({ NODE_ENV: "production" })).toThrow(/SMTP_URL: is required in production/);
     expect(() => parseConfig({ NODE_ENV: "production", SMTP_URL: "smtp://mail:25" })).toThrow(/SESSION_SECRET/);
     expect(parseConfig({ NODE_ENV: "production", DEMO_MODE: "1" }).outboxMail).toBe(true);
+    const secrets = { SMTP_URL: "smtp://mail:25", SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40) };
+    expect(() => parseConfig({ NODE_ENV: "production", ...secrets })).toThrow(/CREDENTIALS_KEY: is required in production/);
+    expect(parseConfig({ NODE_ENV: "production", ...secrets, CREDENTIALS_KEY: "k".repeat(40) }).CREDENTIALS_KEY).toBe("k".repeat(40));
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { outboxHint } from "../../app/lib/outbox.server";
 import { parseConfig } from "../../server/config";
 
-const secrets = { SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40) };
+const secrets = { SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40), CREDENTIALS_KEY: "c".repeat(40) };
 
 describe("the code pages' pointer to the demo's mail", () => {
   it("points at /dev/mail while mail stays in the outbox: a demo, or development", () => {

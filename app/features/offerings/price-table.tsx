@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { formatDate } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
 import { perFrequency } from "../../../domain/offering";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "../../components/copy-button";
 import type { OfferingPrice } from "./types";
 
 export type PriceActionResult = { intent: string; priceId?: number; message: string; offerArchive?: boolean } | undefined;

@@ -111,14 +111,14 @@ export function CallTable({ calls }: { calls: WebhookCallList["data"] }) {
                 </Link>
               </td>
               <td data-label="Provider" className="px-3 py-2">{providerName(c.provider)}</td>
-              <td data-label="Event" className="px-3 py-2">
+              <td data-label="Event" className="px-3 py-2 [overflow-wrap:anywhere]">
                 <div>{c.event_type ?? "—"}</div>
                 <div className="text-xs text-slate-500">{c.event_id ?? ""}{c.replay_of_id ? ` · replay of call ${c.replay_of_id}` : ""}</div>
               </td>
               <td data-label="Status" className="px-3 py-2">
                 <CallStatus status={c.status} />
               </td>
-              <td data-label="Result" className="max-w-md px-3 py-2 text-slate-700">{c.result ?? ""}</td>
+              <td data-label="Result" className="max-w-md px-3 py-2 text-slate-700 [overflow-wrap:anywhere]">{c.result ?? ""}</td>
               <td data-label="Took" className="whitespace-nowrap px-3 py-2">{c.duration_ms == null ? "—" : `${c.duration_ms} ms`}</td>
             </tr>
           ))}

@@ -1,20 +1,22 @@
-import { Form } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { controlClass } from "../../components/control-class";
+import { controlClass } from "./control-class";
 
 /** What a settings section's post came back with: its own errors and the values sent, so nothing typed is lost. */
 export type SectionResult = { intent: string; errors: Record<string, string[]>; values: Record<string, string>; message?: string } | undefined;
 
-/** One section of /organisation/settings: a form of its own, saved on its own, with its own errors. */
+/** One section of a settings page (/organisation/settings, /gyms/{id}/edit): a form of its own, saved on its own, with its own errors. */
 export function SettingsSection({ id, title, intent, children, result, submit = "Save", hint }: { id: string; title: string; intent: string; children: ReactNode; result: SectionResult; submit?: string; hint?: ReactNode }) {
   const mine = result?.intent === intent ? result : undefined;
+  // Drawn afresh after each save (a new location): what was typed, secrets included, does not linger in the fields.
+  const { key } = useLocation();
   return (
     <section aria-labelledby={`${id}-heading`} className="rounded-lg border border-slate-200 bg-white p-4">
       <h2 id={`${id}-heading`} className="font-semibold">
         {title}
       </h2>
       {hint ? <p className="mt-1 text-sm text-slate-600">{hint}</p> : null}
-      <Form method="post" className="mt-3 space-y-3" noValidate>
+      <Form key={key} method="post" className="mt-3 space-y-3" noValidate>
         <input type="hidden" name="intent" value={intent} />
         {mine?.message && !Object.keys(mine.errors).length ? (
           <p role="alert" className="text-sm text-red-700">

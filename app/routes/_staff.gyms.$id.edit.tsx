@@ -1,0 +1,112 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GYM_CREDENTIALS, gymDetailsForm, type CredentialService } from "../../domain/schemas/gyms";
+import { zodErrors } from "../../domain/schemas/fields";
+import { SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
+import { gymRoute, loadGym } from "../features/gyms/gym-route.server";
+import { formOn, formText, SectionInvalid, settingsAction, type Section } from "../lib/settings-action.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.gym.name ?? "gym"} · Gym Membership` }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  return { gym: await loadGym(args) };
+}
+
+const DETAILS = ["name", "price_change_notification_reply_to", "break_fee_percentage", "card_surcharge_percent", "card_surcharge_fixed", "general_card_surcharge_text"];
+const CONFIG_PATH = { branch: "/gyms/:id/branch-config", akahu: "/gyms/:id/akahu-config", onesignal: "/gyms/:id/onesignal-config" } as const;
+
+const credentialSection = (service: CredentialService): Section<number> => ({
+  save: (api, id, f) =>
+    api.put(CONFIG_PATH[service], { params: { id }, body: { ...Object.fromEntries(Object.keys(GYM_CREDENTIALS[service].fields).map((k) => [k, formText(f, k)])), clear: formOn(f, "clear") } }),
+  summary: `${GYM_CREDENTIALS[service].label} saved`,
+  // Secrets are never sent back into the page, even after an error.
+  fields: ["clear"],
+});
+
+const SECTIONS: Record<string, Section<number>> = {
+  details: {
+    save: async (api, id, f) => {
+      // The fixed surcharge is typed in dollars: checked here with the same schema, sent in cents.
+      const parsed = gymDetailsForm.safeParse(Object.fromEntries(DETAILS.map((k) => [k, formText(f, k)])));
+      if (!parsed.success) throw new SectionInvalid(zodErrors(parsed.error));
+      return api.put("/gyms/:id", { params: { id }, body: parsed.data });
+    },
+    summary: "Gym details saved",
+    fields: DETAILS,
+  },
+  "bank-account": {
+    save: (api, id, f) =>
+      api.put("/gyms/:gymId/destination-accounts/:accountId", {
+        params: { gymId: id, accountId: Number(formText(f, "account_id")) || 0 },
+        body: { name: formText(f, "name"), bank_account_number: formText(f, "bank_account_number"), bank_account_number_confirmation: formText(f, "bank_account_number_confirmation") },
+      }),
+    summary: "Bank account saved",
+    fields: ["name", "bank_account_number", "bank_account_number_confirmation"],
+  },
+  visits: { save: (api, id, f) => api.put("/gyms/:id/tracks-visits", { params: { id }, body: { tracks_visits: formOn(f, "tracks_visits") } }), summary: "Visit tracking saved", fields: ["tracks_visits"] },
+  branch: credentialSection("branch"),
+  akahu: credentialSection("akahu"),
+  onesignal: credentialSection("onesignal"),
+};
+
+export async function action(args: ActionFunctionArgs) {
+  const { id, api } = gymRoute(args);
+  return settingsAction(args.request, api, id, SECTIONS, `/gyms/${id}/edit`);
+}
+
+/** /gyms/{id}/edit: each section saves on its own, with its own toast and errors, with JavaScript on or off. */
+export default function EditGym() {
+  const { gym: g } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const dollars = (cents: number) => (cents / 100).toFixed(2);
+  return (
+    <div className="max-w-5xl space-y-4">
+      <div>
+        <p className="text-sm">
+          <Link to={`/gyms/${g.id}`} className="text-brand-700 hover:underline">
+            {g.name}
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold">Edit {g.name}</h1>
+      </div>
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        <SettingsSection id="details" title="Details" intent="details" result={result}>
+          <TextSetting result={result} intent="details" name="name" label="Name" value={g.name} />
+          <TextSetting result={result} intent="details" name="price_change_notification_reply_to" label="Replies to price-change e-mails go to" type="email" value={g.price_change_notification_reply_to ?? ""} />
+          <TextSetting result={result} intent="details" name="break_fee_percentage" label="Break fee (% of what is left of a term)" type="number" value={g.break_fee_percentage === null ? "" : String(g.break_fee_percentage)} />
+          <div className="grid grid-cols-2 gap-3">
+            <TextSetting result={result} intent="details" name="card_surcharge_percent" label="Card surcharge (%)" value={String(g.card_surcharge_basis_points / 100)} />
+            <TextSetting result={result} intent="details" name="card_surcharge_fixed" label="Plus per payment ($)" value={dollars(g.card_surcharge_fixed)} />
+          </div>
+          <TextSetting result={result} intent="details" name="general_card_surcharge_text" label="What members are told about the surcharge" value={g.general_card_surcharge_text ?? ""} />
+        </SettingsSection>
+
+        <SettingsSection
+          id="bank-account"
+          title="Bank account"
+          intent="bank-account"
+          result={result}
+          hint={g.destination_account ? `Members' payments go to ${g.destination_account.bank_account_number}. Leave the number empty to keep it.` : "Where members' payments go. New Zealand account numbers, such as 12-3140-0171323-50."}
+        >
+          <input type="hidden" name="account_id" value={g.destination_account?.id ?? 0} />
+          <TextSetting result={result} intent="bank-account" name="name" label="Account name" value={g.destination_account?.name ?? ""} />
+          <TextSetting result={result} intent="bank-account" name="bank_account_number" label={g.destination_account ? "New account number" : "Account number"} value="" />
+          <TextSetting result={result} intent="bank-account" name="bank_account_number_confirmation" label="Repeat the account number" value="" />
+        </SettingsSection>
+
+        <SettingsSection id="visits" title="Visits" intent="visits" result={result} hint="Whether a member opening this gym's doors counts as a visit.">
+          <SwitchSetting result={result} intent="visits" name="tracks_visits" label="Count door openings as visits" on={g.tracks_visits} />
+        </SettingsSection>
+
+        {(Object.keys(GYM_CREDENTIALS) as CredentialService[]).map((s) => (
+          <SettingsSection key={s} id={s} title={GYM_CREDENTIALS[s].label} intent={s} result={result} hint="Stored encrypted and never shown again. Leave a field empty to keep what is stored.">
+            {Object.entries(GYM_CREDENTIALS[s].fields).map(([k, label]) => (
+              <TextSetting key={k} result={result} intent={s} name={k} label={`${label} (${(g.credentials[s] as Record<string, boolean>)[k] ? "set" : "not set"})`} type="password" value="" />
+            ))}
+            <SwitchSetting result={result} intent={s} name="clear" label="Remove what is stored" on={false} />
+          </SettingsSection>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { Hono, type Context } from "hono";
+import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, tracksVisitsRequest, type CredentialService } from "../../../domain/schemas/gyms";
+import { findGym, gymDetail, listGyms, saveCredentials, saveDestinationAccount, setTracksVisits, updateGymDetails } from "../../gyms/settings";
+import { pathId, readBody } from "../body";
+import type { ApiEnv } from "../context";
+import { requireStaff } from "../middleware";
+import { assertCan, gymsWhere, requireCan } from "../permissions";
+
+const admin = [requireStaff, requireCan("gyms.write")] as const;
+
+/** The gym in the path, of this organisation (else 404), which the user administers (else 403). */
+async function gymOf(c: Context<ApiEnv>, name = "id") {
+  const id = pathId(c, "No such gym.", name);
+  await findGym(c.var.tenant, id);
+  assertCan(c.var.user!, "gyms.write", id);
+  return id;
+}
+
+const credentials = (service: CredentialService) => async (c: Context<ApiEnv>) => {
+  const id = await gymOf(c);
+  await saveCredentials(c.var.tenant, id, service, await readBody(c, credentialsRequest(service)));
+  return c.json({ data: await gymDetail(c.var.tenant, id) });
+};
+
+/** A gym's settings (SPEC §7 Gyms; issue 15). Rules: server/gyms/settings.ts. */
+export const gymRoutes = new Hono<ApiEnv>()
+  /** GET /api/gyms: the gyms the user administers (every gym for an organisation admin). */
+  .get("/gyms", ...admin, async (c) => c.json({ data: { data: await listGyms(c.var.tenant, gymsWhere(c.var.user!, "gyms.write")) } }))
+  .get("/gyms/:id{[0-9]+}", ...admin, async (c) => c.json({ data: await gymDetail(c.var.tenant, await gymOf(c)) }))
+  /** PUT /api/gyms/{id}: name, price-change reply-to, break fee, card surcharge and what members are told about it. */
+  .put("/gyms/:id{[0-9]+}", ...admin, async (c) => {
+    const id = await gymOf(c);
+    await updateGymDetails(c.var.tenant, id, await readBody(c, gymDetailsRequest));
+    return c.json({ data: await gymDetail(c.var.tenant, id) });
+  })
+  .put("/gyms/:id{[0-9]+}/tracks-visits", ...admin, async (c) => {
+    const id = await gymOf(c);
+    await setTracksVisits(c.var.tenant, id, (await readBody(c, tracksVisitsRequest)).tracks_visits);
+    return c.json({ data: await gymDetail(c.var.tenant, id) });
+  })
+  /** PUT /api/gyms/{gymId}/destination-accounts/{accountId}: the account its money goes to (a gym without one: any id). */
+  .put("/gyms/:gymId{[0-9]+}/destination-accounts/:accountId{[0-9]+}", ...admin, async (c) => {
+    const id = await gymOf(c, "gymId");
+    const accountId = Number(c.req.param("accountId"));
+    await saveDestinationAccount(c.var.tenant, id, accountId, await readBody(c, destinationAccountRequest));
+    return c.json({ data: await gymDetail(c.var.tenant, id) });
+  })
+  .put("/gyms/:id{[0-9]+}/branch-config", ...admin, credentials("branch"))
+  .put("/gyms/:id{[0-9]+}/akahu-config", ...admin, credentials("akahu"))
+  .put("/gyms/:id{[0-9]+}/onesignal-config", ...admin, credentials("onesignal"));

@@ -1,0 +1,63 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+
+/** A gym's settings (issue 15), with JavaScript on and off (the two projects). Each test leaves the demo as it was. */
+const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const noViolations = async (page: Page) => {
+  if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
+};
+
+test("edits a gym's bank account: a mismatched repeat is refused and keeps the values, the right one is saved masked", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/gyms`);
+  await expect(page.getByRole("heading", { level: 1, name: "Gyms" })).toBeVisible();
+  await noViolations(page);
+  await page.getByRole("link", { name: "Demo Fitness Ponsonby" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Demo Fitness Ponsonby" })).toBeVisible();
+  const account = page.getByRole("region", { name: "Bank account" });
+  const before = await account.locator("dd").nth(1).textContent();
+  expect(before).toMatch(/^\d{2}-••••-•••\d{4}-\d{2,3}$/);
+  await noViolations(page);
+
+  await page.getByRole("link", { name: "Edit" }).click();
+  const section = () => page.getByRole("region", { name: "Bank account" });
+  await section().getByLabel("New account number").fill("12-3140-0071234-00");
+  await section().getByLabel("Repeat the account number").fill("12-3140-0071234-01");
+  await section().getByRole("button", { name: "Save" }).click();
+  await expect(section().getByText("The value must be equal to the other value")).toBeVisible();
+  await expect(section().getByLabel("New account number")).toHaveValue("12-3140-0071234-00");
+  await expect(section().getByLabel("Repeat the account number")).toHaveAttribute("aria-invalid", "true");
+  await noViolations(page);
+
+  await section().getByLabel("Repeat the account number").fill("12-3140-0071234-00");
+  await section().getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Bank account saved")).toBeVisible();
+  await expect(section().getByText("Members' payments go to 12-••••-•••1234-00.")).toBeVisible();
+
+  // Back as it was: the seeded number, written out again.
+  const seeded = "12-3140-0712345-01";
+  await section().getByLabel("New account number").fill(seeded);
+  await section().getByLabel("Repeat the account number").fill(seeded);
+  await section().getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Bank account saved")).toBeVisible();
+});
+
+test("a gym's credentials are write-only: saved, shown only as set, and removed", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/gyms`);
+  await page.getByRole("link", { name: "Demo Fitness Newmarket" }).click();
+  await page.getByRole("link", { name: "Edit" }).click();
+  const push = () => page.getByRole("region", { name: "Push notifications (OneSignal)" });
+  await push().getByLabel("App id (not set)").fill("0b6c1a0e-1111-4a4a-9999-123456789abc");
+  await push().getByLabel("REST API key (not set)").fill("a-push-key-that-stays-secret");
+  await push().getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Push notifications (OneSignal) saved")).toBeVisible();
+  await expect(push().getByLabel("REST API key (set)")).toHaveValue("");
+  expect(await page.content()).not.toContain("a-push-key-that-stays-secret");
+  await push().getByLabel("Remove what is stored").check();
+  await push().getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Push notifications (OneSignal) saved")).toBeVisible();
+  await expect(push().getByLabel("REST API key (not set)")).toBeVisible();
+  await noViolations(page);
+});

@@ -6,7 +6,26 @@ import { controlClass } from "./control-class";
 export type SectionResult = { intent: string; errors: Record<string, string[]>; values: Record<string, string>; message?: string } | undefined;
 
 /** One section of a settings page (/organisation/settings, /gyms/{id}/edit): a form of its own, saved on its own, with its own errors. */
-export function SettingsSection({ id, title, intent, children, result, submit = "Save", hint }: { id: string; title: string; intent: string; children: ReactNode; result: SectionResult; submit?: string; hint?: ReactNode }) {
+export function SettingsSection({
+  id,
+  title,
+  intent,
+  children,
+  result,
+  submit = "Save",
+  hint,
+  files = false,
+}: {
+  id: string;
+  title: string;
+  intent: string;
+  children: ReactNode;
+  result: SectionResult;
+  submit?: string;
+  hint?: ReactNode;
+  /** The section sends a file (multipart). */
+  files?: boolean;
+}) {
   const mine = result?.intent === intent ? result : undefined;
   // Drawn afresh after each save (a new location): what was typed, secrets included, does not linger in the fields.
   const { key } = useLocation();
@@ -16,7 +35,7 @@ export function SettingsSection({ id, title, intent, children, result, submit = 
         {title}
       </h2>
       {hint ? <p className="mt-1 text-sm text-slate-600">{hint}</p> : null}
-      <Form key={key} method="post" className="mt-3 space-y-3" noValidate>
+      <Form key={key} method="post" encType={files ? "multipart/form-data" : undefined} className="mt-3 space-y-3" noValidate>
         <input type="hidden" name="intent" value={intent} />
         {mine?.message && !Object.keys(mine.errors).length ? (
           <p role="alert" className="text-sm text-red-700">
@@ -78,6 +97,14 @@ export function SelectSetting({ result, intent, name, label, value, options }: {
           ))}
         </select>
       )}
+    </Setting>
+  );
+}
+
+export function FileSetting({ result, intent, name, label, accept }: { result: SectionResult; intent: string; name: string; label: string; accept: string }) {
+  return (
+    <Setting intent={intent} name={name} label={label} result={result}>
+      {(aria) => <input {...aria} type="file" accept={accept} className="block w-full text-sm" />}
     </Setting>
   );
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GYM_CREDENTIALS, gymDetailsForm, type CredentialService } from "../../domain/schemas/gyms";
 import { zodErrors } from "../../domain/schemas/fields";
-import { SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
+import { FileSetting, SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
 import { gymRoute, loadGym } from "../features/gyms/gym-route.server";
 import { formOn, formText, SectionInvalid, settingsAction, type Section } from "../lib/settings-action.server";
 
@@ -42,6 +42,17 @@ const SECTIONS: Record<string, Section<number>> = {
       }),
     summary: "Bank account saved",
     fields: ["name", "bank_account_number", "bank_account_number_confirmation"],
+  },
+  logo: {
+    save: (api, id, f) => {
+      const file = f.get("file");
+      const form = new FormData();
+      form.set("collection", "logo");
+      if (file instanceof Blob && file.size > 0) form.set("file", file, (file as File).name || "logo");
+      return api.raw("post", "/gyms/:id/logo", { params: { id }, body: form });
+    },
+    summary: "Logo saved",
+    fields: [],
   },
   visits: { save: (api, id, f) => api.put("/gyms/:id/tracks-visits", { params: { id }, body: { tracks_visits: formOn(f, "tracks_visits") } }), summary: "Visit tracking saved", fields: ["tracks_visits"] },
   branch: credentialSection("branch"),
@@ -92,6 +103,11 @@ export default function EditGym() {
           <TextSetting result={result} intent="bank-account" name="name" label="Account name" value={g.destination_account?.name ?? ""} />
           <TextSetting result={result} intent="bank-account" name="bank_account_number" label={g.destination_account ? "New account number" : "Account number"} value="" />
           <TextSetting result={result} intent="bank-account" name="bank_account_number_confirmation" label="Repeat the account number" value="" />
+        </SettingsSection>
+
+        <SettingsSection id="logo" title="Logo" intent="logo" result={result} files hint="Shown in the sidebar and on this gym's sign-up pages. JPEG, PNG or WebP up to 10 MB; it is fitted within 512 pixels.">
+          {g.logo ? <img src={g.logo} alt={`${g.name}'s logo now`} className="h-16 w-auto max-w-full rounded border border-slate-200 bg-white object-contain p-1" /> : <p className="text-sm text-slate-600">No logo yet.</p>}
+          <FileSetting result={result} intent="logo" name="file" label="New logo" accept="image/jpeg,image/png,image/webp" />
         </SettingsSection>
 
         <SettingsSection id="visits" title="Visits" intent="visits" result={result} hint="Whether a member opening this gym's doors counts as a visit.">

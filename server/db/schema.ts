@@ -578,6 +578,22 @@ export const price_changes = pgTable(
 );
 
 /** Profile photos, resized and stripped of metadata on upload; users.profile_picture names the current one. */
+/** A gym's logo (POST /api/gyms/{id}/logo), resized and re-encoded; gyms.logo is its versioned public address. */
+export const gym_logos = pgTable(
+  "gym_logos",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    content_type: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    bytes: bytea("bytes").notNull(),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("gym_logos_gym_idx").on(t.gym_id)],
+);
+
 export const profile_pictures = pgTable("profile_pictures", {
   id: uuid("id").primaryKey().defaultRandom(),
   user_id: integer("user_id").notNull().references(() => users.id),

@@ -16,6 +16,8 @@ const LIMITS: [RegExp, number][] = [
   [/^\/api\/members\/\d+\/profile-picture$/, PHOTO_BODY_LIMIT],
   [/^\/take-photo(\.data)?$/, PHOTO_BODY_LIMIT],
   [/^\/api\/profile-picture$/, PHOTO_BODY_LIMIT],
+  [/^\/gyms\/\d+\/edit(\.data)?$/, PHOTO_BODY_LIMIT],
+  [/^\/api\/gyms\/\d+\/logo$/, PHOTO_BODY_LIMIT],
 ];
 
 export function bodyLimitFor(pathname: string): number {

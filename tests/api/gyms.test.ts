@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/auth/password";
 import { createApi } from "../../server/api/app";
@@ -156,5 +157,41 @@ describe("stored credentials", () => {
     parts[3] = Buffer.from("jello").toString("base64url");
     expect(openSecret(parts.join(":"), "k".repeat(40))).toBeNull();
     expect(openSecret("plain text", "k".repeat(40))).toBeNull();
+  });
+});
+
+describe("the logo", () => {
+  const upload = async (as: typeof admin, gymId: number, file: Blob | null, collection = "logo") => {
+    const form = new FormData();
+    form.set("collection", collection);
+    if (file) form.set("file", file, "logo.png");
+    return as.call("POST", `/api/gyms/${gymId}/logo`, form);
+  };
+  const png = async (width: number, height: number) => new Blob([new Uint8Array(await sharp({ create: { width, height, channels: 4, background: { r: 200, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer())], { type: "image/png" });
+
+  it("is judged by its content, fitted within 512 px, and served publicly at a versioned address", async () => {
+    const res = await upload(admin, north.id, await png(1600, 400));
+    expect(res.status).toBe(201);
+    expect(res.json.data.logo).toMatch(new RegExp(`^/api/public/gyms/${res.json.data.uuid}/logo\\?v=[0-9a-f]{8}$`));
+    const served = await api.fetch(new Request(`http://localhost:3000${res.json.data.logo}`));
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/webp");
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect([meta.width, meta.height, meta.hasAlpha]).toEqual([512, 128, true]);
+    // The public gym (the sign-up pages) shows it; a new one changes the address.
+    const pub = await api.fetch(new Request(`http://localhost:3000/api/public/gyms/${res.json.data.uuid}`));
+    expect((await pub.json()).data.logo).toBe(res.json.data.logo);
+    const again = await upload(admin, north.id, await png(100, 100));
+    expect(again.json.data.logo).not.toBe(res.json.data.logo);
+  });
+
+  it("refuses what is not an image, a missing file or collection, and another gym's admin", async () => {
+    expect((await upload(admin, north.id, new Blob(["not an image"], { type: "image/png" }))).json.errors.file).toEqual(["Choose a JPEG, PNG or WebP image"]);
+    expect((await upload(admin, north.id, null)).json.errors.file).toEqual(["Choose a logo to upload"]);
+    expect((await upload(admin, north.id, await png(10, 10), "avatar")).json.errors.collection).toEqual(["Send collection=logo with the file"]);
+    expect((await upload(gymAdmin, south.id, await png(10, 10))).status).toBe(403);
+    expect((await upload(admin, theirs.id, await png(10, 10))).status).toBe(404);
+    const [south_] = await env.db.select().from(gyms).where(eq(gyms.id, south.id));
+    expect((await api.fetch(new Request(`http://localhost:3000/api/public/gyms/${south_.uuid}/logo`))).status).toBe(404);
   });
 });

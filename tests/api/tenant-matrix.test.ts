@@ -100,6 +100,7 @@ const ROUTES: Record<string, Plan> = {
   "PUT /api/gyms/:id": { body: () => ({ name: "Alpha Wrote This" }) },
   "PUT /api/gyms/:id/tracks-visits": { body: () => ({ tracks_visits: true }) },
   "PUT /api/gyms/:gymId/destination-accounts/:accountId": { body: () => ({ name: "Alpha Wrote This", bank_account_number: "12-3140-0071234-00", bank_account_number_confirmation: "12-3140-0071234-00" }) },
+  "POST /api/gyms/:id/logo": {},
   "PUT /api/gyms/:id/branch-config": { body: () => ({ key: "key_live_alpha" }) },
   "PUT /api/gyms/:id/akahu-config": { body: () => ({ app_token: "app_token_alpha", secret: "alpha-secret" }) },
   "PUT /api/gyms/:id/onesignal-config": { body: () => ({ app_id: "alpha", api_auth_key: "alpha-key" }) },
@@ -218,6 +219,7 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   // its door (name, logo, its organisation's name, the uuid its sign-up link names). Never an id, an account,
   // a provider id or a setting: tests/api/public-gyms.test.ts holds it to exactly those fields. Read-only.
   "GET /api/public/gyms": "public: the sign-up chooser's list of gyms, public fields only (tests/api/public-gyms.test.ts)",
+  "GET /api/public/gyms/:uuid/logo": "public: a gym's logo, by the uuid a sign-up link names, shown before anyone signs in (tests/api/gyms.test.ts)",
   "GET /api/public/gyms/:uuid": "public: one gym of that list, by the uuid a sign-up link names (tests/api/public-gyms.test.ts)",
 };
 
@@ -349,8 +351,9 @@ for (const rowLevelSecurity of [true, false]) {
             const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0");
             const url = `${filled}${query ? `?${query}` : ""}`;
             let res;
-            if (key === "POST /api/members/:id/profile-picture") {
+            if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {
               const form = new FormData();
+              form.set("collection", "logo");
               form.set("file", new Blob([new Uint8Array(photo)], { type: "image/png" }), "photo.png");
               res = await admin.call(method, url, form);
             } else {

@@ -61,3 +61,26 @@ test("a gym's credentials are write-only: saved, shown only as set, and removed"
   await expect(push().getByLabel("REST API key (not set)")).toBeVisible();
   await noViolations(page);
 });
+
+test("a gym's logo is uploaded, checked by its content, and shown on its sign-up page", async ({ page }) => {
+  const sharp = (await import("sharp")).default;
+  const logo = await sharp({ create: { width: 900, height: 300, channels: 4, background: { r: 30, g: 64, b: 175, alpha: 1 } } }).png().toBuffer();
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/gyms`);
+  await page.getByRole("link", { name: "Demo Fitness Newmarket" }).click();
+  await page.getByRole("link", { name: "Edit" }).click();
+  const section = () => page.getByRole("region", { name: "Logo" });
+  await section().getByLabel("New logo").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+  await section().getByRole("button", { name: "Save" }).click();
+  await expect(section().getByText("Choose a JPEG, PNG or WebP image")).toBeVisible();
+  await section().getByLabel("New logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+  await section().getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Logo saved")).toBeVisible();
+  const src = await section().getByRole("img").getAttribute("src");
+  expect(src).toMatch(/^\/api\/public\/gyms\/[0-9a-f-]{36}\/logo\?v=[0-9a-f]{8}$/);
+  const uuid = src!.split("/")[4];
+  const image = await page.request.get(`${BACKOFFICE}${src}`);
+  expect(image.headers()["content-type"]).toBe("image/webp");
+  await page.goto(`http://signup.localhost:${new URL(BACKOFFICE).port}/?gym=${uuid}`);
+  await expect(page.locator(`img[src="${src}"]`).first()).toBeVisible();
+});

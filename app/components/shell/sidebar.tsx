@@ -38,6 +38,10 @@ export function Sidebar({ me, unread }: { me: Me; unread: number }) {
       <Link to="/dashboard" className="whitespace-nowrap px-3 pr-8 text-lg font-bold text-brand-700 lg:pr-3">
         <Logo /> Gym Membership
       </Link>
+      {me.current_gym?.logo ? (
+        // The current gym's own logo (uploaded on its settings page); its name is in the gym switcher beside it.
+        <img src={me.current_gym.logo} alt={`${me.current_gym.name} logo`} className="mx-3 h-12 w-auto max-w-[12rem] object-contain object-left" />
+      ) : null}
       <nav aria-label="Main">
         <ul className="space-y-1">
           {NAV.filter((e) => e.shouldRender(me)).map((entry) => {

@@ -1,7 +1,10 @@
 import { Hono, type Context } from "hono";
 import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, tracksVisitsRequest, type CredentialService } from "../../../domain/schemas/gyms";
 import { findGym, gymDetail, listGyms, saveCredentials, saveDestinationAccount, setTracksVisits, updateGymDetails } from "../../gyms/settings";
-import { pathId, readBody } from "../body";
+import { storeLogo } from "../../gyms/logo";
+import { IMAGE_BODY_LIMIT } from "../../images/accept";
+import { ApiError } from "../errors";
+import { pathId, readBody, readForm } from "../body";
 import type { ApiEnv } from "../context";
 import { requireStaff } from "../middleware";
 import { assertCan, gymsWhere, requireCan } from "../permissions";
@@ -44,6 +47,18 @@ export const gymRoutes = new Hono<ApiEnv>()
     const accountId = Number(c.req.param("accountId"));
     await saveDestinationAccount(c.var.tenant, id, accountId, await readBody(c, destinationAccountRequest));
     return c.json({ data: await gymDetail(c.var.tenant, id) });
+  })
+  /** POST /api/gyms/{id}/logo (multipart: collection=logo, file): shown in the sidebar and on the gym's sign-up pages. */
+  .post("/gyms/:id{[0-9]+}/logo", ...admin, async (c) => {
+    const id = await gymOf(c);
+    if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
+      throw new ApiError(415, "Send the logo as multipart/form-data, with collection=logo and the file in a field named file.", "unsupported_media_type");
+    }
+    if (Number(c.req.header("content-length") ?? 0) > IMAGE_BODY_LIMIT) throw new ApiError(413, "The logo is larger than 10 MB.", "payload_too_large", { file: ["The logo is larger than 10 MB"] });
+    const form = await readForm(c);
+    const g = await gymDetail(c.var.tenant, id);
+    await storeLogo(c.var.tenant, id, g.uuid, form.collection, form.file);
+    return c.json({ data: await gymDetail(c.var.tenant, id) }, 201);
   })
   .put("/gyms/:id{[0-9]+}/branch-config", ...admin, credentials("branch"))
   .put("/gyms/:id{[0-9]+}/akahu-config", ...admin, credentials("akahu"))

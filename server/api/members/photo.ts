@@ -2,14 +2,12 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { profile_pictures, users } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
-import { ApiError, invalid } from "../errors";
+import { invalid } from "../errors";
+import { acceptImage, IMAGE_BODY_LIMIT, IMAGE_MAX_BYTES, PIXEL_LIMIT } from "../../images/accept";
 
-export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
-/** The largest request carrying a photo: the file plus room for the multipart boundaries and other fields. */
-export const PHOTO_BODY_LIMIT = PHOTO_MAX_BYTES + 64 * 1024;
+export const PHOTO_MAX_BYTES = IMAGE_MAX_BYTES;
+export const PHOTO_BODY_LIMIT = IMAGE_BODY_LIMIT;
 const SIDE = 512;
-const ACCEPTED = new Set(["jpeg", "png", "webp"]);
-const WRONG_TYPE = "Choose a JPEG, PNG or WebP image";
 
 /**
  * A new profile photo. The type is judged from the file's content (sharp reads its header), never from
@@ -18,19 +16,10 @@ const WRONG_TYPE = "Choose a JPEG, PNG or WebP image";
  * no metadata unless asked, so EXIF (location, camera) is dropped.
  */
 export async function storePhoto(t: Tenant, userId: number, file: unknown) {
-  if (!(file instanceof File) || file.size === 0) throw invalid({ file: ["Choose a photo to upload"] });
-  if (file.size > PHOTO_MAX_BYTES) throw new ApiError(413, "The photo is larger than 10 MB.", "payload_too_large", { file: ["The photo is larger than 10 MB"] });
-  const input = Buffer.from(await file.arrayBuffer());
-  let format: string | undefined;
-  try {
-    format = (await sharp(input, { limitInputPixels: 40_000_000 }).metadata()).format;
-  } catch {
-    throw invalid({ file: [WRONG_TYPE] });
-  }
-  if (!format || !ACCEPTED.has(format)) throw invalid({ file: [WRONG_TYPE] });
+  const input = await acceptImage(file, "photo");
   let output: { data: Buffer; info: sharp.OutputInfo };
   try {
-    output = await sharp(input, { limitInputPixels: 40_000_000 })
+    output = await sharp(input, { limitInputPixels: PIXEL_LIMIT })
       .rotate()
       .resize(SIDE, SIDE, { fit: "cover", position: "attention" })
       .webp({ quality: 82 })

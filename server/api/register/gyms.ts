@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { asc, eq } from "drizzle-orm";
 import { gymUuid } from "../../../domain/schemas/auth";
 import { gyms, organisations } from "../../db/schema";
+import { withTenant } from "../../db/tenant";
+import { readLogo } from "../../gyms/logo";
 import { signupChoice } from "../../signup/catalogue";
 import type { ApiEnv } from "../context";
 import { notFound } from "../errors";
@@ -64,4 +66,19 @@ export const publicGymRoutes = new Hono<ApiEnv>()
       term: p.term,
     });
     return c.json({ data: { ...publicGym(row), price: choice.price ? offer(choice.price) : null, prices: choice.onSale.map(offer) } });
+  })
+  /**
+   * GET /api/public/gyms/{uuid}/logo: the gym's uploaded logo, public like the gym's name (its sign-up pages show it
+   * before anyone signs in). Its address carries a version (?v=), so it may be cached for a year.
+   */
+  .get("/public/gyms/:uuid/logo", async (c) => {
+    const uuid = gymUuid.safeParse(c.req.param("uuid"));
+    if (!uuid.success) throw notFound("No such gym.");
+    const [gym] = await c.var.deps.db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, uuid.data.toLowerCase()));
+    if (!gym) throw notFound("No such gym.");
+    const logo = await withTenant(c.var.deps.db, gym.organisation_id, gym.id, (t) => readLogo(t, gym.id), { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    if (!logo) throw notFound("This gym has no logo.");
+    return new Response(new Uint8Array(logo.bytes), {
+      headers: { "content-type": logo.content_type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
+    });
   });

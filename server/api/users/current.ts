@@ -13,8 +13,8 @@ export interface CurrentUser {
   organisations: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole }[];
   organisation: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole } | null;
   /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
-  gyms: { id: number; name: string; role: GymRole | null }[];
-  gym: { id: number; name: string; role: GymRole | null } | null;
+  gyms: { id: number; name: string; logo: string | null; role: GymRole | null }[];
+  gym: { id: number; name: string; logo: string | null; role: GymRole | null } | null;
   /** The member's default payment type in the current organisation. */
   defaultPaymentTypeId: number | null;
   /** The user's payment types in the current organisation. */

@@ -54,6 +54,11 @@ const schema = z
      * Branch accounts) win over these.
      */
     STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, "must be a Stripe secret key (sk_live_… or sk_test_…)").optional(),
+    /** Stripe Connect's OAuth client id (ca_…): gyms connect their own Stripe accounts from their settings page. */
+    STRIPE_CONNECT_CLIENT_ID: z.string().regex(/^ca_/, "must be a Stripe Connect client id (ca_…)").optional(),
+    /** GoCardless partner app's OAuth client: gyms connect their own GoCardless accounts from their settings page. */
+    GOCARDLESS_CLIENT_ID: z.string().min(8, "must be the GoCardless app's client id").optional(),
+    GOCARDLESS_CLIENT_SECRET: z.string().min(8, "must be the GoCardless app's client secret").optional(),
     GOCARDLESS_ACCESS_TOKEN: z.string().min(8, "must be a GoCardless access token").optional(),
     /** Which of GoCardless's environments that token belongs to: its test-mode sandbox or live. */
     GOCARDLESS_ENVIRONMENT: z.enum(["live", "sandbox"]).default("live"),
@@ -105,7 +110,7 @@ const schema = z
           "is required in production: without it mail goes to the /dev/mail outbox, which anyone could read. Set SMTP_URL, or DEMO_MODE=1 for a demo.",
       });
     }
-    for (const [a, b] of [["AKAHU_APP_TOKEN", "AKAHU_APP_SECRET"], ["ONESIGNAL_APP_ID", "ONESIGNAL_API_KEY"]] as const) {
+    for (const [a, b] of [["AKAHU_APP_TOKEN", "AKAHU_APP_SECRET"], ["ONESIGNAL_APP_ID", "ONESIGNAL_API_KEY"], ["GOCARDLESS_CLIENT_ID", "GOCARDLESS_CLIENT_SECRET"], ["STRIPE_CONNECT_CLIENT_ID", "STRIPE_SECRET_KEY"]] as const) {
       if (!env[a] !== !env[b]) ctx.addIssue({ code: "custom", path: [env[a] ? b : a], message: `is needed with ${env[a] ? a : b}` });
     }
     if (env.NODE_ENV === "production" && !env.DEMO_MODE) {

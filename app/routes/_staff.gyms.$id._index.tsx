@@ -1,14 +1,34 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatCents } from "../../domain/money";
 import { GYM_CREDENTIALS, type CredentialService } from "../../domain/schemas/gyms";
+import { connectAction } from "../features/gyms/connect.server";
 import { loadGym } from "../features/gyms/gym-route.server";
+import { readForm } from "../lib/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.gym.name ?? "Gym"} · Gym Membership` }];
 
 export async function loader(args: LoaderFunctionArgs) {
   return { gym: await loadGym(args) };
+}
+
+/** The Connect buttons: each goes to the provider's page, which sends the admin back to /{service}/callback. */
+export async function action(args: ActionFunctionArgs) {
+  const intent = (await readForm(args.request)).get("intent");
+  if (intent !== "connect-stripe" && intent !== "connect-gocardless") throw new Response("That button is not one of this page's.", { status: 400 });
+  return connectAction(args, intent === "connect-stripe" ? "stripe" : "gocardless");
+}
+
+function ConnectButton({ service, connected }: { service: "stripe" | "gocardless"; connected: boolean }) {
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="intent" value={`connect-${service}`} />
+      <button type="submit" className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium hover:bg-slate-50">
+        {connected ? "Connect another account" : `Connect ${service === "stripe" ? "Stripe" : "GoCardless"}`}
+      </button>
+    </Form>
+  );
 }
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
@@ -72,8 +92,14 @@ export default function GymPage() {
           )}
         </Card>
         <Card title="Payment providers">
-          <Row term="Cards">{g.stripe_id ? `Connected (${g.stripe_id})` : "Not connected"}</Row>
-          <Row term="Direct debit">{g.gocardless_organisation_id ? `Connected (${g.gocardless_organisation_id})` : "Not connected"}</Row>
+          <Row term="Cards">
+            <span className="mr-2">{g.stripe_id ? `Connected (${g.stripe_id})` : "Not connected"}</span>
+            <ConnectButton service="stripe" connected={Boolean(g.stripe_id)} />
+          </Row>
+          <Row term="Direct debit">
+            <span className="mr-2">{g.gocardless_organisation_id ? `Connected (${g.gocardless_organisation_id})` : "Not connected"}</span>
+            <ConnectButton service="gocardless" connected={Boolean(g.gocardless_organisation_id)} />
+          </Row>
         </Card>
         <Card title="Other services">
           {(Object.keys(GYM_CREDENTIALS) as CredentialService[]).map((s) => {

@@ -5,7 +5,16 @@ import type { Config } from "../config";
 export const cspNonce = () => randomBytes(16).toString("base64");
 
 /** The providers' hosted pages a sign-up form may redirect to (Stripe Checkout, GoCardless, Akahu's consent). */
-const PROVIDER_PAGES = ["https://checkout.stripe.com", "https://pay.gocardless.com", "https://pay-sandbox.gocardless.com", "https://oauth.akahu.nz"];
+const PROVIDER_PAGES = [
+  "https://checkout.stripe.com",
+  "https://pay.gocardless.com",
+  "https://pay-sandbox.gocardless.com",
+  "https://oauth.akahu.nz",
+  // Gyms connecting their own accounts (issue 15).
+  "https://connect.stripe.com",
+  "https://connect.gocardless.com",
+  "https://connect-sandbox.gocardless.com",
+];
 
 /**
  * The headers every response carries. The Content-Security-Policy allows scripts only from our origin or

@@ -13,6 +13,9 @@ import { sandboxDirectDebits } from "./direct-debit/sandbox";
 import type { DoorProvider } from "./doors/door-provider";
 import { kisiDoors } from "./doors/kisi-live";
 import { sandboxDoors } from "./doors/sandbox";
+import type { ConnectProvider, ConnectService } from "./connect/connect-provider";
+import { gocardlessConnect, stripeConnect } from "./connect/live";
+import { sandboxConnect } from "./connect/sandbox";
 import { ProviderError } from "./errors";
 import { gymCredential, type GymAccounts } from "./gym-accounts";
 import { branchLinks } from "./links/branch-live";
@@ -41,6 +44,8 @@ export interface Providers {
   push(gym: GymAccounts): PushProvider;
   doors: DoorProvider;
   links(gym: GymAccounts | null): LinkProvider;
+  /** Connecting a gym's own Stripe or GoCardless account (the OAuth round trip from its settings page). */
+  connect(service: ConnectService): ConnectProvider;
   /**
    * The same choice of adapters with the sandboxes' books on another handle: a request's own (PGlite has one
    * connection, which the request's transaction holds).
@@ -52,6 +57,8 @@ export interface ProviderSettings {
   /** Whether a service without credentials may run on its sandbox (not in production, unless a demo). */
   sandboxAllowed: boolean;
   stripeSecretKey?: string;
+  stripeConnectClientId?: string;
+  gocardlessClient?: { clientId?: string; clientSecret?: string };
   gocardless?: { accessToken?: string; environment: "live" | "sandbox" };
   akahu?: { appToken?: string; appSecret?: string };
   onesignal?: { appId?: string; apiKey?: string };
@@ -66,6 +73,8 @@ export function providerSettings(config: Config, linkBase: string): ProviderSett
     sandboxAllowed: config.NODE_ENV !== "production" || config.DEMO_MODE,
     stripeSecretKey: config.STRIPE_SECRET_KEY,
     gocardless: { accessToken: config.GOCARDLESS_ACCESS_TOKEN, environment: config.GOCARDLESS_ENVIRONMENT },
+    stripeConnectClientId: config.STRIPE_CONNECT_CLIENT_ID,
+    gocardlessClient: { clientId: config.GOCARDLESS_CLIENT_ID, clientSecret: config.GOCARDLESS_CLIENT_SECRET },
     akahu: { appToken: config.AKAHU_APP_TOKEN, appSecret: config.AKAHU_APP_SECRET },
     onesignal: { appId: config.ONESIGNAL_APP_ID, apiKey: config.ONESIGNAL_API_KEY },
     kisiApiKey: config.KISI_API_KEY,
@@ -147,6 +156,18 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       if (appId && apiKey) return once(`onesignal:${appId}`, () => oneSignalPush({ appId, apiKey }));
       if (settings.sandboxAllowed) return sandboxPush(db, appId ?? "sandbox");
       return { name: "onesignal", mode: "unconfigured", send: async () => Promise.reject(missing("OneSignal", "the gym's OneSignal app or ONESIGNAL_APP_ID")) };
+    },
+    connect(service) {
+      if (service === "stripe" && settings.stripeSecretKey && settings.stripeConnectClientId) {
+        return once(`connect:stripe`, () => stripeConnect({ secretKey: settings.stripeSecretKey!, clientId: settings.stripeConnectClientId! }));
+      }
+      const client = settings.gocardlessClient;
+      if (service === "gocardless" && client?.clientId && client.clientSecret) {
+        return once(`connect:gocardless`, () => gocardlessConnect({ clientId: client.clientId!, clientSecret: client.clientSecret!, environment: settings.gocardless?.environment ?? "live" }));
+      }
+      if (settings.sandboxAllowed) return sandboxConnect(db, service);
+      const refuse = async () => Promise.reject(missing(service === "stripe" ? "Stripe Connect" : "GoCardless", service === "stripe" ? "STRIPE_CONNECT_CLIENT_ID" : "GOCARDLESS_CLIENT_ID and GOCARDLESS_CLIENT_SECRET"));
+      return { service, mode: "unconfigured", authorizeUrl: refuse, exchange: refuse };
     },
     links(gym) {
       const key = (gym && gymCredential(gym, "branch", "key")) ?? settings.branchKey;

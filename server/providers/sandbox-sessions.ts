@@ -30,7 +30,8 @@ export function sandboxSessions(db: Db, provider: SandboxProvider, prefix: strin
       if (!row || row.provider !== provider) return null;
       return row.status === "open" && row.expires_at <= now ? { ...row, status: "expired" } : row;
     },
-    async finish(id: string, status: "complete" | "cancelled", result: Record<string, unknown> | null) {
+    /** Completed or cancelled on its page; "expired" also marks a connection's code as used (good once). */
+    async finish(id: string, status: "complete" | "cancelled" | "expired", result: Record<string, unknown> | null) {
       await db.update(sandbox_sessions).set({ status, result }).where(eq(sandbox_sessions.id, id));
     },
   };

@@ -1,6 +1,5 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { hmac } from "../auth/crypto";
+import { readState, signState as signState_ } from "../auth/oauth-state";
 import { bank_connections } from "../db/schema";
 import type { Tenant } from "../db/tenant";
 import { ApiError } from "../api/errors";
@@ -17,19 +16,11 @@ import { savePaymentType } from "./payment-types";
  */
 const STATE_LIFETIME_MS = 30 * 60 * 1000;
 
-export function signState(secret: string, organisationId: number, userId: number, now: Date): string {
-  const payload = `${organisationId}.${userId}.${now.getTime() + STATE_LIFETIME_MS}.${randomBytes(9).toString("base64url")}`;
-  return `${payload}.${hmac(secret, `akahu-state:${payload}`)}`;
-}
+export const signState = (secret: string, organisationId: number, userId: number, now: Date) => signState_(secret, "akahu-state", [organisationId, userId], now, STATE_LIFETIME_MS);
 
 export function stateIsFor(secret: string, state: string, organisationId: number, userId: number, now: Date): boolean {
-  const parts = state.split(".");
-  if (parts.length !== 5) return false;
-  const payload = parts.slice(0, 4).join(".");
-  const expected = Buffer.from(hmac(secret, `akahu-state:${payload}`));
-  const given = Buffer.from(parts[4]);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-  return Number(parts[0]) === organisationId && Number(parts[1]) === userId && Number(parts[2]) > now.getTime();
+  const parts = readState(secret, "akahu-state", state, 2, now);
+  return parts !== null && Number(parts[0]) === organisationId && Number(parts[1]) === userId;
 }
 
 const redirectUri = (origin: string) => `${origin}/bank-account-connected`;

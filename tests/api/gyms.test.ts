@@ -195,3 +195,58 @@ describe("the logo", () => {
     expect((await api.fetch(new Request(`http://localhost:3000/api/public/gyms/${south_.uuid}/logo`))).status).toBe(404);
   });
 });
+
+describe("connecting the gym's own payment accounts (the sandbox's pages)", () => {
+  /** The round trip as a browser makes it: our redirect, the provider's page approved, its return to our callback. */
+  const approve = async (service: "stripe" | "gocardless", gymId = south.id, as = admin) => {
+    const started = await as.call("POST", `/api/gyms/${gymId}/${service}/redirect`);
+    expect(started.status).toBe(200);
+    const page = started.json.data.url as string;
+    expect(page).toMatch(new RegExp(`^/sandbox/${service}/connect/[A-Za-z0-9_]+$`));
+    const shown = await as.call("GET", `/api${page}`);
+    expect(shown.json.data).toMatchObject({ status: "open", gym: gymId === south.id ? "South" : expect.any(String) });
+    const back = new URL((await as.call("POST", `/api${page}`)).json.data.redirect);
+    expect(back.pathname).toBe(`/${service}/callback`);
+    return { code: back.searchParams.get("code")!, state: back.searchParams.get("state")!, page };
+  };
+
+  it("connects Stripe: the code becomes the gym's account, once", async () => {
+    const { code, state } = await approve("stripe");
+    const done = await admin.call("POST", "/api/stripe/exchange", { code, state });
+    expect(done.status).toBe(200);
+    expect(done.json.data.stripe_id).toMatch(/^acct_sandbox[0-9a-f]{12}$/);
+    expect(done.json.data.providers.stripe).toBe(true);
+    const again = await admin.call("POST", "/api/stripe/exchange", { code, state });
+    expect(again.status).toBe(422);
+  });
+
+  it("connects GoCardless: the organisation id kept, and no token for a sandbox account", async () => {
+    const { code, state } = await approve("gocardless");
+    const done = await admin.call("POST", "/api/gocardless/exchange", { code, state });
+    expect(done.json.data.gocardless_organisation_id).toMatch(/^OR_sandbox[0-9A-F]{10}$/);
+    const [row] = await env.db.select().from(gyms).where(eq(gyms.id, south.id));
+    expect(row.integrations.gocardless).toBeUndefined();
+  });
+
+  it("refuses a state that is altered, for the other service, or another admin's", async () => {
+    const { code, state } = await approve("stripe", north.id);
+    const bad = (res: { status: number; json: { error?: string } }) => [res.status, res.json.error];
+    expect(bad(await admin.call("POST", "/api/stripe/exchange", { code, state: state.replace(/.$/, (ch) => (ch === "A" ? "B" : "A")) }))).toEqual([422, "invalid_state"]);
+    expect(bad(await admin.call("POST", "/api/gocardless/exchange", { code, state }))).toEqual([422, "invalid_state"]);
+    expect(bad(await gymAdmin.call("POST", "/api/stripe/exchange", { code, state }))).toEqual([422, "invalid_state"]);
+    expect((await admin.call("POST", "/api/stripe/exchange", { code: "", state })).json.errors.code).toEqual(["The provider sent no code"]);
+  });
+
+  it("sends the admin back with access_denied when they cancel on the provider's page", async () => {
+    const started = await admin.call("POST", `/api/gyms/${north.id}/gocardless/redirect`);
+    const back = new URL((await admin.call("POST", `/api${started.json.data.url}/cancel`)).json.data.redirect);
+    expect(back.pathname).toBe("/gocardless/callback");
+    expect(back.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("is for the gym's admins: another gym's admin and a trainer are refused", async () => {
+    expect((await gymAdmin.call("POST", `/api/gyms/${south.id}/stripe/redirect`)).status).toBe(403);
+    expect((await trainer.call("POST", `/api/gyms/${north.id}/stripe/redirect`)).status).toBe(403);
+    expect((await admin.call("POST", `/api/gyms/${theirs.id}/stripe/redirect`)).status).toBe(404);
+  });
+});

@@ -28,7 +28,11 @@ test("payments: the sidebar's page, filtered, paged and exported", async ({ page
   expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = (await readFile((await download.path())!, "utf8")).trim().split("\n");
   expect(lines[0]).toContain("ID,Made,Member ID,Member");
-  expect(lines).toHaveLength(total + 1);
+  // The sandbox settles pending payments in the background (its webhooks come late, as real ones do), so a payment may
+  // turn failed between the count and the export: the file holds the count of one moment or the other.
+  await page.reload();
+  const after = Number((await page.getByRole("button", { name: /Export CSV/ }).textContent())!.replace(/,/g, "").match(/\((\d+)\)/)![1]);
+  expect([total, after]).toContain(lines.length - 1);
   // A range that ends before it starts: its message, the values kept.
   await page.goto(`${BACKOFFICE}/payments?from=2026-10-10&to=2026-10-01`);
   await expect(page.getByText("The end date must be on or after the start date")).toBeVisible();

@@ -1,7 +1,13 @@
 import { Hono, type Context } from "hono";
 import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, tracksVisitsRequest, type CredentialService } from "../../../domain/schemas/gyms";
 import { findGym, gymDetail, listGyms, saveCredentials, saveDestinationAccount, setTracksVisits, updateGymDetails } from "../../gyms/settings";
+import { z } from "zod";
+import { finishConnection, startConnection } from "../../gyms/connect";
 import { storeLogo } from "../../gyms/logo";
+import type { ConnectService } from "../../providers/connect/connect-provider";
+import { sandboxProviders, type Providers } from "../../providers/registry";
+import { publicOrigin } from "../links";
+import { now } from "../middleware";
 import { IMAGE_BODY_LIMIT } from "../../images/accept";
 import { ApiError } from "../errors";
 import { pathId, readBody, readForm } from "../body";
@@ -10,6 +16,24 @@ import { requireStaff } from "../middleware";
 import { assertCan, gymsWhere, requireCan } from "../permissions";
 
 const admin = [requireStaff, requireCan("gyms.write")] as const;
+const providersOf = (c: Context<ApiEnv>): Providers => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db);
+const exchangeBody = z.object({
+  code: z.string({ required_error: "The provider sent no code" }).trim().min(1, "The provider sent no code").max(500),
+  state: z.string({ required_error: "The provider sent no state" }).trim().min(1, "The provider sent no state").max(500),
+});
+
+/** POST /api/gyms/{id}/{service}/redirect → { url }: the provider's page where the gym's admin connects its account. */
+const redirectTo = (service: ConnectService) => async (c: Context<ApiEnv>) => {
+  const id = await gymOf(c);
+  return c.json({ data: await startConnection(c.var.tenant, providersOf(c), c.var.user!, id, service, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c)) });
+};
+
+/** POST /api/{service}/exchange { code, state } → the gym, now with its account (the callback page posts this). */
+const exchange = (service: ConnectService) => async (c: Context<ApiEnv>) => {
+  const given = await readBody(c, exchangeBody);
+  const id = await finishConnection(c.var.tenant, providersOf(c), c.var.user!, service, given, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c));
+  return c.json({ data: await gymDetail(c.var.tenant, id) });
+};
 
 /** The gym in the path, of this organisation (else 404), which the user administers (else 403). */
 async function gymOf(c: Context<ApiEnv>, name = "id") {
@@ -60,6 +84,10 @@ export const gymRoutes = new Hono<ApiEnv>()
     await storeLogo(c.var.tenant, id, g.uuid, form.collection, form.file);
     return c.json({ data: await gymDetail(c.var.tenant, id) }, 201);
   })
+  .post("/gyms/:id{[0-9]+}/stripe/redirect", ...admin, redirectTo("stripe"))
+  .post("/stripe/exchange", ...admin, exchange("stripe"))
+  .post("/gyms/:id{[0-9]+}/gocardless/redirect", ...admin, redirectTo("gocardless"))
+  .post("/gocardless/exchange", ...admin, exchange("gocardless"))
   .put("/gyms/:id{[0-9]+}/branch-config", ...admin, credentials("branch"))
   .put("/gyms/:id{[0-9]+}/akahu-config", ...admin, credentials("akahu"))
   .put("/gyms/:id{[0-9]+}/onesignal-config", ...admin, credentials("onesignal"));

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { cancelSandboxCard, submitSandboxCard } from "../../providers/cards/sandbox";
 import { cancelSandboxMandate, confirmSandboxMandate } from "../../providers/direct-debit/sandbox";
 import { allowSandboxConsent, denySandboxConsent, SANDBOX_BANK_ACCOUNTS } from "../../providers/bank/sandbox";
+import type { ConnectService } from "../../providers/connect/connect-provider";
+import { sandboxAccountId } from "../../providers/connect/sandbox";
 import { sandboxProviders } from "../../providers/registry";
 import { returnUrl, sandboxSessions } from "../../providers/sandbox-sessions";
 import { readBody } from "../body";
@@ -30,7 +32,33 @@ const cardEntry = z.object({
   name: z.string().default(""),
 });
 
+/** The sandbox's account-connection page (issue 15) exists while that service's connection runs on the sandbox. */
+async function connectSession(c: Context<ApiEnv>) {
+  const service = c.req.param("service") as ConnectService;
+  const providers = c.var.deps.providers ?? sandboxProviders(c.var.deps.db);
+  if (providers.connect(service).mode !== "sandbox") throw notFound("No such page.");
+  const sessions = sandboxSessions(c.var.deps.db, service, "");
+  const session = await sessions.read(c.req.param("id")!);
+  if (!session || session.request.kind !== "connect") throw notFound("No such connection.");
+  return { service, sessions, session };
+}
+
 export const sandboxPageRoutes = new Hono<ApiEnv>()
+  .get("/sandbox/:service{stripe|gocardless}/connect/:id{[A-Za-z0-9_]+}", async (c) => {
+    const { session } = await connectSession(c);
+    return c.json({ data: { id: session.id, status: session.status, gym: session.request.gym ?? null, email: session.request.email ?? null, return_url: session.status === "open" ? null : returnUrl(session) } });
+  })
+  /** The admin approves: the sandbox makes the gym's account and sends them back with a code. */
+  .post("/sandbox/:service{stripe|gocardless}/connect/:id{[A-Za-z0-9_]+}", async (c) => {
+    const { service, sessions, session } = await connectSession(c);
+    if (session.status === "open") await sessions.finish(session.id, "complete", { account_id: sandboxAccountId(service) });
+    return c.json({ data: { redirect: returnUrl((await sessions.read(session.id))!) } });
+  })
+  .post("/sandbox/:service{stripe|gocardless}/connect/:id{[A-Za-z0-9_]+}/cancel", async (c) => {
+    const { sessions, session } = await connectSession(c);
+    if (session.status === "open") await sessions.finish(session.id, "cancelled", null);
+    return c.json({ data: { redirect: returnUrl((await sessions.read(session.id))!) } });
+  })
   .get("/sandbox/stripe/checkout/:id{[A-Za-z0-9_]+}", async (c) => {
     sandboxOnly(c);
     const session = await sandboxSessions(c.var.deps.db, "stripe", "cs").read(c.req.param("id"));

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import { SandboxFrame } from "../features/signup/sandbox-frame";
+import { SandboxCancel, SandboxFrame } from "../features/signup/sandbox-frame";
 import { sandboxLoad, sandboxSubmit } from "../features/signup/sandbox-page.server";
 import { gymApi } from "../lib/api.server";
 import { readForm } from "../lib/forms.server";
@@ -52,12 +52,7 @@ export default function SandboxConnect() {
           {busy ? "Connecting…" : "Connect account"}
         </button>
       </Form>
-      <Form method="post" className="mt-3">
-        <input type="hidden" name="intent" value="cancel" />
-        <button type="submit" className="w-full rounded-md px-4 py-2 text-sm font-medium text-slate-700 underline">
-          Cancel and go back
-        </button>
-      </Form>
+      <SandboxCancel />
     </SandboxFrame>
   );
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { gymApi } from "../lib/api.server";
-import { SandboxFrame } from "../features/signup/sandbox-frame";
+import { SandboxCancel, SandboxFrame } from "../features/signup/sandbox-frame";
 import { sandboxLoad, sandboxSubmit } from "../features/signup/sandbox-page.server";
 import { readForm } from "../lib/forms.server";
 
@@ -73,12 +73,7 @@ export default function SandboxMandate() {
             {busy ? "Setting up…" : "Set up Direct Debit"}
           </button>
         </Form>
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="intent" value="cancel" />
-          <button type="submit" className="w-full rounded-md px-4 py-2 text-sm font-medium text-slate-700 underline">
-            Cancel and go back
-          </button>
-        </Form>
+        <SandboxCancel />
     </SandboxFrame>
   );
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, codeFor, jsEnabled, joinLink, SIGNUP, signIn, uniqueEmail } from "./helpers";
+import { BACKOFFICE, jsEnabled, joinLink, registerAndVerify, signIn, submitAndSettle, uniqueEmail } from "./helpers";
 
 /** A gym's settings (issue 15), with JavaScript on and off (the two projects). Each test leaves the demo as it was. */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -31,7 +31,7 @@ test("edits a gym's bank account: a mismatched repeat is refused and keeps the v
   await noViolations(page);
 
   await section().getByLabel("Repeat the account number").fill("12-3140-0071234-00");
-  await section().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, section().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Bank account saved").last()).toBeVisible();
   await expect(section().getByText("Members' payments go to 12-••••-•••1234-00.")).toBeVisible();
 
@@ -39,7 +39,7 @@ test("edits a gym's bank account: a mismatched repeat is refused and keeps the v
   const seeded = "12-3140-0712345-01";
   await section().getByLabel("New account number").fill(seeded);
   await section().getByLabel("Repeat the account number").fill(seeded);
-  await section().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, section().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Bank account saved").last()).toBeVisible();
 });
 
@@ -51,12 +51,12 @@ test("a gym's credentials are write-only: saved, shown only as set, and removed"
   const push = () => page.getByRole("region", { name: "Push notifications (OneSignal)" });
   await push().getByLabel("App id (not set)").fill("0b6c1a0e-1111-4a4a-9999-123456789abc");
   await push().getByLabel("REST API key (not set)").fill("a-push-key-that-stays-secret");
-  await push().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, push().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Push notifications (OneSignal) saved").last()).toBeVisible();
   await expect(push().getByLabel("REST API key (set)")).toHaveValue("");
   expect(await page.content()).not.toContain("a-push-key-that-stays-secret");
   await push().getByLabel("Remove what is stored").check();
-  await push().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, push().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Push notifications (OneSignal) saved").last()).toBeVisible();
   await expect(push().getByLabel("REST API key (not set)")).toBeVisible();
   await noViolations(page);
@@ -74,7 +74,7 @@ test("a gym's logo is uploaded, checked by its content, and shown on its sign-up
   await section().getByRole("button", { name: "Save" }).click();
   await expect(section().getByText("Choose a JPEG, PNG or WebP image")).toBeVisible();
   await section().getByLabel("New logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
-  await section().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, section().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Logo saved").last()).toBeVisible();
   const src = await section().getByRole("img").getAttribute("src");
   expect(src).toMatch(/^\/api\/public\/gyms\/[0-9a-f-]{36}\/logo\?v=[0-9a-f]{8}$/);
@@ -94,7 +94,7 @@ test("connects the sandbox card and direct-debit providers, and the sign-up app 
     await providers().locator("dd").filter({ has: page.getByRole("button") }).nth(row === "Cards" ? 0 : 1).getByRole("button").click();
     await expect(page.getByRole("heading", { level: 1, name: `Connect Demo Fitness Newmarket to ${provider}` })).toBeVisible();
     await noViolations(page);
-    await page.getByRole("button", { name: "Connect account" }).click();
+    await submitAndSettle(page, page.getByRole("button", { name: "Connect account" }));
     await expect(page.getByText(`${provider} connected`).last()).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Demo Fitness Newmarket" })).toBeVisible();
   }
@@ -103,23 +103,14 @@ test("connects the sandbox card and direct-debit providers, and the sign-up app 
 
   // Cancelling on the provider's page connects nothing, and says so.
   await providers().getByRole("button").first().click();
-  await page.getByRole("button", { name: "Cancel and go back" }).click();
+  await submitAndSettle(page, page.getByRole("button", { name: "Cancel and go back" }));
   await expect(page.getByText("Stripe not connected").last()).toBeVisible();
 
   // A person joining at Newmarket is now offered direct debit.
   const email = uniqueEmail("newmarket.joiner", test.info());
   await page.goto(`${BACKOFFICE}/logout`);
   await page.context().clearCookies();
-  await page.goto(await joinLink(page, "Demo Fitness Newmarket"));
-  await page.getByLabel("Full name").fill("Nora Newmarket");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Mobile number").fill("021 555 0123");
-  await page.getByLabel("Password").fill("my gym passphrase");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
-  await page.getByLabel("Code").fill(await codeFor(page, email));
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+  await registerAndVerify(page, "Nora Newmarket", email, await joinLink(page, "Demo Fitness Newmarket"));
   const sharp = (await import("sharp")).default;
   const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#4a7" } }).png().toBuffer();
   await page.getByLabel("Take or choose a photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });

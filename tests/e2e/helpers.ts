@@ -1,4 +1,4 @@
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { PORT } from "../../playwright.config";
 
 export const BACKOFFICE = `http://localhost:${PORT}`;
@@ -53,4 +53,29 @@ export async function signIn(page: Page, email = "admin@example.com", password =
   await submitLogin(page, email, password);
   await enterCode(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** A newcomer registers on a sign-up link (the demo's main gym's unless told), on a phone, and enters the e-mailed code. */
+export async function registerAndVerify(page: Page, name: string, email: string, link?: string) {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(link ?? (await joinLink(page)));
+  await page.getByLabel("Full name").fill(name);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Mobile number").fill("021 555 0123");
+  await page.getByLabel("Password").fill("my gym passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
+  await page.getByLabel("Code").fill(await codeFor(page, email));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+}
+
+/**
+ * Clicks a form's submit button and waits until what it started has settled: the post, the redirect and the page's
+ * new data, with or without JavaScript. A toast from an earlier save may still be showing; after this, the newest is
+ * this save's.
+ */
+export async function submitAndSettle(page: Page, button: Locator) {
+  await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), button.click()]);
+  await page.waitForLoadState("networkidle");
 }

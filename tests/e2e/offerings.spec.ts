@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { BACKOFFICE, jsEnabled, signIn, submitAndSettle } from "./helpers";
 
 /**
  * Offerings, prices and organisation settings (issue 14), with JavaScript on and off (the two projects). The
@@ -87,16 +87,16 @@ test("creates a Limited Hours offering with two days and two prices, meeting eac
 
   // Archive and restore a price.
   const row = prices.getByRole("listitem").filter({ hasText: "$12.99 weekly" });
-  await row.getByRole("button", { name: "Archive" }).click();
+  await submitAndSettle(page, row.getByRole("button", { name: "Archive" }));
   await expect(page.getByText("Price archived").last()).toBeVisible();
   await expect(prices.getByRole("listitem").filter({ hasText: "$12.99 weekly" }).getByText(/^Archived /)).toBeVisible();
-  await prices.getByRole("listitem").filter({ hasText: "$12.99 weekly" }).getByRole("button", { name: "Restore" }).click();
+  await submitAndSettle(page, prices.getByRole("listitem").filter({ hasText: "$12.99 weekly" }).getByRole("button", { name: "Restore" }));
   await expect(page.getByText("Price restored").last()).toBeVisible();
   await expect(prices.getByRole("listitem").filter({ hasText: "$12.99 weekly" }).getByText(/^Archived /)).toHaveCount(0);
 
   // Nobody ever held it, so the offering can go.
   await page.getByRole("link", { name: "Delete" }).first().click();
-  await page.getByRole("button", { name: "Delete offering" }).click();
+  await submitAndSettle(page, page.getByRole("button", { name: "Delete offering" }));
   await expect(page.getByText("Offering deleted").last()).toBeVisible();
   await expect(page.getByRole("link", { name })).toHaveCount(0);
 });
@@ -132,23 +132,23 @@ test("organisation settings: each section saves on its own, and the offering for
   await grace.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("region", { name: "Failed-payment grace period" }).getByText("Value is required")).toBeVisible();
   await page.getByRole("region", { name: "Failed-payment grace period" }).getByLabel("Period").fill("10");
-  await page.getByRole("region", { name: "Failed-payment grace period" }).getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, page.getByRole("region", { name: "Failed-payment grace period" }).getByRole("button", { name: "Save" }));
   await expect(page.getByText("Failed-payment grace period saved").last()).toBeVisible();
   await expect(page.getByRole("region", { name: "Failed-payment grace period" }).getByLabel("Period")).toHaveValue("10");
   const term = page.getByRole("region", { name: "Term-membership grace period" });
   await term.getByLabel("Unit").selectOption("week");
-  await term.getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, term.getByRole("button", { name: "Save" }));
   await expect(page.getByText("Term-membership grace period saved").last()).toBeVisible();
   await expect(page.getByRole("region", { name: "Term-membership grace period" }).getByLabel("Unit")).toHaveValue("week");
 
   // The minimum age to join online.
   const joining = () => page.getByRole("region", { name: "Joining online" });
   await joining().getByLabel("Minimum age (years)").fill("18");
-  await joining().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, joining().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Minimum age saved").last()).toBeVisible();
   await expect(joining().getByLabel("Minimum age (years)")).toHaveValue("18");
   await joining().getByLabel("Minimum age (years)").fill("16");
-  await joining().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, joining().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Minimum age saved").last()).toBeVisible();
 
   // Yearly cannot go while a live price bills yearly.
@@ -161,11 +161,11 @@ test("organisation settings: each section saves on its own, and the offering for
   await page.goto(`${BACKOFFICE}/offerings`);
   await page.getByRole("link", { name: "Anytime 24/7" }).click();
   const yearly = () => page.getByRole("region", { name: "Prices" }).getByRole("listitem").filter({ hasText: "$829.00 yearly" });
-  await yearly().getByRole("button", { name: "Archive" }).click();
+  await submitAndSettle(page, yearly().getByRole("button", { name: "Archive" }));
   await expect(page.getByText("Price archived").last()).toBeVisible();
   await page.goto(`${BACKOFFICE}/organisation/settings`);
   await frequencies().getByLabel("Yearly").uncheck();
-  await frequencies().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, frequencies().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Price frequencies saved").last()).toBeVisible();
   await page.goto(`${BACKOFFICE}/offerings/create`);
   const options = page.getByLabel("Billing frequency").locator("option");
@@ -174,21 +174,21 @@ test("organisation settings: each section saves on its own, and the offering for
   // And back as it was.
   await page.goto(`${BACKOFFICE}/organisation/settings`);
   await frequencies().getByLabel("Yearly").check();
-  await frequencies().getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, frequencies().getByRole("button", { name: "Save" }));
   await expect(page.getByText("Price frequencies saved").last()).toBeVisible();
   await page.goto(`${BACKOFFICE}/offerings/create`);
   await expect(page.getByLabel("Billing frequency").locator("option")).toHaveText(["Choose how often", "Weekly", "Fortnightly", "Monthly", "Quarterly", "Twice yearly", "Yearly", "PIF"]);
   await page.goto(`${BACKOFFICE}/offerings`);
   await page.getByRole("link", { name: "Anytime 24/7" }).click();
-  await yearly().getByRole("button", { name: "Restore" }).click();
+  await submitAndSettle(page, yearly().getByRole("button", { name: "Restore" }));
   await expect(page.getByText("Price restored").last()).toBeVisible();
   await page.goto(`${BACKOFFICE}/organisation/settings`);
   await page.getByRole("region", { name: "Failed-payment grace period" }).getByLabel("Period").fill("7");
-  await page.getByRole("region", { name: "Failed-payment grace period" }).getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, page.getByRole("region", { name: "Failed-payment grace period" }).getByRole("button", { name: "Save" }));
   await expect(page.getByText("Failed-payment grace period saved").last()).toBeVisible();
   const termAgain = page.getByRole("region", { name: "Term-membership grace period" });
   await termAgain.getByLabel("Unit").selectOption("day");
-  await termAgain.getByRole("button", { name: "Save" }).click();
+  await submitAndSettle(page, termAgain.getByRole("button", { name: "Save" }));
   await expect(page.getByText("Term-membership grace period saved").last()).toBeVisible();
 });
 
@@ -199,7 +199,7 @@ test("a private price's link is made, shown for each gym and revoked", async ({ 
   const row = () => page.getByRole("region", { name: "Prices" }).getByRole("listitem").filter({ hasText: "Private" }).first();
   const before = await row().getByRole("button", { name: "Revoke this link" }).count();
   await row().getByLabel("Let people under the minimum age join with it").check();
-  await row().getByRole("button", { name: "Create a link" }).click();
+  await submitAndSettle(page, row().getByRole("button", { name: "Create a link" }));
   await expect(page.getByText("Link created").last()).toBeVisible();
   await expect(row().getByRole("button", { name: "Revoke this link" })).toHaveCount(before + 1);
   await expect(row().getByText(/lets people under the minimum age join/).first()).toBeVisible();
@@ -207,7 +207,7 @@ test("a private price's link is made, shown for each gym and revoked", async ({ 
   if (jsEnabled(test.info())) await expect(row().getByRole("button", { name: /Copy the link for/ }).first()).toBeVisible();
   else await expect(row().getByRole("button", { name: /Copy the link for/ })).toHaveCount(0);
   await noViolations(page);
-  await row().getByRole("button", { name: "Revoke this link" }).first().click();
+  await submitAndSettle(page, row().getByRole("button", { name: "Revoke this link" }).first());
   await expect(page.getByText("Link revoked").last()).toBeVisible();
   await expect(row().getByRole("button", { name: "Revoke this link" })).toHaveCount(before);
 });

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { BACKOFFICE, codeFor, enterCode, joinLink, jsEnabled, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
+import { BACKOFFICE, enterCode, joinLink, jsEnabled, registerAndVerify, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
 
 // The sign-up journey (issue 13) on a phone-sized screen, with JavaScript on and off: register → code → photo →
 // payment method on the provider's page → confirm → welcome, against the demo's sandbox providers.
@@ -10,20 +10,6 @@ async function expectNoAxeViolations(page: Page, what: string) {
   if (!jsEnabled(test.info())) return;
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
   expect(violations.map((v) => `${what}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-async function registerAndVerify(page: Page, name: string, email: string, link?: string) {
-  await page.setViewportSize({ width: 375, height: 812 });
-  await page.goto(link ?? (await joinLink(page)));
-  await page.getByLabel("Full name").fill(name);
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Mobile number").fill("021 555 0123");
-  await page.getByLabel("Password").fill("my gym passphrase");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(`${SIGNUP}/verification-code`);
-  await page.getByLabel("Code").fill(await codeFor(page, email));
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
 }
 
 async function addPhoto(page: Page) {

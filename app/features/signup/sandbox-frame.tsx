@@ -1,3 +1,4 @@
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /** The look of a sandbox provider's page: the provider's name, a plain badge saying it is the sandbox, a card. */
@@ -10,5 +11,17 @@ export function SandboxFrame({ provider, badge, brand, children }: { provider: s
       </header>
       <main className="mx-auto max-w-md rounded-xl bg-white p-6 shadow">{children}</main>
     </div>
+  );
+}
+
+/** A sandbox page's way out: the provider sends the person back as cancelled (the page's action reads intent=cancel). */
+export function SandboxCancel() {
+  return (
+    <Form method="post" className="mt-3">
+      <input type="hidden" name="intent" value="cancel" />
+      <button type="submit" className="w-full rounded-md px-4 py-2 text-sm font-medium text-slate-700 underline">
+        Cancel and go back
+      </button>
+    </Form>
   );
 }

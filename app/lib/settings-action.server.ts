@@ -13,7 +13,10 @@ export const formOn = (f: FormData, k: string) => f.get(k) === "on";
 export interface Section<Id> {
   save: (api: GymApi, id: Id, form: FormData) => Promise<unknown>;
   summary: string;
+  /** The fields given back after an error; one ending in "*" stands for every posted field it begins. */
   fields: string[];
+  /** Where a save lands, when not back on the page (a removal: the list). */
+  back?: string;
 }
 
 /** A field error found before the API is asked (money typed in dollars, checked on the page): answered like the API's 422. */
@@ -32,10 +35,14 @@ export async function settingsAction<Id>(request: Request, api: GymApi, id: Id, 
   const intent = formText(form, "intent");
   const section = sections[intent];
   if (!section) return data<SectionResult>({ intent, errors: {}, values: {}, message: "That button is not one of this page's. Reload the page and try again." }, { status: 400 });
-  const values = () => Object.fromEntries(section.fields.map((k) => [k, formText(form, k)]));
+  // A field named "gyms[*" keeps every posted field it begins (a list of rows).
+  const values = () =>
+    Object.fromEntries(
+      section.fields.flatMap((k) => (k.endsWith("*") ? [...form.keys()].filter((f) => f.startsWith(k.slice(0, -1))) : [k]).map((f) => [f, formText(form, f)])),
+    );
   try {
     await section.save(api, id, form);
-    return redirectWithToast(back, { summary: section.summary }, api.headers);
+    return redirectWithToast(section.back ?? back, { summary: section.summary }, api.headers);
   } catch (err) {
     if (err instanceof SectionInvalid) return data<SectionResult>({ intent, errors: err.errors, values: values(), message: err.message }, { status: 400 });
     if (!(err instanceof ApiRequestError) || err.status === 401) redirectForApiError(request, err);

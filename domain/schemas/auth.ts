@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional } from "./fields";
 import { MSG } from "./messages";
 
 /**
@@ -34,6 +35,8 @@ export const setPasswordSchema = z
     token: z.string({ required_error: MSG.required }).min(1, MSG.required),
     password: newPassword,
     password_confirmation: z.string({ required_error: MSG.required }),
+    /** An invitee whose inviter did not give their name gives it here (issue 15). */
+    name: optional(z.string().trim().max(100, MSG.max(100))),
   })
   .refine((v) => v.password === v.password_confirmation, { path: ["password_confirmation"], message: MSG.same });
 

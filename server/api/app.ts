@@ -16,6 +16,7 @@ import { offeringRoutes } from "./offerings/routes";
 import { priceRoutes } from "./prices/routes";
 import { organisationRoutes } from "./organisations/routes";
 import { gymRoutes } from "./gyms/routes";
+import { staffRoutes } from "./staff/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -52,6 +53,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", priceRoutes)
   .route("/", organisationRoutes)
   .route("/", gymRoutes)
+  .route("/", staffRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)

@@ -38,7 +38,7 @@ export interface Membership {
 const c = (column: Column) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 /**
- * The user's current memberships (not removed), by organisation name, as one JSON value: a column that the
+ * The user's current memberships (not removed, not switched off), by organisation name, as one JSON value: a column that the
  * session read (server/auth/sessions.ts) selects alongside the session and user, so a signed-in request
  * learns who and where the user is in one round trip. `currentOrganisationId` is the user's column of it.
  */
@@ -52,7 +52,7 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
   // if they still belong to it, else the first by name. Only its unread messages are counted.
   const current = sql`(
     select cur.organisation_id from ${ou} cur join ${o} co on co.id = cur.organisation_id
-    where cur.user_id = ${c(userId)} and cur.deleted_at is null
+    where cur.user_id = ${c(userId)} and cur.deleted_at is null and cur.deactivated_at is null
     order by (cur.organisation_id is not distinct from ${c(currentOrganisationId)}) desc, co.name, co.id limit 1)`;
   return sql<Membership[]>`(
     select coalesce(json_agg(json_build_object(
@@ -85,5 +85,5 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         else 0 end
       ) order by ${c(o.name)}, ${c(o.id)}), '[]')
     from ${ou} join ${o} on ${c(o.id)} = ${c(ou.organisation_id)}
-    where ${c(ou.user_id)} = ${c(userId)} and ${c(ou.deleted_at)} is null)`;
+    where ${c(ou.user_id)} = ${c(userId)} and ${c(ou.deleted_at)} is null and ${c(ou.deactivated_at)} is null)`;
 }

@@ -177,6 +177,8 @@ export const organisation_users = pgTable(
      */
     signup_price_id: integer("signup_price_id"),
     signup_link_id: integer("signup_link_id"),
+    /** A staff member switched off (issue 15): no sign-in here, sessions ended, their record kept. */
+    deactivated_at: ts("deactivated_at"),
     deleted_at: ts("deleted_at"),
     created_at: created(),
     updated_at: updated(),

@@ -56,13 +56,29 @@ export function resetPasswordMail(to: string, name: string, url: string): Mail {
   };
 }
 
-export function inviteMail(to: string, name: string, organisation: string, url: string): Mail {
-  const lines = [`Hi ${name},`, `You have been invited to ${organisation}. The link works once, for seven days.`];
+/** A staff invitation (issue 15): a link to set a password, which works once, for seven days (server/auth/password-links.ts). */
+export function staffInviteMail(to: string, name: string | null, p: { organisation: string; role: string; invitedBy: string; url: string }): Mail {
+  const lines = [
+    name ? `Hi ${name},` : "Hi,",
+    `${p.invitedBy} has invited you to the staff of ${p.organisation} (${p.role}).`,
+    "Set your password with the link below to sign in. The link works once, for seven days; if it has run out, ask for a new one.",
+  ];
   return {
     to,
-    subject: `You're invited to ${organisation}`,
-    text: `${lines.join("\n\n")}\n\n${url}`,
-    html: layout(`Join ${organisation}`, lines, { label: "Set your password", url }),
+    subject: `You're invited to ${p.organisation}`,
+    text: `${lines.join("\n\n")}\n\n${p.url}`,
+    html: layout(`Join ${p.organisation}`, lines, { label: "Set your password", url: p.url }),
+  };
+}
+
+/** A person who already has an account, added to an organisation's staff: they sign in as they always do. */
+export function staffAddedMail(to: string, name: string, p: { organisation: string; role: string; invitedBy: string; url: string }): Mail {
+  const lines = [`Hi ${name},`, `${p.invitedBy} has added you to the staff of ${p.organisation} (${p.role}).`, "Sign in with your usual e-mail address and password; you can switch to it from the organisation menu."];
+  return {
+    to,
+    subject: `You're on the staff of ${p.organisation}`,
+    text: `${lines.join("\n\n")}\n\n${p.url}`,
+    html: layout(`Welcome to ${p.organisation}`, lines, { label: "Sign in", url: p.url }),
   };
 }
 

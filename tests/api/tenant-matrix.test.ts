@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -37,6 +37,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/subscriptions\/:id/.test(path)) return [ids.bravoSubscription, 2147483647];
   if (/^\/api\/payments\/:id/.test(path)) return [ids.bravoPayment, 2147483647];
   if (/^\/api\/members\/change-price\/:id/.test(path)) return [ids.bravoBulk, 2147483647];
+  if (/^\/api\/staff\/:id/.test(path)) return [ids.bravoStaff, ids.shared, 2147483647];
   return null;
 }
 
@@ -120,6 +121,17 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/organisations/:id/age-bypass-links": {},
   "DELETE /api/organisations/:id/age-bypass-links/:linkId": {},
   "GET /api/organisations/:id/prices": {},
+  "GET /api/organisations/:id/staff": { queries: () => ["", "status=removed", "search=bravo"] },
+  "POST /api/organisations/:id/staff": { body: () => ({ email: "alpha.wrote@example.com", name: "Alpha Wrote This", role: "admin" }) },
+  "GET /api/organisations/:id/staff/form-options": {},
+  "POST /api/organisations/:id/staff-exists": { body: () => ({ email: "bravo.secret.admin@example.com" }) },
+  "GET /api/staff/:id": {},
+  "PUT /api/staff/:id": { body: () => ({ name: "Alpha Wrote This", role: "admin", calendar_colour: "red" }) },
+  "DELETE /api/staff/:id": {},
+  "POST /api/staff/:id/resend-invitation": {},
+  "POST /api/staff/:id/kisi-access": { body: () => ({ access_enabled: false }) },
+  "POST /api/staff/:id/deactivate": {},
+  "POST /api/staff/:id/reactivate": {},
   "POST /api/search": { body: () => ({ query: "bravo" }) },
   "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
   "GET /api/surcharge-total": {
@@ -326,6 +338,7 @@ for (const rowLevelSecurity of [true, false]) {
       // Bravo's own staff, so Bravo has a rollup of its own and an admin Alpha's could be mistaken for.
       const bravoAdmin = await makeUser(db, { name: "Bravo Secret Admin", email: "bravo.secret.admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: bravo.id });
       await addStaff(db, bravoAdmin.id, bravo.id, "admin");
+      ids.bravoStaff = bravoAdmin.id;
     });
     afterAll(() => env?.close());
 

@@ -68,6 +68,7 @@ for (const [size, width] of Object.entries(WIDTHS)) {
       ["offerings", "/offerings"],
       ["organisation-settings", "/organisation/settings"],
       ["gyms", "/gyms"],
+      ["staff", "/staff"],
     ] as const) {
       await page.goto(`${BACKOFFICE}${path}`);
       await expect(page.getByRole("table").first()).toBeVisible();

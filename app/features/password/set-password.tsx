@@ -73,7 +73,8 @@ export function SetPasswordPage({ title }: { title: string }) {
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="token" value={token} />
         <input type="email" name="username" value={link.email} autoComplete="username" readOnly hidden />
-        <Field field={fields.password} label="New password" type="password" hideValue inputProps={{ autoComplete: "new-password", autoFocus: true }} />
+        {link.needs_name ? <Field field={fields.name} label="Your name" inputProps={{ autoComplete: "name", autoFocus: true, required: true }} /> : null}
+        <Field field={fields.password} label="New password" type="password" hideValue inputProps={{ autoComplete: "new-password", autoFocus: !link.needs_name }} />
         <Field field={fields.password_confirmation} label="Repeat the password" type="password" hideValue inputProps={{ autoComplete: "new-password" }} />
         <SubmitButton pending={navigation.state === "submitting"}>Save password</SubmitButton>
       </Form>

@@ -15,7 +15,7 @@ import { createLink, findLink, useLink } from "../../auth/password-links";
 import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { createSession, endAllSessions, endSession, markTwoFactorPassed } from "../../auth/sessions";
 import { addDevice, deviceTrusted, signDevice, TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_MS } from "../../auth/trusted-device";
-import { users } from "../../db/schema";
+import { organisation_users, users } from "../../db/schema";
 import { codeEntryLockedMail, confirmEmailCodeMail, resetPasswordMail, signInCodeMail } from "../../mail/templates";
 import type { ApiEnv } from "../context";
 import { ApiError, invalid, tooMany } from "../errors";
@@ -32,6 +32,7 @@ import {
 } from "../middleware";
 import { mePayload } from "../users/current";
 import type { Context } from "hono";
+import type { Db } from "../../db/client";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Five wrong passwords lock an account for 15 minutes; an address gets 20 across all accounts. */
@@ -70,6 +71,8 @@ export const sessionRoutes = new Hono<ApiEnv>()
     // Only wrong passwords count: a right one clears the account's count and takes back its address's.
     await clear(db, accountLimit(body.email).key);
     await giveBack(db, ipLimit(ip).key);
+    // Staff switched off or removed everywhere have nowhere to sign in to (issue 15); told only once the password is right.
+    if (user.is_staff && !(await belongsSomewhere(db, user.id))) throw forbiddenSignIn();
     return c.json({ data: await startSession(c, user) });
   })
 
@@ -162,7 +165,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const link = await findLink(db, token, now(c));
     if (!link || link.purpose === "handoff") throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
     const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, link.user_id));
-    return c.json({ data: { valid: true, purpose: link.purpose, name: user.name, email: user.email } });
+    return c.json({ data: { valid: true, purpose: link.purpose, name: user.name, email: user.email, needs_name: link.purpose === "invite" && !user.name } });
   })
 
   .post("/reset-password", async (c) => {
@@ -172,13 +175,22 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const at = now(c);
     const link = await findLink(db, body.token, at);
     if (!link || link.purpose === "handoff") throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    const [person] = await db.select({ name: users.name }).from(users).where(eq(users.id, link.user_id));
+    // An invitee whose inviter left the name out gives it now (issue 15).
+    if (link.purpose === "invite" && !person.name && !body.name) throw invalid({ name: ["Value is required"] });
     const hash = await hashPassword(body.password);
     await db.transaction(async (tx) => {
       await useLink(tx, link.id, at);
       await tx
         .update(users)
-        .set({ password_hash: hash, updated_at: at, ...(link.purpose === "invite" ? { email_verified_at: at } : {}) })
+        .set({
+          password_hash: hash,
+          updated_at: at,
+          ...(link.purpose === "invite" ? { email_verified_at: at, ...(!person.name && body.name ? { name: body.name } : {}) } : {}),
+        })
         .where(eq(users.id, link.user_id));
+      // An invitation answered: no longer pending anywhere.
+      if (link.purpose === "invite") await tx.update(organisation_users).set({ pending_invite: false }).where(eq(organisation_users.user_id, link.user_id));
       // A new password ends every session, here and on every other device.
       await endAllSessions(tx, link.user_id);
       // and ends a lock on code entry: whoever resets holds the mailbox the codes go to, and the old password is void.
@@ -187,6 +199,18 @@ export const sessionRoutes = new Hono<ApiEnv>()
     clearSessionCookie(c);
     return c.json({ data: { message: "Your password has been set. Sign in with it now." } });
   });
+
+export const SWITCHED_OFF = "Your access has been switched off. Ask your organisation's admin to switch it back on.";
+const forbiddenSignIn = () => new ApiError(403, SWITCHED_OFF, "access_switched_off", { email: [SWITCHED_OFF] });
+
+async function belongsSomewhere(db: Db, userId: number) {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(organisation_users)
+    .where(and(eq(organisation_users.user_id, userId), isNull(organisation_users.deleted_at), isNull(organisation_users.deactivated_at)))
+    .limit(1);
+  return Boolean(row);
+}
 
 export const COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess.";
 

@@ -76,6 +76,8 @@ const schema = z
     CREDENTIALS_KEY: z.string().min(32, "must be 32+ random characters").optional(),
     /** The sign-up app's address as members reach it, for links in e-mails sent with no request to read it from. */
     PUBLIC_SIGNUP_URL: z.string().url("must be a URL such as https://join.example.com").optional(),
+    /** The back-office's address, for links in e-mails a job sends (an import's invitations to set a password). */
+    PUBLIC_BACKOFFICE_URL: z.string().url("must be a URL such as https://admin.example.com").optional(),
     /** How the sandbox providers send their webhooks: delay=<s>,duplicate=<0–1>,drop=<0–1>,reorder=<0|1> (server/providers/sandbox-webhooks.ts). */
     SANDBOX_WEBHOOKS: z
       .string()
@@ -164,4 +166,5 @@ export function setConfigForTests(c: Config) {
 }
 
 /** The sign-up app's address, for links we hand out (e-mails, private price links): PUBLIC_SIGNUP_URL, else this server's sign-up host. */
+export const backofficeUrl = (config: Config) => (config.PUBLIC_BACKOFFICE_URL ?? `http://${config.BACKOFFICE_HOSTS[0]}:${config.PORT}`).replace(/\/$/, "");
 export const signupUrl = (config: Config) => config.PUBLIC_SIGNUP_URL ?? `http://${config.SIGNUP_HOSTS[0]}:${config.PORT}/`;

@@ -33,7 +33,7 @@ export function boot(): Promise<Runtime> {
     }
     const providers = createProviders(database.db, providerSettings(cfg, signupUrl(cfg)));
     // Jobs a request starts run here until the scheduler is up, then wherever pg-boss hands them.
-    const starter = switchableJobs(localJobs({ db: database.db, mailer }));
+    const starter = switchableJobs(localJobs({ db: database.db, mailer, config: cfg }));
     const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter });
     const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer, providers }) : null;
     if (jobs) starter.use(jobs);

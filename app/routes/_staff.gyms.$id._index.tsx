@@ -67,9 +67,14 @@ export default function GymPage() {
             {g.staff_count} staff · {g.members_count.toLocaleString("en-NZ")} members
           </p>
         </div>
-        <Link to={`/gyms/${g.id}/edit`} className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
-          Edit
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to={`/gyms/${g.id}/imports`} className="rounded-md bg-white px-4 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+            Member imports
+          </Link>
+          <Link to={`/gyms/${g.id}/edit`} className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+            Edit
+          </Link>
+        </div>
       </div>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Card title="Details">

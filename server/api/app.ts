@@ -17,6 +17,7 @@ import { priceRoutes } from "./prices/routes";
 import { organisationRoutes } from "./organisations/routes";
 import { gymRoutes } from "./gyms/routes";
 import { staffRoutes } from "./staff/routes";
+import { importRoutes } from "./imports/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -28,6 +29,7 @@ import { signupRoutes } from "./signup/routes";
 import { sandboxPageRoutes } from "./signup/sandbox-pages";
 import { inProcessJobs } from "../jobs/starter";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
+import { importInviteUrl, runImports } from "../imports/run";
 
 /**
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
@@ -54,6 +56,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", organisationRoutes)
   .route("/", gymRoutes)
   .route("/", staffRoutes)
+  .route("/", importRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)
@@ -69,8 +72,11 @@ export type ApiRoutes = typeof apiRoutes;
 export type Api = ReturnType<typeof createApi>;
 
 /** Jobs run in this process, for an API made without a scheduler's (tests, BILLING_JOBS=0). */
-export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now">) {
-  return inProcessJobs({ "bulk-price-changes": () => runBulkPriceChanges(deps.db, deps.mailer, deps.now) });
+export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config">) {
+  return inProcessJobs({
+    "bulk-price-changes": () => runBulkPriceChanges(deps.db, deps.mailer, deps.now),
+    "member-imports": () => runImports(deps.db, deps.mailer, importInviteUrl(deps.config), deps.now),
+  });
 }
 
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */

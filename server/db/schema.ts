@@ -22,6 +22,7 @@ import {
 import type { OfferingPermissions, PriceFrequencies } from "../../domain/offering";
 import { DEFAULT_MINIMUM_AGE, type PeriodUnit } from "../../domain/organisation";
 import type { SubscriptionState } from "../../domain/subscription";
+import type { ColumnTarget, DateOrder, ImportSummary } from "../../domain/imports";
 
 /**
  * One schema for PGlite and PostgreSQL. Field names follow SPEC §3.
@@ -177,6 +178,8 @@ export const organisation_users = pgTable(
      */
     signup_price_id: integer("signup_price_id"),
     signup_link_id: integer("signup_link_id"),
+    /** The member import that last wrote this member (issue 15): whom its "invite" reaches. */
+    import_id: integer("import_id"),
     /** A staff member switched off (issue 15): no sign-in here, sessions ended, their record kept. */
     deactivated_at: ts("deactivated_at"),
     deleted_at: ts("deleted_at"),
@@ -577,6 +580,74 @@ export const price_changes = pgTable(
     created_at: created(),
   },
   (t) => [index("price_changes_user_idx").on(t.organisation_id, t.user_id)],
+);
+
+/**
+ * A member import (issue 15): a file from another gym system, its column mapping and dry run, then the import itself,
+ * which a job works through in batches from `next_line`, so a stopped job goes on where it was.
+ */
+export const member_imports = pgTable(
+  "member_imports",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    created_by: integer("created_by").notNull().references(() => users.id),
+    filename: text("filename").notNull(),
+    file_sha256: text("file_sha256").notNull(),
+    headers: jsonb("headers").$type<string[]>().notNull(),
+    /** The first few rows as written, so the person sees what each column holds when matching it. */
+    preview: jsonb("preview").$type<string[][]>().notNull().default([]),
+    row_count: integer("row_count").notNull(),
+    mapping: jsonb("mapping").$type<ColumnTarget[]>().notNull(),
+    date_order: text("date_order").$type<DateOrder>().notNull(),
+    /** Each plan name of the file → a price id, or 0 for no membership. */
+    plans: jsonb("plans").$type<Record<string, number>>().notNull().default({}),
+    /** Import the good rows even though some have errors. */
+    import_errors: boolean("import_errors").notNull().default(false),
+    /** E-mail the members it creates an invitation to set a password once it is done. */
+    invite: boolean("invite").notNull().default(false),
+    status: text("status").$type<"draft" | "queued" | "running" | "done" | "failed">().notNull().default("draft"),
+    /** The latest dry run (server/imports/analyse.ts), for the settings it was run with. */
+    summary: jsonb("summary").$type<ImportSummary>(),
+    next_line: integer("next_line").notNull().default(0),
+    created_count: integer("created_count").notNull().default(0),
+    updated_count: integer("updated_count").notNull().default(0),
+    unchanged_count: integer("unchanged_count").notNull().default(0),
+    rejected_count: integer("rejected_count").notNull().default(0),
+    invited_count: integer("invited_count").notNull().default(0),
+    error: text("error"),
+    started_at: ts("started_at"),
+    finished_at: ts("finished_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [index("member_imports_gym_idx").on(t.organisation_id, t.gym_id, t.created_at), index("member_imports_pending_idx").on(t.status).where(sql`${t.status} in ('queued', 'running')`)],
+);
+
+/** The file itself, apart from the import's row so lists never read it. */
+export const member_import_files = pgTable("member_import_files", {
+  import_id: integer("import_id")
+    .primaryKey()
+    .references(() => member_imports.id, { onDelete: "cascade" }),
+  organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+  content: text("content").notNull(),
+});
+
+/** Rows the import could not take, with why: the "rejected rows" file is the original lines plus this reason. */
+export const member_import_rejections = pgTable(
+  "member_import_rejections",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    import_id: integer("import_id")
+      .notNull()
+      .references(() => member_imports.id, { onDelete: "cascade" }),
+    /** The row's number in the file, the header being row 1. */
+    line: integer("line").notNull(),
+    reason: text("reason").notNull(),
+  },
+  (t) => [index("member_import_rejections_import_idx").on(t.import_id, t.line)],
 );
 
 /** Profile photos, resized and stripped of metadata on upload; users.profile_picture names the current one. */

@@ -3,6 +3,9 @@ import { Transform } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { ApiError } from "../api/errors";
 import { PHOTO_BODY_LIMIT } from "../api/members/photo";
+import { MAX_IMPORT_BYTES } from "../imports/csv-rows";
+
+const IMPORT_BODY_LIMIT = MAX_IMPORT_BYTES + 1024 * 1024;
 
 /** JSON bodies and forms, pages and API alike: the largest real one (a member's edit form) is a few KB. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -18,6 +21,9 @@ const LIMITS: [RegExp, number][] = [
   [/^\/api\/profile-picture$/, PHOTO_BODY_LIMIT],
   [/^\/gyms\/\d+\/edit(\.data)?$/, PHOTO_BODY_LIMIT],
   [/^\/api\/gyms\/\d+\/logo$/, PHOTO_BODY_LIMIT],
+  // A member import's file (issue 15): up to 40 MB of CSV, uploaded or pasted.
+  [/^\/gyms\/\d+\/imports\/new(\.data)?$/, IMPORT_BODY_LIMIT],
+  [/^\/api\/gyms\/\d+\/imports$/, IMPORT_BODY_LIMIT],
 ];
 
 export function bodyLimitFor(pathname: string): number {

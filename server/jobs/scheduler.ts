@@ -9,6 +9,7 @@ import type { Providers } from "../providers/registry";
 import { deliverSandboxWebhooks, type Deliver } from "../providers/sandbox-webhooks";
 import { signingSecret } from "../webhooks/verify";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
+import { importInviteUrl, runImports } from "../imports/run";
 import type { JobStarter } from "./starter";
 
 /**
@@ -20,6 +21,7 @@ import type { JobStarter } from "./starter";
  *   charges only what is due, so running it again the same day adds nothing. Its queue is a singleton: a run
  *   never starts while another is still going.
  * - `sandbox-webhooks`: every minute, the sandbox providers send the webhooks they owe (their ledger's changes).
+ * - `member-imports`: started when staff confirm an import (server/imports/run.ts), and every minute as a catch-up.
  * - `bulk-price-changes`: started when staff confirm a bulk price change (server/jobs/starter.ts), and every minute
  *   as a catch-up: it goes on with any change a stopped process left half-done.
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
@@ -66,12 +68,17 @@ const JOBS = {
     const report = await runBulkPriceChanges(database.db, settings.mailer);
     if (report.changes) console.log(JSON.stringify({ job: "bulk-price-changes", at: new Date().toISOString(), ...report }));
   },
+  "member-imports": async ({ database, settings }: JobContext) => {
+    const report = await runImports(database.db, settings.mailer, importInviteUrl(settings.config));
+    if (report.imports) console.log(JSON.stringify({ job: "member-imports", at: new Date().toISOString(), ...report }));
+  },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 
 const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
   "billing-run": (s) => ({ cron: s.billingCron, tz: "Pacific/Auckland" }),
   "sandbox-webhooks": () => ({ cron: "* * * * *" }),
   "bulk-price-changes": () => ({ cron: "* * * * *" }),
+  "member-imports": () => ({ cron: "* * * * *" }),
 };
 
 export type JobName = keyof typeof JOBS;

@@ -4,7 +4,7 @@
  * in this process when it does not (BILLING_JOBS=0, the API tests). Either way a start while the job is already
  * running makes it run once more afterwards, so nothing confirmed meanwhile waits for the next minute's catch-up.
  */
-export type StartableJob = "bulk-price-changes";
+export type StartableJob = "bulk-price-changes" | "member-imports";
 
 export interface JobStarter {
   start(name: StartableJob): void;

@@ -82,6 +82,16 @@ export function staffAddedMail(to: string, name: string, p: { organisation: stri
   };
 }
 
+/** A member brought over from the gym's old system (issue 15): set a password, then choose how to pay. */
+export function importInviteMail(to: string, name: string, gym: string, url: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `${gym} has moved its memberships to a new system. Set a password with the link below, then choose how you would like to pay.`,
+    "The link works once, for seven days. If it has run out, ask the gym for a new one or use \"Forgot password\" on the sign-in page.",
+  ];
+  return { to, subject: `${gym}: set up your membership`, text: `${lines.join("\n\n")}\n\n${url}`, html: layout(`Welcome to ${gym}'s new system`, lines, { label: "Set your password", url }) };
+}
+
 /** A charge that did not go through but may on a later try (domain/failures.ts: a soft decline). */
 export function paymentFailedMail(to: string, name: string, p: { amount: string; gym: string; retryOn: string | null; graceEnds: string | null; url: string }): Mail {
   const lines = [

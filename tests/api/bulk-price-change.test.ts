@@ -34,7 +34,7 @@ const subs: Record<string, typeof subscriptions.$inferSelect> = {};
 beforeAll(async () => {
   env = await setup();
   const mailer = outboxMailer(env.db);
-  jobs = localJobs({ db: env.db, mailer, now: () => NOW });
+  jobs = localJobs({ db: env.db, mailer, now: () => NOW, config: env.config });
   api = createApi({ db: env.db, mailer, config: env.config, now: () => NOW, providers: sandboxProviders(env.db), jobs });
   org = await makeOrganisation(env.db, { name: "Bulk Gyms" });
   gym = await makeGym(env.db, org.id, "Grey Lynn");

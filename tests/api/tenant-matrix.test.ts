@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -38,6 +38,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/payments\/:id/.test(path)) return [ids.bravoPayment, 2147483647];
   if (/^\/api\/members\/change-price\/:id/.test(path)) return [ids.bravoBulk, 2147483647];
   if (/^\/api\/staff\/:id/.test(path)) return [ids.bravoStaff, ids.shared, 2147483647];
+  if (/^\/api\/imports\/:id/.test(path)) return [ids.bravoImport, 2147483647];
   return null;
 }
 
@@ -132,6 +133,15 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/staff/:id/kisi-access": { body: () => ({ access_enabled: false }) },
   "POST /api/staff/:id/deactivate": {},
   "POST /api/staff/:id/reactivate": {},
+  "GET /api/gyms/:id/imports": {},
+  "POST /api/gyms/:id/imports": { body: () => ({ csv: "email,name\nalpha.wrote@example.com,Alpha Wrote This\n" }) },
+  "GET /api/imports/:id": {},
+  "GET /api/imports/:id/prices": {},
+  "PUT /api/imports/:id": { body: () => ({ mapping: ["email", "name"], date_order: "dmy", plans: {} }) },
+  "POST /api/imports/:id/confirm": {},
+  "DELETE /api/imports/:id": {},
+  "GET /api/imports/:id/rejected": {},
+  "POST /api/imports/:id/invite": {},
   "POST /api/search": { body: () => ({ query: "bravo" }) },
   "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
   "GET /api/surcharge-total": {
@@ -339,6 +349,13 @@ for (const rowLevelSecurity of [true, false]) {
       const bravoAdmin = await makeUser(db, { name: "Bravo Secret Admin", email: "bravo.secret.admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: bravo.id });
       await addStaff(db, bravoAdmin.id, bravo.id, "admin");
       ids.bravoStaff = bravoAdmin.id;
+      const bravoFile = "email,name\nbravo.secret.import@example.com,Bravo Secret Import\n";
+      const [bravoImport] = await db
+        .insert(schema.member_imports)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, created_by: bravoAdmin.id, filename: "bravo-secret.csv", file_sha256: "bravo", headers: ["email", "name"], row_count: 1, mapping: ["email", "name"], date_order: "dmy" })
+        .returning();
+      await db.insert(schema.member_import_files).values({ import_id: bravoImport.id, organisation_id: bravo.id, content: bravoFile });
+      ids.bravoImport = bravoImport.id;
     });
     afterAll(() => env?.close());
 

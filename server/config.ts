@@ -67,6 +67,8 @@ const schema = z
     ONESIGNAL_APP_ID: z.string().uuid("must be a OneSignal app id (a uuid)").optional(),
     ONESIGNAL_API_KEY: z.string().min(8, "must be a OneSignal REST API key").optional(),
     KISI_API_KEY: z.string().min(8, "must be a Kisi API key").optional(),
+    /** The secret Kisi signs its event webhooks with (X-Kisi-Signature), set on the webhook in Kisi's dashboard. */
+    KISI_WEBHOOK_SECRET: z.string().min(16, "must be 16+ characters").optional(),
     BRANCH_KEY: z.string().regex(/^key_(live|test)_/, "must be a Branch key (key_live_…)").optional(),
     /**
      * The key gyms' stored provider credentials are encrypted with (server/crypto/secrets.ts): 32+ random characters,

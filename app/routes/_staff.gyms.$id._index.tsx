@@ -106,6 +106,20 @@ export default function GymPage() {
             <ConnectButton service="gocardless" connected={Boolean(g.gocardless_organisation_id)} />
           </Row>
         </Card>
+        <Card title="Doors">
+          {g.place ? (
+            <>
+              <Row term="Door system place">{g.place.name}</Row>
+              {g.doors.map((d) => (
+                <Row key={d.id} term={d.name}>
+                  {d.tracks_visits && g.tracks_visits ? "Opening it counts as a visit" : "Not counted"}
+                </Row>
+              ))}
+            </>
+          ) : (
+            <Row term="Door system">Not linked to a place yet: link one on the edit page.</Row>
+          )}
+        </Card>
         <Card title="Other services">
           {(Object.keys(GYM_CREDENTIALS) as CredentialService[]).map((s) => {
             const set = Object.values(g.credentials[s]).filter(Boolean).length;

@@ -2,14 +2,21 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GYM_CREDENTIALS, gymDetailsForm, type CredentialService } from "../../domain/schemas/gyms";
 import { zodErrors } from "../../domain/schemas/fields";
-import { FileSetting, SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
+import { FileSetting, SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
+import { orRefusal } from "../features/members/member-route.server";
 import { gymRoute, loadGym } from "../features/gyms/gym-route.server";
 import { formOn, formText, SectionInvalid, settingsAction, type Section } from "../lib/settings-action.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.gym.name ?? "gym"} · Gym Membership` }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  return { gym: await loadGym(args) };
+  const gym = await loadGym(args);
+  const { api } = gymRoute(args);
+  const me = await orRefusal(args.request, api.get("/me"));
+  const organisationId = me.current_organisation!.id;
+  const doorSystem = await orRefusal(args.request, api.get("/organisations/:id/access-control/integration", { params: { id: organisationId } }));
+  const places = doorSystem.connected ? (await orRefusal(args.request, api.get("/organisations/:id/access-control/places", { params: { id: organisationId } }))).data : [];
+  return { gym, organisationId, doorSystem, places, mayConnect: me.is_organisation_admin };
 }
 
 const DETAILS = ["name", "price_change_notification_reply_to", "break_fee_percentage", "card_surcharge_percent", "card_surcharge_fixed", "general_card_surcharge_text"];
@@ -24,6 +31,24 @@ const credentialSection = (service: CredentialService): Section<number> => ({
 });
 
 const SECTIONS: Record<string, Section<number>> = {
+  "door-system": {
+    save: (api, _id, f) =>
+      api.post("/organisations/:id/access-control/integration", { params: { id: Number(formText(f, "organisation_id")) }, body: { integration_type: "kisi", api_key: formText(f, "api_key") || undefined } }),
+    summary: "Door system connected",
+    // The key is never sent back into the page.
+    fields: [],
+  },
+  place: { save: (api, id, f) => api.post("/gyms/:id/access-control/places", { params: { id }, body: { place_id: formText(f, "place_id") } }), summary: "Door system place linked", fields: ["place_id"] },
+  doors: {
+    save: async (api, _id, f) => {
+      const organisationId = Number(formText(f, "organisation_id"));
+      for (const doorId of f.getAll("door_ids").map(Number)) {
+        await api.post("/organisations/:id/access-control/integration", { params: { id: organisationId }, body: { id: doorId, tracks_visits: formOn(f, `door-${doorId}`) } });
+      }
+    },
+    summary: "Doors saved",
+    fields: [],
+  },
   details: {
     save: async (api, id, f) => {
       // The fixed surcharge is typed in dollars: checked here with the same schema, sent in cents.
@@ -67,7 +92,7 @@ export async function action(args: ActionFunctionArgs) {
 
 /** /gyms/{id}/edit: each section saves on its own, with its own toast and errors, with JavaScript on or off. */
 export default function EditGym() {
-  const { gym: g } = useLoaderData<typeof loader>();
+  const { gym: g, organisationId, doorSystem, places, mayConnect } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const dollars = (cents: number) => (cents / 100).toFixed(2);
   return (
@@ -110,9 +135,56 @@ export default function EditGym() {
           <FileSetting result={result} intent="logo" name="file" label="New logo" accept="image/jpeg,image/png,image/webp" />
         </SettingsSection>
 
-        <SettingsSection id="visits" title="Visits" intent="visits" result={result} hint="Whether a member opening this gym's doors counts as a visit.">
+        <SettingsSection id="visits" title="Visits" intent="visits" result={result} hint="Whether a member opening this gym's doors counts as a visit (at the doors chosen below).">
           <SwitchSetting result={result} intent="visits" name="tracks_visits" label="Count door openings as visits" on={g.tracks_visits} />
         </SettingsSection>
+
+        {!doorSystem.connected ? (
+          mayConnect ? (
+            <SettingsSection id="door-system" title="Door system" intent="door-system" result={result} submit="Connect" hint="Kisi, for the whole organisation: members' access follows their membership, and door openings can count as visits.">
+              <input type="hidden" name="organisation_id" value={organisationId} />
+              <TextSetting result={result} intent="door-system" name="api_key" label={doorSystem.mode === "sandbox" ? "Kisi API key (leave empty to use the sandbox)" : "Kisi API key"} type="password" value="" />
+            </SettingsSection>
+          ) : (
+            <section aria-labelledby="door-system-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="door-system-heading" className="font-semibold">
+                Door system
+              </h2>
+              <p className="mt-1 text-sm text-slate-600">Not connected. An organisation admin connects it.</p>
+            </section>
+          )
+        ) : (
+          <>
+            <SettingsSection id="place" title="Door system place" intent="place" result={result} submit="Link" hint="The building in Kisi that is this gym. Each gym has one.">
+              <SelectSetting
+                result={result}
+                intent="place"
+                name="place_id"
+                label="Place"
+                value={g.place?.place_id ?? ""}
+                options={places.map((p) => ({ value: p.place_id, label: p.gym_id && p.gym_id !== g.id ? `${p.name} (linked to ${p.gym})` : p.name }))}
+              />
+            </SettingsSection>
+            {g.place ? (
+              <SettingsSection id="doors" title="Doors" intent="doors" result={result} hint={`The doors of ${g.place.name}. Opening a ticked door counts as a visit, refused attempts too.`}>
+                <input type="hidden" name="organisation_id" value={organisationId} />
+                {g.doors.map((d) => (
+                  <div key={d.id}>
+                    <input type="hidden" name="door_ids" value={d.id} />
+                    <SwitchSetting result={result} intent="doors" name={`door-${d.id}`} label={`${d.name} counts visits`} on={d.tracks_visits} />
+                  </div>
+                ))}
+                {doorSystem.mode === "sandbox" ? (
+                  <p className="text-sm">
+                    <a href={`/sandbox/kisi/places/${g.place.place_id}`} className="text-brand-700 underline">
+                      Try a door in the sandbox door system
+                    </a>
+                  </p>
+                ) : null}
+              </SettingsSection>
+            ) : null}
+          </>
+        )}
 
         {(Object.keys(GYM_CREDENTIALS) as CredentialService[]).map((s) => (
           <SettingsSection key={s} id={s} title={GYM_CREDENTIALS[s].label} intent={s} result={result} hint="Stored encrypted and never shown again. Leave a field empty to keep what is stored.">

@@ -18,6 +18,7 @@ import { organisationRoutes } from "./organisations/routes";
 import { gymRoutes } from "./gyms/routes";
 import { staffRoutes } from "./staff/routes";
 import { importRoutes } from "./imports/routes";
+import { doorRoutes } from "./doors/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -57,6 +58,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", gymRoutes)
   .route("/", staffRoutes)
   .route("/", importRoutes)
+  .route("/", doorRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)

@@ -529,8 +529,11 @@ export const visits = pgTable(
     user_id: integer("user_id").notNull().references(() => users.id),
     visited_at: ts("visited_at").notNull(),
     successful: boolean("successful").notNull().default(true),
+    /** The door system's event that recorded it (issue 15): the same event delivered twice is one visit. */
+    door_event_id: text("door_event_id"),
   },
   (t) => [
+    uniqueIndex("visits_door_event_idx").on(t.organisation_id, t.door_event_id).where(sql`${t.door_event_id} is not null`),
     index("visits_org_visited_idx").on(t.organisation_id, t.visited_at),
     // The visits list: one gym's, and the refused ones, newest first.
     index("visits_org_gym_visited_idx").on(t.organisation_id, t.gym_id, t.visited_at),
@@ -581,6 +584,71 @@ export const price_changes = pgTable(
   },
   (t) => [index("price_changes_user_idx").on(t.organisation_id, t.user_id)],
 );
+
+/**
+ * The organisation's door system (issue 15; SPEC §3 "Access-control integration"): Kisi, through the sandbox unless an
+ * API key of the organisation's own Kisi account is stored (sealed, server/crypto/secrets.ts) or the server has one.
+ */
+export const access_control_integrations = pgTable(
+  "access_control_integrations",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    integration_type: text("integration_type").$type<"kisi">().notNull(),
+    /** Sealed API key of the organisation's own account, when it has one. */
+    api_key: text("api_key"),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("access_control_integrations_org_idx").on(t.organisation_id)],
+);
+
+/** A place of the door system (SPEC §3 Place: id, name, place_id) linked to one gym. */
+export const access_control_places = pgTable(
+  "access_control_places",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    /** The door system's id for the place. */
+    place_id: text("place_id").notNull(),
+    name: text("name").notNull(),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("access_control_places_gym_idx").on(t.gym_id), uniqueIndex("access_control_places_place_idx").on(t.organisation_id, t.place_id)],
+);
+
+/** A door (a Kisi lock) of a linked place, and whether opening it counts as a visit (SPEC §3 Door integration). */
+export const access_control_doors = pgTable(
+  "access_control_doors",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    place_row_id: integer("place_row_id")
+      .notNull()
+      .references(() => access_control_places.id, { onDelete: "cascade" }),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    /** The door system's id for the lock. */
+    door_id: text("door_id").notNull(),
+    name: text("name").notNull(),
+    tracks_visits: boolean("tracks_visits").notNull().default(false),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("access_control_doors_door_idx").on(t.organisation_id, t.door_id)],
+);
+
+/** The sandbox Kisi's places and locks, per account (`org-{id}`): the door system's books, not ours. */
+export const sandbox_door_places = pgTable("sandbox_door_places", {
+  id: serial("id").primaryKey(),
+  account: text("account").notNull(),
+  name: text("name").notNull(),
+});
+export const sandbox_door_locks = pgTable("sandbox_door_locks", {
+  id: serial("id").primaryKey(),
+  place_id: integer("place_id")
+    .notNull()
+    .references(() => sandbox_door_places.id),
+  name: text("name").notNull(),
+});
 
 /**
  * A member import (issue 15): a file from another gym system, its column mapping and dry run, then the import itself,

@@ -3,6 +3,7 @@ import type { CredentialService, DestinationAccountInput, GymDetailsInput } from
 import { GYM_CREDENTIALS } from "../../domain/schemas/gyms";
 import { sealSecret } from "../crypto/secrets";
 import { destination_accounts, gym_users, gyms, organisation_users } from "../db/schema";
+import { gymDoors } from "../doors/integration";
 import type { Tenant } from "../db/tenant";
 import { invalid, notFound } from "../api/errors";
 import { gymCredential } from "../providers/gym-accounts";
@@ -63,9 +64,10 @@ export async function findGym(t: Tenant, id: number) {
 /** GET /api/gyms/{id}: everything its settings page shows; the account number masked, credentials as set or not. */
 export async function gymDetail(t: Tenant, id: number) {
   const g = await findGym(t, id);
-  const [[account], c] = await Promise.all([
+  const [[account], c, doors] = await Promise.all([
     t.db.select().from(destination_accounts).where(t.where(destination_accounts, eq(destination_accounts.gym_id, id))).orderBy(asc(destination_accounts.id)).limit(1),
     counts(t, [id]),
+    gymDoors(t, id),
   ]);
   return {
     id: g.id,
@@ -86,6 +88,9 @@ export async function gymDetail(t: Tenant, id: number) {
     tracks_visits: g.tracks_visits,
     destination_account: account ? { id: account.id, name: account.name, bank_account_number: maskAccount(account.bank_account_number) } : null,
     credentials: credentialState(g),
+    /** Its place in the door system and that place's doors (SPEC §3 Gym: place, doors). */
+    place: doors.place,
+    doors: doors.doors,
   };
 }
 

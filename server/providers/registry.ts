@@ -127,6 +127,8 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
           mode: "unconfigured",
           setAccess: async () => Promise.reject(missing("Kisi", "KISI_API_KEY")),
           accessOf: async () => Promise.reject(missing("Kisi", "KISI_API_KEY")),
+          places: async () => Promise.reject(missing("Kisi", "KISI_API_KEY")),
+          locks: async () => Promise.reject(missing("Kisi", "KISI_API_KEY")),
         };
 
   return {

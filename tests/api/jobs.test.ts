@@ -59,6 +59,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
       expect(schedules.map((x) => [x.name, x.cron, x.options?.tz ?? (x as { timezone?: string }).timezone]).sort()).toEqual([
         ["billing-run", "0 10 * * *", "Pacific/Auckland"],
         ["bulk-price-changes", "* * * * *", "UTC"],
+        ["member-imports", "* * * * *", "UTC"],
         ["sandbox-webhooks", "* * * * *", "UTC"],
       ]);
       // Both boot catch-ups ran (the queue is a singleton: one after the other), and charged each day once.

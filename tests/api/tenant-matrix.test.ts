@@ -142,6 +142,11 @@ const ROUTES: Record<string, Plan> = {
   "DELETE /api/imports/:id": {},
   "GET /api/imports/:id/rejected": {},
   "POST /api/imports/:id/invite": {},
+  "GET /api/organisations/:id/access-control/integration": {},
+  "POST /api/organisations/:id/access-control/integration": { body: () => ({ integration_type: "kisi" }) },
+  "GET /api/organisations/:id/access-control/places": {},
+  "GET /api/organisations/:id/access-control/places/:placeId/doors": {},
+  "POST /api/gyms/:id/access-control/places": { body: () => ({ place_id: "1" }) },
   "POST /api/search": { body: () => ({ query: "bravo" }) },
   "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
   "GET /api/surcharge-total": {
@@ -216,6 +221,9 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "GET /api/akahu/auth-url": "a member's own bank consent; staff are refused (tests/api/signup.test.ts)",
   "POST /api/akahu/exchange": "a member's own consent, its signed state naming them (tests/api/signup.test.ts)",
   "POST /api/akahu/sync-accounts": "a member's own shared accounts; staff are refused (tests/api/signup.test.ts)",
+  "POST /api/webhooks/kisi": "the door system's events, signed, for whichever organisation's door they name (tests/api/doors.test.ts)",
+  "GET /api/sandbox/kisi/places/:placeId": "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
+  "POST /api/sandbox/kisi/locks/:lockId/unlock": "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
   "GET /api/sandbox/akahu/authorize/:id": "the sandbox bank's own consent page, by an unguessable id; none in production",
   "POST /api/sandbox/akahu/authorize/:id": "the sandbox bank's own consent page, by an unguessable id; none in production",
   "POST /api/sandbox/akahu/authorize/:id/deny": "the sandbox bank's own consent page, by an unguessable id; none in production",
@@ -385,7 +393,7 @@ for (const rowLevelSecurity of [true, false]) {
         for (const id of withIds!) {
           for (const query of plan.queries?.(ids) ?? [""]) {
             // The other ids in a path are always Bravo's.
-            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0");
+            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0").replace(":placeId", "1");
             const url = `${filled}${query ? `?${query}` : ""}`;
             let res;
             if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {

@@ -4,6 +4,7 @@ import { sandboxProviders } from "../../providers/registry";
 import { keptHeaders, receiveWebhook, type WebhookDeps } from "../../webhooks/receive";
 import type { WebhookProvider } from "../../webhooks/verify";
 import type { ApiEnv } from "../context";
+import { receiveKisi } from "../doors/routes";
 
 /**
  * POST /api/webhooks/stripe, /gocardless and /akahu: the providers' own calls, with no session and for any
@@ -25,4 +26,6 @@ const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
 export const incomingWebhookRoutes = new Hono<ApiEnv>()
   .post("/webhooks/stripe", receive("stripe"))
   .post("/webhooks/gocardless", receive("gocardless"))
-  .post("/webhooks/akahu", receive("akahu"));
+  .post("/webhooks/akahu", receive("akahu"))
+  /** The door system's events (issue 15): signed, for whichever organisation's door they name (server/doors/events.ts). */
+  .post("/webhooks/kisi", async (c) => c.json({ data: await receiveKisi(c, c.var.deps.db, await c.req.text(), c.req.header("x-kisi-signature")) }));

@@ -19,6 +19,13 @@ export interface DoorAccess {
   accessEnabled: boolean;
 }
 
+/** A place of the door system (a building), and a lock (a door) in it. Ids are the door system's. */
+export interface DoorPlace {
+  id: string;
+  name: string;
+}
+export type DoorLock = DoorPlace;
+
 export interface DoorProvider {
   readonly name: "kisi";
   readonly mode: ProviderMode;
@@ -26,4 +33,8 @@ export interface DoorProvider {
   setAccess(member: DoorMember, enabled: boolean): Promise<DoorAccess | null>;
   /** What the door system holds for the member now: null when it does not know them. */
   accessOf(member: DoorMember): Promise<DoorAccess | null>;
+  /** The account's places (issue 15: each gym links one). */
+  places(organisationId: number): Promise<DoorPlace[]>;
+  /** A place's locks; an empty list for a place the account does not have. */
+  locks(organisationId: number, placeId: string): Promise<DoorLock[]>;
 }

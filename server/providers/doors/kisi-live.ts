@@ -46,9 +46,19 @@ export function kisiDoors(settings: KisiSettings): DoorProvider {
     const email = member.email.toLowerCase();
     return list.find((m) => (m.user?.email ?? m.email ?? "").toLowerCase() === email) ?? null;
   };
+  const listOf = <T>(answer: T[] | { data: T[] } | null) => (Array.isArray(answer) ? answer : (answer?.data ?? []));
   return {
     name: "kisi",
     mode: "live",
+    // Kisi: GET /places and GET /locks?place_id= (the account's buildings and their locks).
+    async places() {
+      const answer = await call((kisi) => kisi.get<{ id: number; name: string }[] | { data: { id: number; name: string }[] }>("places"));
+      return listOf(answer).map((p) => ({ id: String(p.id), name: p.name }));
+    },
+    async locks(_organisationId, placeId) {
+      const answer = await call((kisi) => kisi.get<{ id: number; name: string }[] | { data: { id: number; name: string }[] }>("locks", { place_id: placeId }));
+      return listOf(answer).map((l) => ({ id: String(l.id), name: l.name }));
+    },
     async accessOf(member) {
       const found = await find(member);
       return found ? asAccess(found) : null;

@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -39,6 +39,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/members\/change-price\/:id/.test(path)) return [ids.bravoBulk, 2147483647];
   if (/^\/api\/staff\/:id/.test(path)) return [ids.bravoStaff, ids.shared, 2147483647];
   if (/^\/api\/imports\/:id/.test(path)) return [ids.bravoImport, 2147483647];
+  if (/^\/api\/messaging\/conversations\/:id/.test(path)) return [ids.bravoConversation, 2147483647];
   return null;
 }
 
@@ -142,6 +143,12 @@ const ROUTES: Record<string, Plan> = {
   "DELETE /api/imports/:id": {},
   "GET /api/imports/:id/rejected": {},
   "POST /api/imports/:id/invite": {},
+  "GET /api/messaging/conversations": { queries: () => ["", "search=bravo", "unread=1"] },
+  "GET /api/messaging/conversation-messages": { queries: (i) => [`conversation_id=${i.bravoConversation}`] },
+  "POST /api/messaging/send": { body: (i) => ({ conversation_id: i.bravoConversation, body: "Alpha Wrote This" }) },
+  "PUT /api/messaging/conversations/:id/read": {},
+  "GET /api/member/messages": {},
+  "POST /api/member/messages": { body: () => ({ body: "Alpha Wrote This" }) },
   "GET /api/organisations/:id/access-control/integration": {},
   "POST /api/organisations/:id/access-control/integration": { body: () => ({ integration_type: "kisi" }) },
   "GET /api/organisations/:id/access-control/places": {},
@@ -293,7 +300,7 @@ for (const rowLevelSecurity of [true, false]) {
       api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, rowLevelSecurity });
       const hash = await hashPassword(PASSWORD);
       const db = env.db;
-      const alpha = await makeOrganisation(db, { name: "Alpha", multi_gym: true });
+      const alpha = await makeOrganisation(db, { name: "Alpha", multi_gym: true, calendar_and_messaging: true });
       const alphaGym = await makeGym(db, alpha.id, "Alpha Gym");
       const bravo = await makeOrganisation(db, { name: "Bravo Secret Club" });
       const bravoGym = await makeGym(db, bravo.id, "Bravo Secret Gym");
@@ -364,6 +371,9 @@ for (const rowLevelSecurity of [true, false]) {
         .returning();
       await db.insert(schema.member_import_files).values({ import_id: bravoImport.id, organisation_id: bravo.id, content: bravoFile });
       ids.bravoImport = bravoImport.id;
+      const [bravoConversation] = await db.insert(schema.conversations).values({ organisation_id: bravo.id, gym_id: bravoGym.id, member_id: bravoOnly.id }).returning();
+      await db.insert(schema.messages).values({ organisation_id: bravo.id, conversation_id: bravoConversation.id, sender_id: bravoOnly.id, from_member: true, body: "Bravo Secret message" });
+      ids.bravoConversation = bravoConversation.id;
     });
     afterAll(() => env?.close());
 

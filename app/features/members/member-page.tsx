@@ -1,5 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { loader as staffLayout } from "../../routes/_staff";
 import { capitaliseWords, formatDateTime } from "../../../domain/dates";
 import type { loader } from "../../routes/_staff.members.$id._index";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";
@@ -18,6 +19,8 @@ export type MemberPageData = SerializeFrom<typeof loader>;
 export function MemberPage({ data }: { data: MemberPageData }) {
   const { member, payments, visits, credentials, changes, events, view, pifAllowed } = data;
   const params = new URLSearchParams(useLocation().search);
+  const shell = useRouteLoaderData<typeof staffLayout>("routes/_staff");
+  const messaging = Boolean(shell?.me.current_organisation?.calendar_and_messaging);
   const button = "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50";
   return (
     <div className="space-y-6">
@@ -47,6 +50,11 @@ export function MemberPage({ data }: { data: MemberPageData }) {
           <Link to="activity" className={button}>
             Activity
           </Link>
+          {messaging ? (
+            <Link to={`/messages?member=${member.id}`} className={button}>
+              Message
+            </Link>
+          ) : null}
           {member.can.edit ? (
             <Link to="edit" className={button}>
               Edit

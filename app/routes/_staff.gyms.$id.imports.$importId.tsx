@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { readForm } from "../lib/forms.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import type { ColumnTarget, ImportField } from "../../domain/imports";
@@ -28,7 +29,7 @@ type Result = { message: string; errors: Record<string, string[]> };
 export async function action(args: ActionFunctionArgs) {
   const { api, gymId } = await importsRoute(args);
   const id = idParam(args.params, "importId");
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const here = `/gyms/${gymId}/imports/${id}`;
   try {

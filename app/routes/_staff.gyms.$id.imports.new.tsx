@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { readForm } from "../lib/forms.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { importsRoute } from "../features/imports/import-route.server";
 import { controlClass } from "../components/control-class";
@@ -17,7 +18,7 @@ type Result = { errors: Record<string, string[]>; message: string; pasted: strin
 /** The file (or pasted text) to the API, which reads its header and guesses the columns; then its page. */
 export async function action(args: ActionFunctionArgs) {
   const { api, gymId } = await importsRoute(args);
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const file = form.get("file");
   const pasted = String(form.get("csv") ?? "");
   try {

@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { readForm } from "../lib/forms.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "../../domain/dates";
 import { Thread } from "../features/messages/thread";
@@ -51,7 +52,7 @@ type Result = { error: string; draft: string };
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
   const api = gymApi(args);
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const conversationId = id(String(form.get("conversation_id") ?? ""));
   try {

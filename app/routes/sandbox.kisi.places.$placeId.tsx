@@ -1,4 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { readForm } from "../lib/forms.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { controlClass } from "../components/control-class";
 import { SandboxFrame } from "../features/signup/sandbox-frame";
@@ -28,7 +29,7 @@ type Result = { ok: true; door: string; opened: boolean; recorded: boolean; reas
 
 export async function action(args: ActionFunctionArgs) {
   requireApp(args.request, "backoffice");
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const email = String(form.get("email") ?? "");
   try {
     const r = await gymApi(args).post("/sandbox/kisi/locks/:lockId/unlock", { params: { lockId: Number(form.get("lock")) || 0 }, body: { email } });

@@ -19,6 +19,7 @@ import { gymRoutes } from "./gyms/routes";
 import { staffRoutes } from "./staff/routes";
 import { importRoutes } from "./imports/routes";
 import { doorRoutes } from "./doors/routes";
+import { calendarRoutes } from "./calendar/routes";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -59,6 +60,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", staffRoutes)
   .route("/", importRoutes)
   .route("/", doorRoutes)
+  .route("/", calendarRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)

@@ -586,6 +586,36 @@ export const price_changes = pgTable(
 );
 
 /**
+ * A personal-training appointment (issue 16; the calendar): a trainer's time with a member at a gym. Cancelled ones
+ * are kept (cancelled_at) so the member's history and the trainer's week stay true. `series_id` and
+ * `occurrence_start` tie an occurrence moved or cancelled out of a recurring schedule to the series (a later slice).
+ */
+export const appointments = pgTable(
+  "appointments",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    trainer_id: integer("trainer_id").notNull().references(() => users.id),
+    member_id: integer("member_id").notNull().references(() => users.id),
+    starts_at: ts("starts_at").notNull(),
+    ends_at: ts("ends_at").notNull(),
+    notes: text("notes"),
+    series_id: integer("series_id"),
+    occurrence_start: ts("occurrence_start"),
+    created_by: integer("created_by").notNull().references(() => users.id),
+    cancelled_at: ts("cancelled_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [
+    index("appointments_trainer_idx").on(t.organisation_id, t.trainer_id, t.starts_at),
+    index("appointments_week_idx").on(t.organisation_id, t.starts_at),
+    check("appointments_order", sql`${t.ends_at} > ${t.starts_at}`),
+  ],
+);
+
+/**
  * The organisation's door system (issue 15; SPEC §3 "Access-control integration"): Kisi, through the sandbox unless an
  * API key of the organisation's own Kisi account is stored (sealed, server/crypto/secrets.ts) or the server has one.
  */

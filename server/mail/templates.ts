@@ -92,6 +92,21 @@ export function importInviteMail(to: string, name: string, gym: string, url: str
   return { to, subject: `${gym}: set up your membership`, text: `${lines.join("\n\n")}\n\n${url}`, html: layout(`Welcome to ${gym}'s new system`, lines, { label: "Set your password", url }) };
 }
 
+/** A member's personal-training appointment booked, moved or cancelled (issue 16). `when` is in New Zealand time. */
+export function appointmentMail(kind: "booked" | "moved" | "cancelled", to: string, name: string, p: { trainer: string; gym: string; when: string; was?: string }): Mail {
+  const subject = { booked: "Your session is booked", moved: "Your session has moved", cancelled: "Your session is cancelled" }[kind];
+  const lines = [
+    `Hi ${name},`,
+    kind === "booked"
+      ? `Your session with ${p.trainer} at ${p.gym} is booked for ${p.when}.`
+      : kind === "moved"
+        ? `Your session with ${p.trainer} at ${p.gym} has moved from ${p.was} to ${p.when}.`
+        : `Your session with ${p.trainer} at ${p.gym} on ${p.when} is cancelled.`,
+    "If that does not suit you, reply to the gym in the app.",
+  ];
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
 /** A charge that did not go through but may on a later try (domain/failures.ts: a soft decline). */
 export function paymentFailedMail(to: string, name: string, p: { amount: string; gym: string; retryOn: string | null; graceEnds: string | null; url: string }): Mail {
   const lines = [

@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -40,6 +40,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/staff\/:id/.test(path)) return [ids.bravoStaff, ids.shared, 2147483647];
   if (/^\/api\/imports\/:id/.test(path)) return [ids.bravoImport, 2147483647];
   if (/^\/api\/messaging\/conversations\/:id/.test(path)) return [ids.bravoConversation, 2147483647];
+  if (/^\/api\/appointments\/:id/.test(path)) return [ids.bravoAppointment, 2147483647];
   return null;
 }
 
@@ -148,6 +149,11 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/messaging/send": { body: (i) => ({ conversation_id: i.bravoConversation, body: "Alpha Wrote This" }) },
   "PUT /api/messaging/conversations/:id/read": {},
   "GET /api/member/messages": {},
+  "GET /api/appointments": { queries: (i) => [`from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`, `from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&trainer_id=${i.bravoStaff}`] },
+  "GET /api/appointments/:id": {},
+  "POST /api/appointments": { body: (i) => ({ trainer_id: i.bravoStaff, member_id: i.bravoOnly, gym_id: i.bravoGym, starts_at: "2026-01-05T09:00:00Z", ends_at: "2026-01-05T10:00:00Z" }) },
+  "PUT /api/appointments/:id": { body: () => ({ starts_at: "2026-01-06T09:00:00Z", ends_at: "2026-01-06T10:00:00Z" }) },
+  "DELETE /api/appointments/:id": {},
   "POST /api/member/messages": { body: () => ({ body: "Alpha Wrote This" }) },
   "GET /api/organisations/:id/access-control/integration": {},
   "POST /api/organisations/:id/access-control/integration": { body: () => ({ integration_type: "kisi" }) },
@@ -374,6 +380,11 @@ for (const rowLevelSecurity of [true, false]) {
       const [bravoConversation] = await db.insert(schema.conversations).values({ organisation_id: bravo.id, gym_id: bravoGym.id, member_id: bravoOnly.id }).returning();
       await db.insert(schema.messages).values({ organisation_id: bravo.id, conversation_id: bravoConversation.id, sender_id: bravoOnly.id, from_member: true, body: "Bravo Secret message" });
       ids.bravoConversation = bravoConversation.id;
+      const [bravoAppointment] = await db
+        .insert(schema.appointments)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, trainer_id: bravoAdmin.id, member_id: bravoOnly.id, starts_at: new Date("2026-01-05T09:00:00Z"), ends_at: new Date("2026-01-05T10:00:00Z"), notes: "Bravo Secret session", created_by: bravoAdmin.id })
+        .returning();
+      ids.bravoAppointment = bravoAppointment.id;
     });
     afterAll(() => env?.close());
 

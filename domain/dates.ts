@@ -104,3 +104,6 @@ export function addCalendarDays(day: string, n: number): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isInteger(n)) throw new RangeError(`Not a calendar day and a whole number of days: ${day}, ${n}`);
   return shiftDay(`${day}|${n}`);
 }
+
+/** A wall-clock time in Auckland ("2026-11-26", "09:30") as the instant it is, daylight saving included. */
+export const localInstant = (day: string, hhmm: string) => fromZonedTime(`${day}T${hhmm}:00`, TIME_ZONE);

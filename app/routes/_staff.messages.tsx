@@ -37,7 +37,8 @@ export async function loader(args: LoaderFunctionArgs) {
     Promise.all([
       listed,
       conversationId ? api.get("/messaging/conversation-messages", { query: { conversation_id: conversationId } }) : null,
-      memberId ? api.get("/members/:id", { params: { id: memberId } }) : null,
+      // A member no longer there (or never ours) is simply not chosen.
+      memberId ? api.get("/members/:id", { params: { id: memberId } }).catch((err) => (err instanceof ApiRequestError && [403, 404].includes(err.status) ? null : Promise.reject(err))) : null,
       find ? api.post("/search", { body: { query: find } }) : null,
     ]),
   );

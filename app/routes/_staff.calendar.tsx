@@ -3,6 +3,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addCalendarDays, formatLocal, formatTime, localDay, localInstant, localWeekStart, startOfLocalDay } from "../../domain/dates";
 import { controlClass } from "../components/control-class";
 import { ColourDot } from "../features/staff/staff-fields";
+import { MemberFinder } from "../features/members/member-finder";
+import { memberOrNull } from "../features/members/member-or-null.server";
 import { orRefusal } from "../features/members/member-route.server";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { readForm } from "../lib/forms.server";
@@ -42,8 +44,7 @@ export async function loader(args: LoaderFunctionArgs) {
       listed,
       admins ? api.get("/organisations/:id/staff", { params: { id: me.current_organisation!.id }, query: { status: "active" } }) : null,
       find ? api.post("/search", { body: { query: find } }) : null,
-      // A member no longer there (or never ours) is simply not chosen.
-      memberId ? api.get("/members/:id", { params: { id: memberId } }).catch((err) => (err instanceof ApiRequestError && [403, 404].includes(err.status) ? null : Promise.reject(err))) : null,
+      memberOrNull(api, memberId),
     ]),
   );
   const trainers = admins ? staff!.data.filter((s) => s.is_organisation_admin || s.gyms.some((g) => g.id === me.current_gym?.id)).map((s) => ({ id: s.id, name: s.name })) : [{ id: me.id, name: me.name }];
@@ -217,34 +218,9 @@ export default function Calendar() {
           <h2 id="book-heading" className="font-semibold">
             Book an appointment
           </h2>
-          <Form method="get" className="space-y-2">
+          <MemberFinder label="Member" find={find} hits={hits} hrefFor={(id) => `/calendar?week=${week}&member=${id}#book-heading`}>
             <input type="hidden" name="week" value={week} />
-            <label htmlFor="find-member" className="block text-sm font-medium text-slate-800">
-              Member
-            </label>
-            <div className="flex gap-2">
-              <input id="find-member" name="find" type="search" defaultValue={find} placeholder="Search for a member" className="block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
-              <button type="submit" className="rounded-md bg-white px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-                Find
-              </button>
-            </div>
-            {hits ? (
-              hits.length ? (
-                <ul aria-label="Members found" className="space-y-1 text-sm">
-                  {hits.map((h) => (
-                    <li key={h.id}>
-                      <Link to={`/calendar?week=${week}&member=${h.id}#book-heading`} className="text-brand-700 underline">
-                        {h.name}
-                      </Link>{" "}
-                      <span className="text-slate-600">{h.email}</span>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="text-sm text-slate-600">No results found for &quot;{find}&quot;</p>
-              )
-            ) : null}
-          </Form>
+          </MemberFinder>
           {member ? (
             <Form method="post" className="space-y-3" noValidate>
               <input type="hidden" name="intent" value="book" />

@@ -3,6 +3,8 @@ import { readForm } from "../lib/forms.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "../../domain/dates";
 import { Thread } from "../features/messages/thread";
+import { MemberFinder } from "../features/members/member-finder";
+import { memberOrNull } from "../features/members/member-or-null.server";
 import { orRefusal } from "../features/members/member-route.server";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
@@ -37,8 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
     Promise.all([
       listed,
       conversationId ? api.get("/messaging/conversation-messages", { query: { conversation_id: conversationId } }) : null,
-      // A member no longer there (or never ours) is simply not chosen.
-      memberId ? api.get("/members/:id", { params: { id: memberId } }).catch((err) => (err instanceof ApiRequestError && [403, 404].includes(err.status) ? null : Promise.reject(err))) : null,
+      memberOrNull(api, memberId),
       find ? api.post("/search", { body: { query: find } }) : null,
     ]),
   );
@@ -127,33 +128,7 @@ export default function Messages() {
               ))}
             </ul>
           </nav>
-          <Form method="get" className="space-y-2 rounded-lg border border-slate-200 bg-white p-3">
-            <label htmlFor="find-member" className="block text-sm font-medium text-slate-800">
-              Message a member
-            </label>
-            <div className="flex gap-2">
-              <input id="find-member" name="find" type="search" defaultValue={find} placeholder="Search for a member" className="block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
-              <button type="submit" className="rounded-md bg-white px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-                Find
-              </button>
-            </div>
-            {hits ? (
-              hits.length ? (
-                <ul aria-label="Members found" className="space-y-1 text-sm">
-                  {hits.map((h) => (
-                    <li key={h.id}>
-                      <Link to={`/messages?member=${h.id}`} className="text-brand-700 underline">
-                        {h.name}
-                      </Link>{" "}
-                      <span className="text-slate-600">{h.email}</span>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="text-sm text-slate-600">No results found for &quot;{find}&quot;</p>
-              )
-            ) : null}
-          </Form>
+          <MemberFinder label="Message a member" find={find} hits={hits} hrefFor={(id) => `/messages?member=${id}`} className="rounded-lg border border-slate-200 bg-white p-3" />
         </div>
         {thread ? (
           <Thread title={thread.conversation.member.name} messages={thread.data} unread={unreadHere} conversationId={thread.conversation.id} memberId={null} error={failed?.error} draft={failed?.draft} />

@@ -1,21 +1,18 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { Hono, type Context } from "hono";
 import { formatLocal, formatTime } from "../../../domain/dates";
 import { appointmentChange, appointmentRequest, appointmentsQuery } from "../../../domain/schemas/calendar";
 import { bookAppointment, cancelAppointment, changeAppointment, findAppointment, listAppointments } from "../../calendar/appointments";
 import { appointmentMail } from "../../mail/templates";
 import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
-import { notFound } from "../errors";
+import { calendarAndMessaging } from "../guards";
 import { now, requireStaff } from "../middleware";
 
 /**
  * The calendar's appointments (issue 16; a first slice: one-off appointments). Gated by the organisation, like
  * messaging: without calendar and messaging these calls do not exist (404). Rules: server/calendar/appointments.ts.
  */
-const calendarOn: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  if (!c.var.user?.organisation?.calendar_and_messaging) throw notFound("Not found.");
-  await next();
-};
+const calendarOn = calendarAndMessaging;
 const staff = [requireStaff, calendarOn] as const;
 const when = (d: Date | string) => `${formatLocal(d, "EEEE d MMMM")} at ${formatTime(d)}`;
 

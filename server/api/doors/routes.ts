@@ -9,15 +9,13 @@ import type { Db } from "../../db/client";
 import { sandboxProviders } from "../../providers/registry";
 import { pathId, readBody } from "../body";
 import type { ApiEnv } from "../context";
+import { ownOrganisation } from "../guards";
 import { ApiError, invalid, notFound } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { assertCan, requireCan } from "../permissions";
 
 /** The door system (SPEC §7 Access control; issue 15). Rules: server/doors/integration.ts; events: server/doors/events.ts. */
-const own = async (c: Context<ApiEnv>, next: () => Promise<void>) => {
-  if (pathId(c, "No such organisation.") !== c.var.tenant.organisationId) throw notFound("No such organisation.");
-  await next();
-};
+const own = ownOrganisation;
 const staff = [requireStaff, requireCan("gyms.write"), own] as const;
 
 const fallbackDoors = (c: Context<ApiEnv>) => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db).doors;

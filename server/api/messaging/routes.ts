@@ -1,9 +1,9 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { Hono, type Context } from "hono";
 import { conversationsQuery, memberSendRequest, sendRequest, threadQuery } from "../../../domain/schemas/messaging";
 import { addMessage, conversationWith, existingConversation, findConversation, listConversations, markRead, threadOf } from "../../messaging/conversations";
 import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
-import { notFound } from "../errors";
+import { calendarAndMessaging } from "../guards";
 import { now, requireMember, requireStaff, requireStaffSession } from "../middleware";
 import { assertCan, gymsWhere, requireCan } from "../permissions";
 
@@ -11,10 +11,7 @@ import { assertCan, gymsWhere, requireCan } from "../permissions";
  * Messaging (issue 16; SPEC §7 Messaging): staff and members of organisations that have calendar and messaging
  * switched on; for anyone else these calls do not exist (404, SPEC §6: gated by the organisation, not by role).
  */
-const messagingOn: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  if (!c.var.user?.organisation?.calendar_and_messaging) throw notFound("Not found.");
-  await next();
-};
+const messagingOn = calendarAndMessaging;
 const staff = [requireStaff, messagingOn, requireCan("members.read")] as const;
 const scope = (c: Context<ApiEnv>) => gymsWhere(c.var.user!, "members.read");
 

@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { failedPaymentGraceRequest, minimumAgeRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../../domain/schemas/organisation";
 import { webhookCallsQuery } from "../../../domain/schemas/webhooks";
 import { signupUrl } from "../../config";
@@ -17,15 +17,11 @@ import {
 import { listWebhookCalls } from "../webhooks/routes";
 import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
-import { notFound } from "../errors";
+import { ownOrganisation } from "../guards";
 import { requireStaff } from "../middleware";
 import { assertCan, requireCan } from "../permissions";
 
-/** The path's organisation must be the session's: any other id answers as if it did not exist. */
-const own = async (c: Context<ApiEnv>, next: () => Promise<void>) => {
-  if (pathId(c, "No such organisation.") !== c.var.tenant.organisationId) throw notFound("No such organisation.");
-  await next();
-};
+const own = ownOrganisation;
 const admin = [requireStaff, requireCan("settings.write"), own] as const;
 const staff = [requireStaff, own] as const;
 

@@ -1,26 +1,24 @@
 import { Hono, type Context } from "hono";
 import { doorAccessRequest, staffExistsRequest, staffInviteRequest, staffListQuery, staffUpdateRequest } from "../../../domain/schemas/staff";
 import { CALENDAR_COLOURS, type CalendarColour } from "../../../domain/staff";
+import { doorSystemOf, integrationOf } from "../../doors/integration";
 import { sandboxProviders } from "../../providers/registry";
 import { assignableGyms, listStaff, staffMember } from "../../staff/read";
 import { inviteStaff, removeStaff, resendInvitation, setDeactivated, setDoorAccess, staffExists, updateStaff, type Actor } from "../../staff/write";
 import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
-import { notFound } from "../errors";
+import { ownOrganisation } from "../guards";
 import { publicOrigin } from "../links";
 import { now, requireStaff } from "../middleware";
 import { gymsWhere, requireCan } from "../permissions";
 
-/** The path's organisation must be the session's: any other id answers as if it did not exist. */
-const own = async (c: Context<ApiEnv>, next: () => Promise<void>) => {
-  if (pathId(c, "No such organisation.") !== c.var.tenant.organisationId) throw notFound("No such organisation.");
-  await next();
-};
+const own = ownOrganisation;
 const reader = [requireStaff, requireCan("staff.read")] as const;
 const writer = [requireStaff, requireCan("staff.write")] as const;
 
 const actorOf = (c: Context<ApiEnv>): Actor => ({ id: c.var.user!.row.id, name: c.var.user!.row.name, scope: gymsWhere(c.var.user!, "staff.write") });
-const doorsOf = (c: Context<ApiEnv>) => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db).doors;
+/** The organisation's door system: its own Kisi account when it connected one (server/doors/integration.ts). */
+const doorsOf = async (c: Context<ApiEnv>) => doorSystemOf(await integrationOf(c.var.tenant), (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db).doors);
 const setPasswordUrl = (c: Context<ApiEnv>) => (token: string) => `${publicOrigin(c, "backoffice")}/set-password?token=${token}`;
 const staffId = (c: Context<ApiEnv>) => pathId(c, "No such staff member.");
 const answer = async (c: Context<ApiEnv>, id: number) => c.json({ data: await staffMember(c.var.tenant, gymsWhere(c.var.user!, "staff.read"), id) });
@@ -57,7 +55,7 @@ export const staffRoutes = new Hono<ApiEnv>()
   })
   .delete("/staff/:id{[0-9]+}", ...writer, async (c) => {
     const id = staffId(c);
-    await removeStaff(c.var.tenant, actorOf(c), doorsOf(c), id, now(c));
+    await removeStaff(c.var.tenant, actorOf(c), await doorsOf(c), id, now(c));
     return answer(c, id);
   })
   .post("/staff/:id{[0-9]+}/resend-invitation", ...writer, async (c) => {
@@ -68,7 +66,7 @@ export const staffRoutes = new Hono<ApiEnv>()
   /** POST /api/staff/{id}/kisi-access { access_enabled }: their door access, at the door system and here. */
   .post("/staff/:id{[0-9]+}/kisi-access", ...writer, async (c) => {
     const id = staffId(c);
-    await setDoorAccess(c.var.tenant, actorOf(c), doorsOf(c), id, (await readBody(c, doorAccessRequest)).access_enabled, now(c));
+    await setDoorAccess(c.var.tenant, actorOf(c), await doorsOf(c), id, (await readBody(c, doorAccessRequest)).access_enabled, now(c));
     return answer(c, id);
   })
   .post("/staff/:id{[0-9]+}/deactivate", ...writer, async (c) => {

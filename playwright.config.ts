@@ -72,6 +72,8 @@ export default defineConfig({
       DATABASE_URL: "",
       // Every test signs up from 127.0.0.1; the real limit is covered by the API suite.
       SIGNUP_LIMIT_PER_HOUR: "1000",
+      // The request log would print a line per request into the test output: warnings and errors only.
+      LOG_LEVEL: "warn",
     },
   },
 });

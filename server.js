@@ -28,15 +28,19 @@ if (cluster.isPrimary && workers > 1) {
     for (let i = 1; i < workers; i++) cluster.fork();
   });
   cluster.on("exit", (worker, code, signal) => {
-    if (stopping) return;
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
     console.error(`worker ${worker.process.pid} stopped (${signal ?? code}); starting another`);
     if (code === 1 && worker === first) process.exit(1); // settings refused at boot: another try would fail the same way
     cluster.fork();
   });
+  // Each worker drains on the first signal and stops at once on a second: pass every one on.
   for (const sig of ["SIGINT", "SIGTERM"]) {
-    process.once(sig, () => {
+    process.on(sig, () => {
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.kill(sig);
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(sig);
     });
   }
 } else {
@@ -46,7 +50,7 @@ if (cluster.isPrimary && workers > 1) {
 async function serve() {
   const root = path.dirname(fileURLToPath(import.meta.url));
   const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
-  const { boot, ConfigError, crossSitePolicy, createRequestHandler, cspNonce, securityHeaders } = build.entry.module;
+  const { boot, ConfigError, crossSitePolicy, createRequestHandler, cspNonce, securityHeaders, log, pagePatterns, requestObservability } = build.entry.module;
 
   let runtime;
   try {
@@ -63,6 +67,18 @@ async function serve() {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
+  // Request id, route pattern, trace span and one JSON log line per request (server/observability/http.ts).
+  app.use(requestObservability(pagePatterns(build.routes)));
+  // Liveness and readiness for a load balancer: before sessions, pages and the API, and without them.
+  app.get(["/healthz", "/readyz"], async (req, res) => {
+    const answer = await runtime.health.fetch(new Request(`http://health${req.path}`));
+    res.status(answer.status).set({ "Content-Type": "application/json", "Cache-Control": "no-store" }).send(await answer.text());
+  });
+  // While shutting down, every answer tells the client not to reuse the connection.
+  app.use((req, res, next) => {
+    if (shuttingDown) res.set("Connection", "close");
+    next();
+  });
   app.use(compression());
   app.use((req, res, next) => {
     res.locals.cspNonce = cspNonce();
@@ -98,15 +114,38 @@ async function serve() {
     }),
   );
 
+  let shuttingDown = false;
   const server = app.listen(config.PORT, config.HOST, () => {
     const apps = `back-office on ${config.BACKOFFICE_HOSTS.join(", ")}; sign-up on ${config.SIGNUP_HOSTS.join(", ")}`;
-    console.log(`Gym Membership on http://localhost:${config.PORT} (${apps}; database: ${runtime.database.kind})`);
+    log.info({ port: config.PORT, database: runtime.database.kind }, `Gym Membership on http://localhost:${config.PORT} (${apps}; database: ${runtime.database.kind})`);
   });
 
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.once(signal, () => {
-      server.close();
-      runtime.stop().finally(() => process.exit(0));
+  // SIGTERM (or Ctrl-C): stop taking connections, let the requests in flight and the current job step finish, then
+  // exit. A second signal, or SHUTDOWN_TIMEOUT_MS, ends it at once.
+  const shutdown = (signal) => {
+    if (shuttingDown) {
+      log.warn({ signal }, "second signal: stopping now");
+      process.exit(1);
+    }
+    shuttingDown = true;
+    log.info({ signal }, "shutting down: finishing the requests in flight");
+    runtime.drain();
+    const deadline = setTimeout(() => {
+      log.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, "shutdown took too long: stopping now");
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
+    server.close(() => {
+      runtime
+        .stop()
+        .then(() => {
+          log.info("stopped");
+          process.exit(0);
+        })
+        .catch(() => process.exit(1));
     });
-  }
+    // Idle keep-alive connections would hold close() open; busy ones end after their answer (Connection: close).
+    server.closeIdleConnections();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => shutdown(signal));
 }

@@ -7,12 +7,23 @@ import { InlineStylesContext } from "./components/stylesheet";
 import { appFor } from "./lib/host.server";
 import { stylesheetText } from "./lib/stylesheet.server";
 import { deferScripts } from "./lib/defer-scripts.server";
+import { reportError } from "../server/observability/report";
+import { ApiRequestError } from "./lib/api.server";
 
 export { boot } from "../server/runtime";
 export { ConfigError } from "../server/config";
 export { crossSitePolicy } from "./lib/same-origin.server";
 export { createRequestHandler } from "../server/http/remix-handler";
 export { cspNonce, securityHeaders } from "../server/http/security-headers";
+export { pagePatterns, requestObservability } from "../server/observability/http";
+export { log } from "../server/observability/log";
+
+/** A loader's or action's unexpected error (not a thrown Response): logged and reported with its request (issue 19). */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  // An API call that failed on our side was reported by the API already.
+  if (request.signal.aborted || (error instanceof ApiRequestError && error.status >= 500)) return;
+  reportError("[remix] loader or action failed", error);
+}
 
 const ABORT_DELAY = 5_000;
 
@@ -66,7 +77,7 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (shellRendered) console.error(error);
+        if (shellRendered) reportError("[remix] render failed", error);
       },
     });
     const timer = setTimeout(abort, ABORT_DELAY);

@@ -7,6 +7,8 @@ import { Stylesheet } from "./components/stylesheet";
 import { Toaster } from "./components/toasts";
 import { appFor } from "./lib/host.server";
 import { readToast } from "./lib/toast.server";
+import { browserReporting } from "./lib/reporting.server";
+import { useBrowserReporting } from "./components/browser-reporting";
 
 export const meta: MetaFunction = () => [{ title: "Gym Membership" }];
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.ico" }];
@@ -16,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // An unknown host gets a plain 404 page, whatever the path.
   if (!app) throw data({ message: "Not found" }, { status: 404 });
   const { toast, headers } = await readToast(request);
-  return data({ app, toast }, { headers });
+  return data({ app, toast, reporting: browserReporting(app) }, { headers });
 }
 
 /**
@@ -55,7 +57,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+  const { toast, reporting } = useLoaderData<typeof loader>();
+  useBrowserReporting(reporting);
   return (
     <>
       <Toaster toast={toast} />

@@ -82,7 +82,8 @@ async function main() {
       SESSION_SECRET: "bench-session-secret-0123456789abcdef",
       TOAST_SECRET: "bench-toast-secret-0123456789abcdefgh",
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    // The request log stays on, as deployed (one JSON line a request), written where it costs what a log pipe does.
+    stdio: ["ignore", "ignore", "inherit"],
   });
   try {
     await waitFor(`${BASE}/login`);

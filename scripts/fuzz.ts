@@ -11,7 +11,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, oddBody, oddCookies, oddId, oddQuery, seededRandom, type Rng } from "./fuzz/inputs";
-import { Jar, send, startServer, type Reply, type Server } from "./fuzz/server";
+import { Jar, jsonCaller, send, startServer, type Reply, type Server } from "./fuzz/server";
 import { apiTargets, fieldNames, pageTargets, type Target } from "./fuzz/targets";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,15 +56,9 @@ async function main() {
     const targets: Target[] = [...apiTargets(), ...pageTargets(ROOT)];
     const admin = new Jar();
     const anonymous = new Jar();
+    const json = jsonCaller(port, backoffice);
     const call = async (jar: Jar, method: string, p: string, body?: unknown, host = backoffice) => {
-      const reply = await send(port, {
-        method,
-        path: p,
-        host,
-        headers: { origin: `http://${host}`, "x-requested-with": "XMLHttpRequest", ...jar.header(), ...(body ? { "content-type": "application/json" } : {}) },
-        body: body ? Buffer.from(JSON.stringify(body)) : undefined,
-      });
-      jar.take(reply.setCookies);
+      const reply = await json(jar, method, p, body, host);
       return { status: reply.status, json: (() => { try { return JSON.parse(reply.body); } catch { return null; } })() };
     };
     const signIn = async () => {

@@ -34,6 +34,15 @@ if [ -n "${DATABASE_URL:-}" ]; then
   echo "== crash trial (a short run: npm run crash-trial for the full one)"; CRASH_KILLS=15 CRASH_SUBSCRIPTIONS=400 CRASH_WEEKS=6 npx tsx scripts/crash-trial.ts
 fi
 echo "== build"; npx remix build
+if [ -n "${DATABASE_URL:-}" ]; then
+  echo "== restart trial (two processes behind HAProxy, each restarted under load; npm run restart-trial)"; RESTART_USERS=4 RESTART_SECONDS=3 npx tsx scripts/restart-trial.ts
+  echo "== backup and restore check (npm run backup -- --check)"
+  backup_db="gym_backup_ci_$$"; backup_url="${DATABASE_URL%/*}/$backup_db"; backup_dir=$(mktemp -d)
+  psql "$DATABASE_URL" -qc "create database $backup_db"
+  DATABASE_URL="$backup_url" npx tsx scripts/seed.ts --members 200 >/dev/null
+  DATABASE_URL="$backup_url" BACKUP_DIR="$backup_dir" npx tsx scripts/backup.ts --check || { psql "$DATABASE_URL" -qc "drop database $backup_db with (force)"; exit 1; }
+  psql "$DATABASE_URL" -qc "drop database $backup_db with (force)"; rm -rf "$backup_dir"
+fi
 echo "== fuzz (a short run: npm run fuzz for the full one)"; FUZZ_REQUESTS=400 FUZZ_SECONDS=60 npx tsx scripts/fuzz.ts
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -102,6 +102,15 @@ const schema = z
       .string()
       .default("0 10 * * *")
       .refine((v) => v.trim().split(/\s+/).length === 5, "must be a cron line of five fields, such as 0 10 * * *"),
+    /** Error reporting and tracing (Sentry; server/observability/report.ts): off without a DSN. */
+    SENTRY_DSN: z.string().url("must be a Sentry DSN (https://…@….ingest.sentry.io/…)").optional(),
+    /** The share of requests traced, 0 to 1 (SPEC §9: 0.5). */
+    SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0, "must be from 0 to 1").max(1, "must be from 0 to 1").default(0.5),
+    SENTRY_ENVIRONMENT: z.string().optional(),
+    /** The browser's reporting (back-office pages only): a DSN meant to be public, usually the same project's. */
+    PUBLIC_SENTRY_DSN: z.string().url("must be a Sentry DSN").optional(),
+    /** How long a SIGTERM waits for requests in flight and the current job step before the process ends anyway. */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
     /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
     TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),
   })

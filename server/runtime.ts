@@ -5,6 +5,8 @@ import { switchableJobs } from "./jobs/starter";
 import { startScheduler, type Scheduler } from "./jobs/scheduler";
 import { createProviders, providerSettings } from "./providers/registry";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
+import { healthRoutes } from "./observability/health";
+import { flushReports, startErrorReporting } from "./observability/report";
 
 /**
  * The process-wide runtime: settings, one database handle and the mounted gym API.
@@ -16,7 +18,11 @@ export interface Runtime {
   api: Api;
   /** The jobs the server runs by itself (the billing run), unless BILLING_JOBS=0. */
   jobs: Scheduler | null;
-  /** Stops the jobs (letting a running one finish), then closes the database: for SIGTERM. */
+  /** GET /healthz and /readyz (server/observability/health.ts), answered before any page or API work. */
+  health: ReturnType<typeof healthRoutes>;
+  /** From now on /readyz says no: the load balancer stops sending new requests (the first step of a SIGTERM). */
+  drain(): void;
+  /** Stops the jobs (letting a running one finish its step), sends queued error reports, closes the database: for SIGTERM. */
   stop(): Promise<void>;
 }
 
@@ -25,6 +31,7 @@ let runtime: Promise<Runtime> | undefined;
 export function boot(): Promise<Runtime> {
   runtime ??= (async () => {
     const cfg = config();
+    startErrorReporting({ dsn: cfg.SENTRY_DSN, environment: cfg.SENTRY_ENVIRONMENT ?? cfg.NODE_ENV, tracesSampleRate: cfg.SENTRY_TRACES_SAMPLE_RATE });
     const database = await openDatabase({ databaseUrl: cfg.DATABASE_URL, pgliteDir: cfg.PGLITE_DIR });
     const mailer = cfg.SMTP_URL ? await smtpMailer(cfg.SMTP_URL, cfg.MAIL_FROM) : outboxMailer(database.db);
     if (cfg.SEED_DEMO) {
@@ -37,13 +44,20 @@ export function boot(): Promise<Runtime> {
     const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter });
     const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer, providers }) : null;
     if (jobs) starter.use(jobs);
+    let draining = false;
+    let jobsRunning = Boolean(jobs);
     return {
       config: cfg,
       database,
       api,
       jobs,
+      health: healthRoutes({ db: database.db, jobsStarted: jobs ? () => jobsRunning : null, draining: () => draining }),
+      drain: () => void (draining = true),
       stop: async () => {
+        draining = true;
         await jobs?.stop();
+        jobsRunning = false;
+        await flushReports();
         await database.close();
       },
     };

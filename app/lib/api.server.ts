@@ -1,4 +1,5 @@
 import type { PageReads } from "../../server/api/context";
+import { currentRequest } from "../../server/observability/context";
 import { getRuntime } from "../../server/runtime";
 import type { AnswerOf, CallOptions, Method, PathFor, Query } from "./api-contract";
 
@@ -58,7 +59,7 @@ export interface GymApi {
   get<P extends PathFor<"get">>(path: P, ...options: CallOptions<P, { query?: Query }>): Promise<AnswerOf<"get", P>>;
   post<P extends PathFor<"post">>(path: P, ...options: CallOptions<P, { body?: unknown }>): Promise<AnswerOf<"post", P>>;
   put<P extends PathFor<"put">>(path: P, ...options: CallOptions<P, { body?: unknown }>): Promise<AnswerOf<"put", P>>;
-  delete<P extends PathFor<"delete">>(path: P, ...options: CallOptions<P, object>): Promise<AnswerOf<"delete", P>>;
+  delete<P extends PathFor<"delete">>(path: P, ...options: CallOptions<P, { query?: Query }>): Promise<AnswerOf<"delete", P>>;
   /**
    * The API's answer itself, for bodies to pass on as they stream (CSV exports, images). A failure still
    * raises ApiRequestError. `body` is JSON unless it is FormData (multipart uploads).
@@ -102,6 +103,8 @@ export function gymApi({ request, context }: ApiContext): GymApi {
         ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {}),
         ...(request.headers.get("user-agent") ? { "user-agent": request.headers.get("user-agent")! } : {}),
         ...(config.API_BASE && context?.clientIp ? { "x-forwarded-for": context.clientIp } : {}),
+        // The page's request id goes with its API calls (a remote API logs and reports under the same id).
+        ...(currentRequest() ? { "x-request-id": currentRequest()!.id } : {}),
       },
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       // The time-out guards a remote API; the in-process one never reads the signal, and making one costs a timer per call.
@@ -147,6 +150,16 @@ export function gymApi({ request, context }: ApiContext): GymApi {
 }
 
 /** A read the user may not be allowed (403): null instead of an error, for pages that show what they may. */
+/** A read of the calendar's (recurring schedules): null for an organisation without calendar and messaging (404). */
+export async function ifCalendar<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 404) return null;
+    throw err;
+  }
+}
+
 export async function ifAllowed<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read;

@@ -2,7 +2,11 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addCalendarDays, formatLocal, formatTime, localDay, localInstant, localWeekStart, startOfLocalDay } from "../../domain/dates";
 import { controlClass } from "../components/control-class";
-import { ColourDot } from "../features/staff/staff-fields";
+import { CopyButton } from "../components/copy-button";
+import { FieldError } from "../features/calendar/field-error";
+import { TrainerSelect } from "../features/calendar/trainer-select";
+import { trainersFor } from "../features/calendar/trainers.server";
+import { WeekGrid } from "../features/calendar/week-grid";
 import { MemberFinder } from "../features/members/member-finder";
 import { memberOrNull } from "../features/members/member-or-null.server";
 import { orRefusal } from "../features/members/member-route.server";
@@ -18,9 +22,12 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const num = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
 
 /**
- * /calendar (issue 16, first slice): the week's personal-training appointments, Monday to Sunday in Auckland time,
- * each in its trainer's colour; previous and next week are links. Booking, moving and cancelling are forms (they work
- * without JavaScript); the member is found with the member search. Trainers see and book their own; admins everyone's.
+ * /calendar (issue 16): the week's personal-training appointments and recurring sessions on a time grid, Monday to
+ * Sunday in Auckland time, each in its trainer's colour (one day at a time on phones); previous and next week are
+ * links. Booking, moving and cancelling (one recurring session alone, too) are forms that work without JavaScript;
+ * with it, sessions are dragged to move or resize and an empty slot is clicked to book (app/features/calendar/week-grid.tsx).
+ * The member is found with the member search. Trainers see and book their own; admins everyone's. Each person's private
+ * calendar feed link is made and replaced here.
  */
 export async function loader(args: LoaderFunctionArgs) {
   requireApp(args.request, "backoffice");
@@ -31,33 +38,35 @@ export async function loader(args: LoaderFunctionArgs) {
   const find = (url.searchParams.get("find") ?? "").slice(0, 100);
   const memberId = num(url.searchParams.get("member"));
   const editId = num(url.searchParams.get("edit"));
+  const [, seriesId, occurrenceDay] = /^(\d{1,9}):(\d{4}-\d{2}-\d{2})$/.exec(url.searchParams.get("occurrence") ?? "") ?? [];
+  const [, slotDay, slotTime] = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/.exec(url.searchParams.get("slot") ?? "") ?? [];
   const me = await orRefusal(args.request, api.get("/me"));
   const listed = api.get("/appointments", { query: { from: startOfLocalDay(week).toISOString(), to: startOfLocalDay(addCalendarDays(week, 7)).toISOString() } }).catch((err) => {
     // Without calendar and messaging there is no calendar: the layout's guard sends staff to the dashboard.
     if (err instanceof ApiRequestError && err.status === 404) throw redirect("/dashboard");
     throw err;
   });
-  const admins = me.permissions.includes("staff.read");
-  const [list, staff, hits, member] = await orRefusal(
+  const [list, trainers, hits, member, feed] = await orRefusal(
     args.request,
-    Promise.all([
-      listed,
-      admins ? api.get("/organisations/:id/staff", { params: { id: me.current_organisation!.id }, query: { status: "active" } }) : null,
-      find ? api.post("/search", { body: { query: find } }) : null,
-      memberOrNull(api, memberId),
-    ]),
+    Promise.all([listed, trainersFor(api, me), find ? api.post("/search", { body: { query: find } }) : null, memberOrNull(api, memberId), api.get("/calendar-feed")]),
   );
-  const trainers = admins ? staff!.data.filter((s) => s.is_organisation_admin || s.gyms.some((g) => g.id === me.current_gym?.id)).map((s) => ({ id: s.id, name: s.name })) : [{ id: me.id, name: me.name }];
+  const days = Array.from({ length: 7 }, (_, i) => addCalendarDays(week, i));
+  const today = localDay(new Date());
+  const askedDay = url.searchParams.get("day") ?? slotDay ?? "";
+  const editing = editId ? list.data.find((a) => a.id === editId) : seriesId ? list.data.find((a) => a.id === null && a.series_id === Number(seriesId) && a.occurrence_day === occurrenceDay) : undefined;
   return {
     week,
-    days: Array.from({ length: 7 }, (_, i) => addCalendarDays(week, i)),
+    days,
     appointments: list.data,
     trainers,
     find,
     hits: hits?.data ?? null,
     member: member ? { id: member.id, name: member.name } : null,
-    editing: editId ? (list.data.find((a) => a.id === editId) ?? null) : null,
-    today: localDay(new Date()),
+    editing: editing ?? null,
+    today,
+    selectedDay: days.includes(askedDay) ? askedDay : days.includes(today) ? today : week,
+    slot: slotDay && days.includes(slotDay) ? { day: slotDay, time: slotTime } : null,
+    feed: feed.url,
   };
 }
 
@@ -72,32 +81,37 @@ export async function action(args: ActionFunctionArgs) {
   const week = DAY.test(v("week")) ? v("week") : "";
   const back = `/calendar${week ? `?week=${week}` : ""}`;
   const instant = (day: string, time: string) => (DAY.test(day) && /^\d{2}:\d{2}$/.test(time) ? localInstant(day, time).toISOString() : day || time ? "invalid" : "");
+  const occurrence = { id: Number(v("series_id")) || 0, day: DAY.test(v("occurrence_day")) ? v("occurrence_day") : "none" };
   try {
+    if (intent === "feed-new" || intent === "feed-off") {
+      if (intent === "feed-new") await api.post("/calendar-feed");
+      else await api.delete("/calendar-feed");
+      return redirectWithToast(`${back}#feed-heading`, { summary: intent === "feed-new" ? "New calendar link made" : "Calendar link turned off", detail: "Any earlier link no longer works." }, api.headers);
+    }
     if (intent === "cancel") {
       await api.delete("/appointments/:id", { params: { id: Number(v("id")) } });
       return redirectWithToast(back, { summary: "Appointment cancelled", detail: "The member has been told." }, api.headers);
+    }
+    if (intent === "cancel-occurrence") {
+      await api.delete("/recurring-schedules/:id/occurrences/:day", { params: occurrence });
+      return redirectWithToast(back, { summary: "Session cancelled", detail: "The member has been told. The other sessions stay as they are." }, api.headers);
     }
     const times = { starts_at: instant(v("day"), v("start")), ends_at: instant(v("day"), v("end")), notes: v("notes") || undefined };
     if (intent === "move") {
       await api.put("/appointments/:id", { params: { id: Number(v("id")) }, body: times });
       return redirectWithToast(back, { summary: "Appointment saved" }, api.headers);
     }
+    if (intent === "move-occurrence") {
+      await api.put("/recurring-schedules/:id/occurrences/:day", { params: occurrence, body: times });
+      return redirectWithToast(back, { summary: "Session saved", detail: "The other sessions stay as they are." }, api.headers);
+    }
     await api.post("/appointments", { body: { ...times, trainer_id: Number(v("trainer_id")) || undefined, member_id: Number(v("member_id")) || undefined } as never });
     return redirectWithToast(`/calendar?week=${localWeekStart(startOfLocalDay(DAY.test(v("day")) ? v("day") : localDay(new Date())))}`, { summary: "Appointment booked", detail: "The member has been e-mailed." }, api.headers);
   } catch (err) {
     if (!(err instanceof ApiRequestError) || err.status === 401) redirectForApiError(args.request, err);
-    const values = Object.fromEntries(["day", "start", "end", "notes", "trainer_id", "member_id", "id"].map((k) => [k, v(k)]));
+    const values = Object.fromEntries(["day", "start", "end", "notes", "trainer_id", "member_id", "id", "series_id"].map((k) => [k, v(k)]));
     return data<Result>({ message: err.message, errors: err.errors ?? {}, values }, { status: err.status >= 500 ? 503 : err.status });
   }
-}
-
-function FieldError({ errors, name }: { errors?: Record<string, string[]>; name: string }) {
-  const e = errors?.[name];
-  return e ? (
-    <p id={`${name}-error`} className="text-sm text-red-700">
-      {e[0]}
-    </p>
-  ) : null;
 }
 
 /** Day, start and end, and notes: the fields a booking and a move share. */
@@ -139,20 +153,29 @@ function TimeFields({ id, result, day, start, end, notes }: { id: string; result
 }
 
 export default function Calendar() {
-  const { week, days, appointments, trainers, find, hits, member, editing, today } = useLoaderData<typeof loader>();
+  const { week, days, appointments, trainers, find, hits, member, editing, today, selectedDay, slot, feed } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const hhmm = (d: string) => formatLocal(d, "HH:mm");
+  const changing = Boolean(result?.values.id || result?.values.series_id);
+  const bookDay = slot?.day ?? (today >= week && today < addCalendarDays(week, 7) ? today : week);
+  const bookStart = slot?.time ?? "09:00";
+  const bookEnd = slot ? `${String(Math.min(23, Number(slot.time.slice(0, 2)) + 1)).padStart(2, "0")}:${slot.time.slice(3)}` : "10:00";
+  const keep = `week=${week}${slot ? `&slot=${slot.day}T${slot.time}` : ""}`;
+  const link = "rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50";
   return (
     <div className="h-full space-y-4 overflow-y-auto px-4 py-6 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Calendar</h1>
-        <nav aria-label="Weeks" className="flex items-center gap-2 text-sm">
-          <Link to={`/calendar?week=${addCalendarDays(week, -7)}`} className="rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+        <nav aria-label="Weeks" className="flex flex-wrap items-center gap-2 text-sm">
+          <Link to={`/calendar?week=${addCalendarDays(week, -7)}`} className={link}>
             Previous week
           </Link>
           <span className="font-medium">Week of {formatLocal(startOfLocalDay(week), "d MMMM yyyy")}</span>
-          <Link to={`/calendar?week=${addCalendarDays(week, 7)}`} className="rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+          <Link to={`/calendar?week=${addCalendarDays(week, 7)}`} className={link}>
             Next week
+          </Link>
+          <Link to="/recurring-schedules" className={link}>
+            Recurring schedules
           </Link>
         </nav>
       </div>
@@ -161,32 +184,8 @@ export default function Calendar() {
           {result.message}
         </p>
       ) : null}
-      <ol aria-label="Days of the week" className="grid grid-cols-1 gap-2 md:grid-cols-7">
-        {days.map((day) => {
-          const mine = appointments.filter((a) => localDay(a.starts_at) === day);
-          return (
-            <li key={day} className={`min-h-24 rounded-lg border bg-white p-2 ${day === today ? "border-brand-500" : "border-slate-200"}`}>
-              <h2 id={`day-${day}`} className="text-sm font-semibold">
-                {formatLocal(startOfLocalDay(day), "EEE d MMM")}
-              </h2>
-              <ul className="mt-2 space-y-2">
-                {mine.map((a) => (
-                  <li key={a.id} className="rounded-md border border-slate-200 p-2 text-xs">
-                    <p className="flex items-center gap-1 font-semibold">
-                      <ColourDot colour={a.trainer.calendar_colour} /> {formatTime(a.starts_at)}–{formatTime(a.ends_at)}
-                    </p>
-                    <p>{a.member.name}</p>
-                    <p className="text-slate-600">with {a.trainer.name}</p>
-                    <Link to={`/calendar?week=${week}&edit=${a.id}#change-heading`} className="mt-1 inline-flex min-h-6 items-center text-sm text-brand-700 underline">
-                      Change<span className="sr-only"> {a.member.name}&apos;s session at {formatTime(a.starts_at)}</span>
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </li>
-          );
-        })}
-      </ol>
+      <WeekGrid days={days} entries={appointments} today={today} week={week} selectedDay={selectedDay} slotHref={(day, time) => `/calendar?week=${week}&day=${day}&slot=${day}T${time}${member ? `&member=${member.id}` : ""}#book-heading`} />
+      {appointments.length === 0 ? <p className="text-sm text-slate-600">Nothing booked this week.</p> : null}
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         {editing ? (
@@ -194,21 +193,33 @@ export default function Calendar() {
             <h2 id="change-heading" className="font-semibold">
               {editing.member.name} with {editing.trainer.name}
             </h2>
+            <p className="text-sm text-slate-600">
+              {formatLocal(editing.starts_at, "EEEE d MMMM")}, {formatTime(editing.starts_at)} to {formatTime(editing.ends_at)} at {editing.gym}
+              {editing.series_id ? (
+                <>
+                  {" "}
+                  · one of a series:{" "}
+                  <Link to={`/recurring-schedules/${editing.series_id}`} className="text-brand-700 underline">
+                    change all the sessions
+                  </Link>
+                </>
+              ) : null}
+            </p>
             <Form method="post" className="space-y-3" noValidate>
-              <input type="hidden" name="intent" value="move" />
-              <input type="hidden" name="id" value={editing.id} />
+              <EntryFields entry={editing} />
+              <input type="hidden" name="intent" value={editing.id ? "move" : "move-occurrence"} />
               <input type="hidden" name="week" value={week} />
-              <TimeFields id="change" result={result?.values.id ? result : undefined} day={localDay(editing.starts_at)} start={hhmm(editing.starts_at)} end={hhmm(editing.ends_at)} notes={editing.notes ?? ""} />
-              <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
-                Save
+              <TimeFields id="change" result={changing ? result : undefined} day={localDay(editing.starts_at)} start={hhmm(editing.starts_at)} end={hhmm(editing.ends_at)} notes={editing.notes ?? ""} />
+              <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-600">
+                {editing.series_id ? "Save this session" : "Save"}
               </button>
             </Form>
             <Form method="post">
-              <input type="hidden" name="intent" value="cancel" />
-              <input type="hidden" name="id" value={editing.id} />
+              <EntryFields entry={editing} />
+              <input type="hidden" name="intent" value={editing.id ? "cancel" : "cancel-occurrence"} />
               <input type="hidden" name="week" value={week} />
               <button type="submit" className="rounded-md px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50">
-                Cancel this appointment
+                {editing.series_id ? "Cancel this session only" : "Cancel this appointment"}
               </button>
             </Form>
           </section>
@@ -218,8 +229,9 @@ export default function Calendar() {
           <h2 id="book-heading" className="font-semibold">
             Book an appointment
           </h2>
-          <MemberFinder label="Member" find={find} hits={hits} hrefFor={(id) => `/calendar?week=${week}&member=${id}#book-heading`}>
+          <MemberFinder label="Member" find={find} hits={hits} hrefFor={(id) => `/calendar?${keep}&member=${id}#book-heading`}>
             <input type="hidden" name="week" value={week} />
+            {slot ? <input type="hidden" name="slot" value={`${slot.day}T${slot.time}`} /> : null}
           </MemberFinder>
           {member ? (
             <Form method="post" className="space-y-3" noValidate>
@@ -229,29 +241,65 @@ export default function Calendar() {
               <p className="text-sm">
                 For <strong>{member.name}</strong>
               </p>
-              <div className="space-y-1">
-                <label htmlFor="trainer_id" className="block text-sm font-medium text-slate-800">
-                  Trainer
-                </label>
-                <select id="trainer_id" name="trainer_id" defaultValue={result?.values.trainer_id ?? String(trainers[0]?.id ?? "")} className={controlClass(Boolean(result?.errors.trainer_id))}>
-                  {trainers.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name}
-                    </option>
-                  ))}
-                </select>
-                <FieldError errors={result?.errors} name="trainer_id" />
-              </div>
-              <TimeFields id="book" result={result?.values.id ? undefined : result} day={today >= week && today < addCalendarDays(week, 7) ? today : week} start="09:00" end="10:00" notes="" />
-              <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+              <TrainerSelect trainers={trainers} chosen={result?.values.trainer_id} errors={result?.errors} />
+              <TimeFields key={`${bookDay}${bookStart}`} id="book" result={changing ? undefined : result} day={bookDay} start={bookStart} end={bookEnd} notes="" />
+              <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-600">
                 Book
               </button>
             </Form>
           ) : (
-            <p className="text-sm text-slate-600">Find the member first.</p>
+            <p className="text-sm text-slate-600">
+              Find the member first.{slot ? ` The time you chose (${formatLocal(startOfLocalDay(slot.day), "EEE d MMM")} at ${slot.time}) is kept.` : " Or click an empty time on the calendar."}
+            </p>
           )}
+        </section>
+
+        <section aria-labelledby="feed-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+          <h2 id="feed-heading" className="font-semibold">
+            Your sessions on your phone
+          </h2>
+          <p className="text-sm text-slate-600">Subscribe to this private link in your phone&apos;s calendar app (Add calendar → From URL). Anyone with the link can see your sessions: make a new one if it gets out.</p>
+          {feed ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <label htmlFor="feed-url" className="sr-only">
+                Your calendar link
+              </label>
+              <input id="feed-url" readOnly value={feed} className="block w-full min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-1.5 font-mono text-xs" />
+              <CopyButton text={feed} label="Copy your calendar link" />
+            </div>
+          ) : null}
+          <div className="flex flex-wrap gap-2">
+            <Form method="post">
+              <input type="hidden" name="intent" value="feed-new" />
+              <input type="hidden" name="week" value={week} />
+              <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-slate-50">
+                {feed ? "Make a new link" : "Get my calendar link"}
+              </button>
+            </Form>
+            {feed ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="feed-off" />
+                <input type="hidden" name="week" value={week} />
+                <button type="submit" className="rounded-md px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50">
+                  Turn the link off
+                </button>
+              </Form>
+            ) : null}
+          </div>
         </section>
       </div>
     </div>
+  );
+}
+
+/** Which entry a change form is about: an appointment by id, or a recurring session by its series and day. */
+function EntryFields({ entry }: { entry: { id: number | null; series_id: number | null; occurrence_day: string | null } }) {
+  return entry.id ? (
+    <input type="hidden" name="id" value={entry.id} />
+  ) : (
+    <>
+      <input type="hidden" name="series_id" value={entry.series_id ?? ""} />
+      <input type="hidden" name="occurrence_day" value={entry.occurrence_day ?? ""} />
+    </>
   );
 }

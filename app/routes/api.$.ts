@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getRuntime } from "../../server/runtime";
+import { getRuntime } from "../lib/runtime.server";
 
 /** The gym API, mounted under /api in the same process. */
 async function handle({ request, context }: LoaderFunctionArgs | ActionFunctionArgs) {

@@ -46,6 +46,24 @@ export function send(port: number, req: { method: string; path: string; host: st
   });
 }
 
+/**
+ * A JSON call as the pages' scripts make one (same origin, X-Requested-With), with the jar's cookies, keeping the ones
+ * it is given back.
+ */
+export function jsonCaller(port: number, defaultHost: string) {
+  return async (jar: Jar, method: string, p: string, body?: unknown, host = defaultHost): Promise<Reply> => {
+    const reply = await send(port, {
+      method,
+      path: p,
+      host,
+      headers: { origin: `http://${host}`, "x-requested-with": "XMLHttpRequest", ...jar.header(), ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? Buffer.from(JSON.stringify(body)) : undefined,
+    });
+    jar.take(reply.setCookies);
+    return reply;
+  };
+}
+
 /** A cookie jar per identity (admin, anonymous), as a browser keeps one. */
 export class Jar {
   private cookies = new Map<string, string>();
@@ -63,7 +81,7 @@ export class Jar {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);

@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import { createFinishedWeeksCache } from "./dashboard/finished-weeks";
 import type { ApiDeps, ApiEnv } from "./context";
 import { dashboardRoutes } from "./dashboard/routes";
-import { onError } from "./errors";
+import { routePath } from "hono/route";
+import { noteRequest } from "../observability/context";
+import { onError } from "./on-error";
 import { loadSession, sameOrigin } from "./middleware";
 import { publicGymRoutes } from "./register/gyms";
 import { registerRoutes } from "./register/routes";
@@ -20,6 +22,7 @@ import { staffRoutes } from "./staff/routes";
 import { importRoutes } from "./imports/routes";
 import { doorRoutes } from "./doors/routes";
 import { calendarRoutes } from "./calendar/routes";
+import { calendarFeedRoutes } from "./calendar/feed";
 import { debuggingRoutes } from "./debugging/routes";
 import { incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
@@ -61,6 +64,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", importRoutes)
   .route("/", doorRoutes)
   .route("/", calendarRoutes)
+  .route("/", calendarFeedRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)
@@ -97,6 +101,8 @@ export function createApi(given: ApiDeps) {
     c.set("deps", deps);
     c.header("Cache-Control", "no-store");
     await next();
+    // For the request's log line and error reports: the route pattern (an API request's own) and who asked, by id.
+    noteRequest({ route: routePath(c, -1), user_id: c.var.user?.row.id, organisation_id: c.var.user?.organisation?.id });
   });
   app.use("*", sameOrigin(CROSS_SITE_ALLOWED));
   app.use("*", loadSession);

@@ -1,5 +1,5 @@
+import { reportError } from "../observability/report";
 import { stringify } from "csv-stringify/sync";
-import { describeError } from "./errors";
 
 /**
  * A cell a spreadsheet would run as a formula (=, @, a tab, or + and - not starting a number) is prefixed
@@ -31,7 +31,7 @@ export async function csvStream<T>(batches: AsyncIterable<T[]>, header: string[]
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(rows(next.value)));
       } catch (err) {
-        console.error("[api] export failed mid-stream:", describeError(err));
+        reportError("[api] export failed mid-stream", err);
         controller.error(err);
       }
     },

@@ -1,9 +1,6 @@
-import type { Context } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { routePath } from "hono/route";
 
 /**
- * Typed application errors, mapped to status codes in one place (onError below).
+ * Typed application errors, mapped to status codes in one place (onError, ./on-error.ts).
  * Every failure answers `{ message, error?, errors? }`.
  */
 export class ApiError extends Error {
@@ -30,17 +27,6 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
 
 export { zodErrors } from "../../domain/schemas/fields";
 
-export function onError(err: Error, c: Context) {
-  if (err instanceof ApiError) {
-    for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-    return c.json({ message: err.message, error: err.error, errors: err.errors }, err.status);
-  }
-  if (err instanceof HTTPException) {
-    return c.json({ message: err.message || "Bad request.", error: "bad_request" }, err.status);
-  }
-  console.error("[api]", c.req.method, routePath(c, -1), describeError(err));
-  return c.json({ message: "Something went wrong on our side. Please try again.", error: "server_error" }, 500);
-}
 
 /**
  * What the log may say about an unexpected error: its class, its database code and where it was thrown.

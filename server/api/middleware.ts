@@ -1,10 +1,11 @@
+import { reportError } from "../observability/report";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import type { Config } from "../config";
 import { readSession } from "../auth/sessions";
 import { withTenant } from "../db/tenant";
 import type { ApiEnv } from "./context";
-import { ApiError, describeError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
+import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
 import { currentUser } from "./users/current";
 
 /** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
@@ -147,7 +148,7 @@ async function inTenant(c: Context<ApiEnv>, organisationId: number, gymId: numbe
       await work();
     } catch (err) {
       // What it left undone is the billing run's to finish (a payment left pending is charged by the next run).
-      console.error(`[api] after the commit of ${c.req.method} ${c.req.path}: ${describeError(err)}`);
+      reportError("[api] after the commit", err);
     }
   }
 }

@@ -28,6 +28,9 @@ const tenantConnections = new WeakMap<object, TenantConnections>();
 /** The tenant connections that belong with this handle, if it is PostgreSQL's. */
 export const tenantConnectionsOf = (db: Db) => tenantConnections.get(db);
 
+/** The advisory lock migrations run under (any constant no other lock in the app uses). */
+const MIGRATION_LOCK = 7_100_000_001;
+
 export const MIGRATIONS_FOLDER = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   // server/db → repo root in source; build/ → repo root once bundled.
@@ -56,8 +59,17 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     database = { db, kind: "postgres", close: () => Promise.all([pool.end(), tenants.end()]).then(() => undefined) };
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-      await migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-      await installDomainRules(database.db);
+      // Machines starting together take turns (drizzle's migrator takes no lock of its own): the first migrates, the
+      // others wait here, then find nothing left to do.
+      const lock = await pool.connect();
+      try {
+        await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        await migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+        await installDomainRules(database.db);
+      } finally {
+        await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+        lock.release();
+      }
     }
   } else {
     const client = await openPglite(opts.pgliteDir);

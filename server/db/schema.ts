@@ -152,6 +152,12 @@ export const organisation_users = pgTable(
     default_payment_type_id: integer("default_payment_type_id"),
     home_gym_id: integer("home_gym_id").references(() => gyms.id),
     /**
+     * A trainer's private calendar feed (issue 16): the link's token, sealed so it can be shown again, and its
+     * SHA-256 so the feed finds the trainer without a session. A new link replaces both.
+     */
+    calendar_feed_token: text("calendar_feed_token"),
+    calendar_feed_hash: text("calendar_feed_hash").unique(),
+    /**
      * Kept by triggers (drizzle/0004_members.sql), so the members list can filter and sort by them without
      * a lookup per member: the member's newest subscription here, and their successful visits.
      */
@@ -611,8 +617,41 @@ export const appointments = pgTable(
   (t) => [
     index("appointments_trainer_idx").on(t.organisation_id, t.trainer_id, t.starts_at),
     index("appointments_week_idx").on(t.organisation_id, t.starts_at),
+    // An occurrence of a series is moved or cancelled once: its row is then changed, never doubled.
+    uniqueIndex("appointments_occurrence_idx").on(t.series_id, t.occurrence_start),
     check("appointments_order", sql`${t.ends_at} > ${t.starts_at}`),
   ],
+);
+
+/**
+ * A trainer's repeating sessions with a member (issue 16, /recurring-schedules): an RRULE (FREQ=WEEKLY;BYDAY=…, with
+ * COUNT or UNTIL or neither) from `starts_on`, each occurrence at `start_time` Auckland wall-clock time for
+ * `duration_minutes`, so 9:00 AM stays 9:00 AM across daylight saving. Occurrences are not stored: one that is moved
+ * or cancelled becomes an appointment row with series_id and occurrence_start (its original start). `ends_on` is the
+ * last day it can fall on (from UNTIL or COUNT), kept so a week's query can skip finished series. Editing a series
+ * from a date ends this one the day before and starts its successor (`previous_id`), leaving the past alone.
+ */
+export const recurring_schedules = pgTable(
+  "recurring_schedules",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    trainer_id: integer("trainer_id").notNull().references(() => users.id),
+    member_id: integer("member_id").notNull().references(() => users.id),
+    rrule: text("rrule").notNull(),
+    starts_on: date("starts_on").notNull(),
+    ends_on: date("ends_on"),
+    start_time: text("start_time").notNull(),
+    duration_minutes: integer("duration_minutes").notNull(),
+    notes: text("notes"),
+    previous_id: integer("previous_id"),
+    created_by: integer("created_by").notNull().references(() => users.id),
+    cancelled_at: ts("cancelled_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [index("recurring_schedules_trainer_idx").on(t.organisation_id, t.trainer_id), index("recurring_schedules_member_idx").on(t.organisation_id, t.member_id), check("recurring_schedules_duration", sql`${t.duration_minutes} > 0`)],
 );
 
 /**

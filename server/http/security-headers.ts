@@ -25,7 +25,7 @@ const PROVIDER_PAGES = [
  * session over to the sign-up app with a form post. Ports are left open (`:*`): behind a proxy the server
  * does not know the public one. HSTS only on a real deployment: a demo may run over plain http.
  */
-export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | "BACKOFFICE_HOSTS" | "SIGNUP_HOSTS">, nonce: string) {
+export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | "BACKOFFICE_HOSTS" | "SIGNUP_HOSTS"> & { PUBLIC_SENTRY_DSN?: string }, nonce: string) {
   const ourHosts = [...config.BACKOFFICE_HOSTS, ...config.SIGNUP_HOSTS].map((host) => `${host}:*`);
   const csp = [
     "default-src 'self'",
@@ -33,6 +33,8 @@ export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | 
     // The sign-up pages carry the stylesheet inline, under this response's nonce (app/components/stylesheet.tsx).
     `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self'",
+    // The back-office's error reports go to Sentry's ingest host (issue 19), when there is one.
+    ...(config.PUBLIC_SENTRY_DSN ? [`connect-src 'self' ${new URL(config.PUBLIC_SENTRY_DSN).origin}`] : []),
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

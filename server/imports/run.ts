@@ -1,3 +1,4 @@
+import { reportError } from "../observability/report";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ImportedMember } from "../../domain/imports";
 import { createLink } from "../auth/password-links";
@@ -8,7 +9,6 @@ import { gyms, member_import_rejections, member_imports, organisation_users, use
 import { withTenant, type Tenant } from "../db/tenant";
 import type { Mail, Mailer } from "../mail/mailer";
 import { importInviteMail } from "../mail/templates";
-import { describeError } from "../api/errors";
 import { BATCH_ROWS, judgeBatch, readingOf, type Judged } from "./analyse";
 import { batchesOf, dataRows } from "./csv-rows";
 import { fileOf, findImport } from "./manage";
@@ -42,7 +42,7 @@ export async function runImports(db: Db, mailer: Mailer, inviteUrl: (token: stri
     try {
       report.rows += await runOne(db, mailer, next.organisation_id, next.id, inviteUrl, now);
     } catch (err) {
-      console.error(`[imports] import ${next.id}: ${describeError(err)}`);
+      reportError(`[imports] import ${next.id} stopped`, err, { job: "member-imports" });
       await db
         .update(member_imports)
         .set({ status: "failed", error: "The import stopped on an error of ours. The rows before it are imported; start a new import to finish.", finished_at: now(), updated_at: now() })

@@ -1,3 +1,5 @@
+import { log, logError } from "../observability/log";
+import { reportError } from "../observability/report";
 import PgBoss from "pg-boss";
 import { billingRun } from "../billing/run";
 import type { Database } from "../db/client";
@@ -54,7 +56,7 @@ const JOBS = {
   "billing-run": async ({ database, settings }: JobContext) => {
     const report = await billingRun(database.db, settings.providers, new Date());
     const notices = await sendBillingNotices(database.db, settings.mailer, settings.providers, new Date(), signupUrl(settings.config));
-    console.log(JSON.stringify({ job: "billing-run", at: new Date().toISOString(), ...report, notices }));
+    log.info({ job: "billing-run", ...report, notices }, "job done");
   },
   // Every minute: the sandbox providers' webhooks that have come due, signed as our endpoint checks them.
   "sandbox-webhooks": async ({ database, settings }: JobContext) => {
@@ -62,15 +64,15 @@ const JOBS = {
     const deliver: Deliver = async (provider, body, headers) =>
       (await settings.api.fetch(new Request(`http://localhost/api/webhooks/${provider}`, { method: "POST", body, headers }), { clientIp: "127.0.0.1" })).status;
     const report = await deliverSandboxWebhooks(database.db, deliver, new Date(), settings.config.SANDBOX_WEBHOOKS, secrets);
-    if (report.delivered + report.dropped + report.refused) console.log(JSON.stringify({ job: "sandbox-webhooks", at: new Date().toISOString(), ...report }));
+    if (report.delivered + report.dropped + report.refused) log.info({ job: "sandbox-webhooks", ...report }, "job done");
   },
   "bulk-price-changes": async ({ database, settings }: JobContext) => {
     const report = await runBulkPriceChanges(database.db, settings.mailer);
-    if (report.changes) console.log(JSON.stringify({ job: "bulk-price-changes", at: new Date().toISOString(), ...report }));
+    if (report.changes) log.info({ job: "bulk-price-changes", ...report }, "job done");
   },
   "member-imports": async ({ database, settings }: JobContext) => {
     const report = await runImports(database.db, settings.mailer, importInviteUrl(settings.config));
-    if (report.imports) console.log(JSON.stringify({ job: "member-imports", at: new Date().toISOString(), ...report }));
+    if (report.imports) log.info({ job: "member-imports", ...report }, "job done");
   },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 
@@ -103,7 +105,7 @@ function bossDb(database: Database): PgBoss.Db {
 
 export async function startScheduler(database: Database, settings: JobSettings): Promise<Scheduler> {
   const boss = new PgBoss({ db: bossDb(database), schema: "pgboss", supervise: true, schedule: true });
-  boss.on("error", (err) => console.error(`[jobs] ${err.message}`));
+  boss.on("error", (err) => logError("[jobs] pg-boss", err));
   // Machines starting at once race to install pg-boss's schema and queues; PostgreSQL ends one side of such a
   // race with a deadlock error, and that side only has to try again.
   await retryDeadlocks(async () => {
@@ -116,13 +118,19 @@ export async function startScheduler(database: Database, settings: JobSettings):
   });
   for (const [name, work] of Object.entries(JOBS)) {
     await boss.work(name, async () => {
-      await work({ database, settings });
+      try {
+        await work({ database, settings });
+      } catch (err) {
+        // pg-boss retries the job; the failure is reported each time, so a job that keeps failing is seen.
+        reportError(`[jobs] ${name} failed`, err, { job: name });
+        throw err;
+      }
     });
   }
   const scheduler: Scheduler = {
     boss,
     runNow: (name) => boss.send(name, {}),
-    start: (name) => void boss.send(name, {}).catch((err: Error) => console.error(`[jobs] ${name}: ${err.message}`)),
+    start: (name) => void boss.send(name, {}).catch((err: Error) => logError(`[jobs] ${name}: could not queue`, err)),
     // The database is the app's: it closes it itself, after this.
     stop: () => boss.stop({ graceful: true, timeout: 30_000, wait: true, close: false }),
   };

@@ -1,3 +1,4 @@
+import { reportError } from "../observability/report";
 /**
  * Starting a job from a request (issue 12's bulk price change): once the request's change is committed, the job is
  * handed to pg-boss when the server runs its jobs (any process may then take it, and it survives a restart), or run
@@ -30,7 +31,7 @@ export function inProcessJobs(work: Record<StartableJob, () => Promise<unknown>>
           try {
             await work[name]();
           } catch (err) {
-            console.error(`[jobs] ${name}: ${(err as Error).message}`);
+            reportError(`[jobs] ${name} failed`, err, { job: name });
           }
         } while (again.has(name));
         running.delete(name);

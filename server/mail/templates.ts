@@ -107,6 +107,21 @@ export function appointmentMail(kind: "booked" | "moved" | "cancelled", to: stri
   return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
 }
 
+/** A member's recurring sessions (issue 16) booked, changed from a date, or ended. `pattern` says the days and times. */
+export function seriesMail(kind: "booked" | "changed" | "ended", to: string, name: string, p: { trainer: string; gym: string; pattern: string; from: string }): Mail {
+  const subject = { booked: "Your regular sessions are booked", changed: "Your regular sessions have changed", ended: "Your regular sessions are ending" }[kind];
+  const lines = [
+    `Hi ${name},`,
+    kind === "booked"
+      ? `Your regular sessions with ${p.trainer} at ${p.gym} are booked: ${p.pattern}.`
+      : kind === "changed"
+        ? `From ${p.from}, your regular sessions with ${p.trainer} at ${p.gym} are: ${p.pattern}. Sessions before then stay as they were.`
+        : `Your regular sessions with ${p.trainer} at ${p.gym} (${p.pattern}) end: the last one is before ${p.from}.`,
+    "If that does not suit you, reply to the gym in the app.",
+  ];
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
 /** A charge that did not go through but may on a later try (domain/failures.ts: a soft decline). */
 export function paymentFailedMail(to: string, name: string, p: { amount: string; gym: string; retryOn: string | null; graceEnds: string | null; url: string }): Mail {
   const lines = [

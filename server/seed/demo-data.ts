@@ -2,11 +2,14 @@ import { SQL, count, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { fromZonedTime } from "date-fns-tz";
 import { periodLength, type BillingFrequency } from "../../domain/billing";
-import { TIME_ZONE, localDay } from "../../domain/dates";
+import { TIME_ZONE, localDay, localWeekStart } from "../../domain/dates";
+import { lastDay } from "../calendar/recurrence";
 import { subscriptionState, type SubscriptionState } from "../../domain/subscription";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import {
+  appointments,
+  recurring_schedules,
   access_control_credentials,
   bank_connections,
   conversations,
@@ -118,6 +121,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     await stage.moveAll();
 
     await seedConversations(tx, ctx, people);
+    await seedCalendar(tx, ctx, people);
     await seedDoorAccessAndPriceChanges(tx, people.admin.id);
     return summarise(tx, ctx);
   });
@@ -1186,6 +1190,32 @@ async function seedVisitsToday(ctx: MemberContext) {
     successful: true,
   }));
   await ctx.stage.add(visits, rows);
+}
+
+// ───────────────────────────── calendar ─────────────────────────────
+
+/**
+ * Taylor Trainer's week (issue 16): two regulars as recurring schedules (the 6 AM Tuesday client from the
+ * conversations, Morgan on Thursday evenings for twelve weeks) and a few one-off sessions this week and next, one of
+ * them Alex Admin's.
+ */
+async function seedCalendar(db: Db, ctx: MemberContext, people: People) {
+  const { cal, world } = ctx;
+  const pool = ctx.chatPool.filter((m) => m.userId !== people.member.id);
+  const monday = localWeekStart(cal.now);
+  const base = { organisation_id: world.demo.id, gym_id: world.demo.gyms[0].id, trainer_id: people.trainer.id, created_by: people.admin.id };
+  const weekly = (memberId: number, rule: string, startsOn: Day, time: string, minutes: number, notes: string) => ({ ...base, member_id: memberId, rrule: rule, starts_on: startsOn, ends_on: lastDay(rule, startsOn), start_time: time, duration_minutes: minutes, notes });
+  const series = [weekly(people.member.id, "FREQ=WEEKLY;BYDAY=TH;COUNT=12", addDays(monday, -18), "17:30", 45, "Back to it: strength and conditioning")];
+  if (pool[2]) series.push(weekly(pool[2].userId, "FREQ=WEEKLY;BYDAY=TU", addDays(monday, -13), "06:00", 60, "Strength basics"));
+  await db.insert(recurring_schedules).values(series);
+  const session = (memberId: number, day: Day, from: number, minutes: number, notes: string | null, trainerId = people.trainer.id) => ({ ...base, trainer_id: trainerId, member_id: memberId, starts_at: cal.at(day, from), ends_at: cal.at(day, from + minutes), notes });
+  const oneOffs = [
+    pool[0] && session(pool[0].userId, addDays(monday, 2), 12 * 60, 45, "Induction"),
+    pool[1] && session(pool[1].userId, addDays(monday, 4), 7 * 60 + 30, 60, "Programme review"),
+    pool[3] && session(pool[3].userId, addDays(monday, 5), 9 * 60, 60, "Induction", people.admin.id),
+    pool[4] && session(pool[4].userId, addDays(monday, 9), 17 * 60, 60, null),
+  ].filter((v): v is NonNullable<typeof v> => Boolean(v));
+  if (oneOffs.length) await db.insert(appointments).values(oneOffs);
 }
 
 // ───────────────────────────── conversations ─────────────────────────────

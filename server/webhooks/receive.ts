@@ -1,3 +1,4 @@
+import { reportError } from "../observability/report";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Config } from "../config";
@@ -128,7 +129,7 @@ export async function receiveWebhook(
   } catch (err) {
     // Stored as failed and answered 503, so the provider tries again later (a passing fault heals itself); staff can
     // also replay it from /webhook-calls once the cause is fixed.
-    console.error(`[webhooks] ${provider} call ${call.id}: ${(err as Error).stack ?? err}`);
+    reportError(`[webhooks] ${provider} call ${call.id} failed`, err);
     await finish({ status: "failed", event_id: event.id, event_type: event.type, result: `Processing failed: ${(err as Error).message}` });
     return { status: 503, body: { message: "Stored; processing failed and will be tried again.", call_id: call.id } };
   }

@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment" | "bravoSeries", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -41,6 +41,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/imports\/:id/.test(path)) return [ids.bravoImport, 2147483647];
   if (/^\/api\/messaging\/conversations\/:id/.test(path)) return [ids.bravoConversation, 2147483647];
   if (/^\/api\/appointments\/:id/.test(path)) return [ids.bravoAppointment, 2147483647];
+  if (/^\/api\/recurring-schedules\/:id/.test(path)) return [ids.bravoSeries, 2147483647];
   return null;
 }
 
@@ -154,6 +155,17 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/appointments": { body: (i) => ({ trainer_id: i.bravoStaff, member_id: i.bravoOnly, gym_id: i.bravoGym, starts_at: "2026-01-05T09:00:00Z", ends_at: "2026-01-05T10:00:00Z" }) },
   "PUT /api/appointments/:id": { body: () => ({ starts_at: "2026-01-06T09:00:00Z", ends_at: "2026-01-06T10:00:00Z" }) },
   "DELETE /api/appointments/:id": {},
+  "GET /api/recurring-schedules": { queries: (i) => ["", `trainer_id=${i.bravoStaff}`, `member_id=${i.bravoOnly}&ended=1`] },
+  "POST /api/recurring-schedules": { body: (i) => ({ trainer_id: i.bravoStaff, member_id: i.bravoOnly, gym_id: i.bravoGym, days: [2], start_time: "09:00", end_time: "10:00", starts_on: "2030-01-01" }) },
+  "GET /api/recurring-schedules/:id": {},
+  "PUT /api/recurring-schedules/:id": { body: () => ({ from: "2030-01-01", days: [3], start_time: "09:00", end_time: "10:00" }) },
+  "DELETE /api/recurring-schedules/:id": { queries: () => ["", "from=2030-01-01"] },
+  "PUT /api/recurring-schedules/:id/occurrences/:day": { body: () => ({ starts_at: "2030-01-07T09:00:00Z", ends_at: "2030-01-07T10:00:00Z" }) },
+  "DELETE /api/recurring-schedules/:id/occurrences/:day": {},
+  "GET /api/users/:id/recurring-schedule": { sharedMayAnswer: true },
+  "GET /api/calendar-feed": {},
+  "POST /api/calendar-feed": {},
+  "DELETE /api/calendar-feed": {},
   "POST /api/member/messages": { body: () => ({ body: "Alpha Wrote This" }) },
   "GET /api/organisations/:id/access-control/integration": {},
   "POST /api/organisations/:id/access-control/integration": { body: () => ({ integration_type: "kisi" }) },
@@ -234,6 +246,7 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "GET /api/akahu/auth-url": "a member's own bank consent; staff are refused (tests/api/signup.test.ts)",
   "POST /api/akahu/exchange": "a member's own consent, its signed state naming them (tests/api/signup.test.ts)",
   "POST /api/akahu/sync-accounts": "a member's own shared accounts; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/calendar-feeds/:file": "a trainer's own calendar feed, found by its unguessable token alone, read in its own organisation (tests/api/recurring-schedules.test.ts)",
   "POST /api/webhooks/kisi": "the door system's events, signed, for whichever organisation's door they name (tests/api/doors.test.ts)",
   "GET /api/sandbox/kisi/places/:placeId": "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
   "POST /api/sandbox/kisi/locks/:lockId/unlock": "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
@@ -385,6 +398,11 @@ for (const rowLevelSecurity of [true, false]) {
         .values({ organisation_id: bravo.id, gym_id: bravoGym.id, trainer_id: bravoAdmin.id, member_id: bravoOnly.id, starts_at: new Date("2026-01-05T09:00:00Z"), ends_at: new Date("2026-01-05T10:00:00Z"), notes: "Bravo Secret session", created_by: bravoAdmin.id })
         .returning();
       ids.bravoAppointment = bravoAppointment.id;
+      const [bravoSeries] = await db
+        .insert(schema.recurring_schedules)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, trainer_id: bravoAdmin.id, member_id: bravoOnly.id, rrule: "FREQ=WEEKLY;BYDAY=TU", starts_on: "2030-01-01", start_time: "09:00", duration_minutes: 60, notes: "Bravo Secret series", created_by: bravoAdmin.id })
+        .returning();
+      ids.bravoSeries = bravoSeries.id;
     });
     afterAll(() => env?.close());
 
@@ -414,7 +432,7 @@ for (const rowLevelSecurity of [true, false]) {
         for (const id of withIds!) {
           for (const query of plan.queries?.(ids) ?? [""]) {
             // The other ids in a path are always Bravo's.
-            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0").replace(":placeId", "1");
+            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0").replace(":placeId", "1").replace(":day", "2030-01-08");
             const url = `${filled}${query ? `?${query}` : ""}`;
             let res;
             if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {

@@ -20,7 +20,7 @@ test("books a trainer's session with a member, refuses a double booking, moves i
   await noViolations(page);
 
   const book = async () => {
-    await page.getByLabel("Member").fill("Morgan");
+    await page.getByRole("searchbox", { name: "Member" }).fill("Morgan");
     await page.getByRole("button", { name: "Find" }).click();
     await page.getByRole("list", { name: "Members found" }).getByRole("link", { name: "Morgan Member" }).click();
     const form = page.getByRole("region", { name: "Book an appointment" });
@@ -51,4 +51,57 @@ test("books a trainer's session with a member, refuses a double booking, moves i
   await submitAndSettle(page, page.getByRole("button", { name: "Cancel this appointment" }));
   await expect(page.getByText("Appointment cancelled").last()).toBeVisible();
   await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${Number(hour)}:15 AM` })).toHaveCount(0);
+});
+
+test("with JavaScript: click an empty slot to book there, drag a session to move it, drag its edge to make it longer", async ({ page }) => {
+  test.skip(!jsEnabled(test.info()), "dragging is the JavaScript enhancement; the forms above cover it without");
+  await signIn(page);
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.goto(`${BACKOFFICE}/calendar`);
+  await page.getByRole("link", { name: "Next week" }).click();
+  await expect(page).toHaveURL(/week=/);
+  // The week after next: nothing of the other tests' is there.
+  const week = new Date(Date.parse(`${new URL(page.url()).searchParams.get("week")}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`${BACKOFFICE}/calendar?week=${week}`);
+  const wednesday = new Date(Date.parse(`${week}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+
+  // The grid starts at 6 AM, 48 pixels an hour: 11 AM is 5 hours down.
+  const column = page.locator("[data-day-column]").nth(2);
+  const box = (await column.boundingBox())!;
+  await page.mouse.click(box.x + 20, box.y + 5 * 48 + 4);
+  await expect(page).toHaveURL(new RegExp(`slot=${wednesday}T11:00`));
+  await page.getByRole("searchbox", { name: "Member" }).fill("Morgan");
+  await page.getByRole("button", { name: "Find" }).click();
+  await page.getByRole("list", { name: "Members found" }).getByRole("link", { name: "Morgan Member" }).click();
+  const form = page.getByRole("region", { name: "Book an appointment" });
+  await expect(form.getByLabel("Starts")).toHaveValue("11:00");
+  await expect(form.getByLabel("Day")).toHaveValue(wednesday);
+  await form.getByLabel("Trainer").selectOption({ label: "Taylor Trainer" });
+  await submitAndSettle(page, form.getByRole("button", { name: "Book" }));
+  await expect(page.getByText("Appointment booked").last()).toBeVisible();
+
+  const session = page.getByRole("link", { name: "Change Morgan Member's session at 11:00 AM with Taylor Trainer" });
+  const at = (await session.boundingBox())!;
+  await page.mouse.move(at.x + 10, at.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(at.x + 10, at.y + 40, { steps: 4 });
+  await page.mouse.move(at.x + 10, at.y + 58, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByText("Appointment saved").last()).toBeVisible();
+  const moved = page.getByRole("link", { name: "Change Morgan Member's session at 12:00 PM with Taylor Trainer" });
+  await expect(moved).toContainText("12:00 PM–1:00 PM");
+
+  const edge = (await moved.boundingBox())!;
+  await page.mouse.move(edge.x + 10, edge.y + edge.height - 3);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + 10, edge.y + edge.height + 10, { steps: 4 });
+  await page.mouse.move(edge.x + 10, edge.y + edge.height + 21, { steps: 4 });
+  await page.mouse.up();
+  await expect(moved).toContainText("12:00 PM–1:30 PM");
+  await noViolations(page);
+
+  // Tidy up, so a run again starts from an empty week.
+  await moved.click();
+  await submitAndSettle(page, page.getByRole("button", { name: "Cancel this appointment" }));
+  await expect(page.getByText("Appointment cancelled").last()).toBeVisible();
 });

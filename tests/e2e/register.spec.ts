@@ -115,11 +115,16 @@ test("register refuses a taken e-mail and keeps what was typed", async ({ page }
   if (jsEnabled(test.info())) {
     // With JavaScript the address is checked as soon as you leave the field. The sign-up pages load their script
     // after the page is usable, so leaving the field before it has arrived checks nothing: leave it again until it does.
+    // What the page did is kept for the failure message: the check's answers and anything the console reported.
+    const seen: string[] = [];
+    page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && seen.push(`console: ${m.text().slice(0, 200)}`));
+    page.on("response", (r) => r.url().endsWith("/api/unique-email") && seen.push(`unique-email: ${r.status()}`));
     await expect(async () => {
+      await expect(page.getByLabel("E-mail"), "the typed address survives hydration").toHaveValue("member@example.com", { timeout: 500 });
       await page.getByLabel("E-mail").focus();
       await page.getByLabel("Mobile number").focus();
-      await expect(page.getByText(/already exists/)).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 10_000 });
+      await expect(page.getByText(/already exists/), seen.join("; ")).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
   }
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("An account with this e-mail address already exists. Sign in instead.")).toBeVisible();

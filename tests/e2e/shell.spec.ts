@@ -83,7 +83,7 @@ test("switching organisation and gym", async ({ page }) => {
     await expect(nav.getByRole("link", { name: /^Messages/ })).toHaveCount(0);
     await expect(nav.getByLabel("Your access")).toContainText("Org is multi-gymNo");
     // …and its calendar, schedules and messages send its staff to the dashboard.
-    for (const path of ["/calendar", "/recurring-schedules/new", "/messages"]) {
+    for (const path of ["/calendar", "/recurring-schedules", "/recurring-schedules/new", "/messages"]) {
       await page.goto(`${BACKOFFICE}${path}`);
       await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
     }

@@ -3,6 +3,7 @@ import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import type { loader as staffLayout } from "../../routes/_staff";
 import { capitaliseWords, formatDateTime } from "../../../domain/dates";
 import type { loader } from "../../routes/_staff.members.$id._index";
+import { RecurringSessions } from "../calendar/recurring-sessions";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "./member-history";
 import { MemberProfile } from "./member-profile";
@@ -17,7 +18,7 @@ export type MemberPageData = SerializeFrom<typeof loader>;
  * place (app/features/membership/in-place.tsx).
  */
 export function MemberPage({ data }: { data: MemberPageData }) {
-  const { member, payments, visits, credentials, changes, events, view, pifAllowed } = data;
+  const { member, payments, visits, credentials, changes, events, view, pifAllowed, schedule } = data;
   const params = new URLSearchParams(useLocation().search);
   const shell = useRouteLoaderData<typeof staffLayout>("routes/_staff");
   const messaging = Boolean(shell?.me.current_organisation?.calendar_and_messaging);
@@ -79,6 +80,7 @@ export function MemberPage({ data }: { data: MemberPageData }) {
               </button>
             </form>
           ) : null}
+          {schedule ? <RecurringSessions schedule={schedule} memberId={member.id} /> : null}
           <CredentialsList credentials={credentials} />
           {changes ? <PriceChanges changes={changes} /> : null}
         </div>

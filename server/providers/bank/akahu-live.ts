@@ -17,6 +17,7 @@ export interface AkahuSettings {
  * Akahu's webhook signing keys, shared by every client in this process: a key is fetched once (GET /keys/{id}) and
  * kept a day, as Akahu advises; a newer key id replaces it (Akahu rotates keys by issuing a higher id).
  */
+// Per process: every process fetches the same keys, so a cold cache costs one request, never a wrong answer.
 const keyCache = new Map<string, string>();
 const sharedKeyCache = { get: (key: string) => keyCache.get(key) ?? null, set: (key: string, value: string) => void keyCache.set(key, value) };
 

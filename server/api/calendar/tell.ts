@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import { formatLocal, formatTime } from "../../../domain/dates";
+import { tellMember } from "../../calendar/notify";
+import { appointmentMail, seriesMail } from "../../mail/templates";
+import type { ApiEnv } from "../context";
+import { now } from "../middleware";
+
+/** E-mail (and push) to the member once the change is committed (server/calendar/notify.ts). */
+const when = (d: Date | string) => `${formatLocal(d, "EEEE d MMMM")} at ${formatTime(d)}`;
+type Who = { gym_id: number; gym: string; trainer: { name: string }; member: { id: number; email: string; name: string } };
+
+export function tellAppointment(c: Context<ApiEnv>, kind: "booked" | "moved" | "cancelled", a: Who & { starts_at: Date | string }, ref: string, was?: Date | string) {
+  const mail = appointmentMail(kind, a.member.email, a.member.name, { trainer: a.trainer.name, gym: a.gym, when: when(a.starts_at), was: was ? when(was) : undefined });
+  const key = `calendar:${kind}:${ref}:${new Date(a.starts_at).getTime()}:${now(c).getTime()}`;
+  c.var.afterCommit(() => tellMember(c.var.deps, a.member.id, a.gym_id, mail, key));
+}
+
+export function tellSeries(c: Context<ApiEnv>, kind: "booked" | "changed" | "ended", s: Who & { id: number }, pattern: string, from: string) {
+  const mail = seriesMail(kind, s.member.email, s.member.name, { trainer: s.trainer.name, gym: s.gym, pattern, from });
+  const key = `calendar:series-${kind}:${s.id}:${from}:${now(c).getTime()}`;
+  c.var.afterCommit(() => tellMember(c.var.deps, s.member.id, s.gym_id, mail, key));
+}

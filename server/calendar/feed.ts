@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from "node:crypto";
+import ical from "ical-generator";
+import { and, eq, isNull } from "drizzle-orm";
+import { openSecret, sealSecret } from "../crypto/secrets";
+import type { Db } from "../db/client";
+import { organisation_users, organisations } from "../db/schema";
+import type { Tenant } from "../db/tenant";
+import { entriesBetween } from "./entries";
+
+/**
+ * A trainer's private calendar feed (issue 16): an iCalendar URL their phone subscribes to, holding their sessions
+ * from a month back to six months ahead (appointments and recurring sessions, each an event of its own so every
+ * calendar app shows the moved and cancelled ones right). The URL's token is the only key: it is kept sealed (to show
+ * it again) and hashed (to find the trainer without a session); a new link replaces the old, which stops working.
+ */
+const PAST_DAYS = 31;
+const AHEAD_DAYS = 183;
+const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export const feedPath = (token: string) => `/api/calendar-feeds/${token}.ics`;
+
+/** The trainer's current link token in this organisation, or null when they have none. */
+export async function feedToken(t: Tenant, userId: number): Promise<string | null> {
+  const [row] = await t.db.select({ sealed: organisation_users.calendar_feed_token }).from(organisation_users).where(t.where(organisation_users, eq(organisation_users.user_id, userId)));
+  return row?.sealed ? openSecret(row.sealed) : null;
+}
+
+/** A new link (the old one stops working), or none (`off`). */
+export async function renewFeedToken(t: Tenant, userId: number, off = false): Promise<string | null> {
+  const token = off ? null : randomBytes(24).toString("base64url");
+  await t.db
+    .update(organisation_users)
+    .set({ calendar_feed_token: token ? sealSecret(token) : null, calendar_feed_hash: token ? hash(token) : null })
+    .where(t.where(organisation_users, eq(organisation_users.user_id, userId)));
+  return token;
+}
+
+/** Whose feed a token opens: found on the system's handle, since there is no session to say the organisation. */
+export async function feedOwner(db: Db, token: string): Promise<{ organisation_id: number; user_id: number; organisation: string } | null> {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
+  const [row] = await db
+    .select({ organisation_id: organisation_users.organisation_id, user_id: organisation_users.user_id, organisation: organisations.name })
+    .from(organisation_users)
+    .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
+    .where(and(eq(organisation_users.calendar_feed_hash, hash(token)), eq(organisations.calendar_and_messaging, true), isNull(organisation_users.deleted_at), isNull(organisation_users.deactivated_at)));
+  return row ?? null;
+}
+
+/** The trainer's sessions as an iCalendar document. */
+export async function feedCalendar(t: Tenant, owner: { user_id: number; organisation: string }, now: Date, host: string): Promise<string> {
+  const from = new Date(now.getTime() - PAST_DAYS * 86_400_000);
+  const to = new Date(now.getTime() + AHEAD_DAYS * 86_400_000);
+  const entries = await entriesBetween(t, null, from, to, { trainer_id: owner.user_id });
+  const cal = ical({ name: `${owner.organisation} sessions`, prodId: { company: "Gym Membership", product: "calendar", language: "EN" }, timezone: "Pacific/Auckland", ttl: 15 * 60 });
+  for (const e of entries) {
+    cal.createEvent({
+      id: e.id ? `appointment-${e.id}@${host}` : `series-${e.series_id}-${e.occurrence_day}@${host}`,
+      start: e.starts_at,
+      end: e.ends_at,
+      stamp: now,
+      summary: `${e.member.name} (personal training)`,
+      description: e.notes ?? undefined,
+      location: e.gym,
+    });
+  }
+  return cal.toString();
+}

@@ -1,0 +1,28 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { gyms, users } from "../db/schema";
+import type { Mail, Mailer } from "../mail/mailer";
+import { ProviderError } from "../providers/errors";
+import { pushExternalId } from "../providers/push/push-provider";
+import { sandboxProviders, type Providers } from "../providers/registry";
+
+/**
+ * Tells a member their sessions changed (issue 16): always by e-mail (it is about their own booking), and as a push
+ * notification through the gym's push service when the member allows push. Run once the change is committed, on the
+ * system's handle (the push sandbox keeps its deliveries outside any organisation). A push that fails is logged: the
+ * e-mail has gone, and the booking stands.
+ */
+export async function tellMember(deps: { db: Db; mailer: Mailer; providers?: Providers }, memberId: number, gymId: number, mail: Mail, key: string) {
+  await deps.mailer.send(mail);
+  const [member] = await deps.db.select({ push: users.push_notifications, deleted_at: users.deleted_at }).from(users).where(eq(users.id, memberId));
+  if (!member?.push || member.deleted_at) return;
+  const [gym] = await deps.db.select({ id: gyms.id, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations }).from(gyms).where(eq(gyms.id, gymId));
+  if (!gym) return;
+  const providers = (deps.providers ?? sandboxProviders(deps.db)).on(deps.db);
+  try {
+    await providers.push(gym).send({ externalId: pushExternalId(memberId), heading: mail.subject, content: mail.text.split(/\n\s*\n/)[1] ?? mail.subject, url: null, idempotencyKey: key });
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    console.warn(`[calendar] push ${key}: ${err.message}`);
+  }
+}

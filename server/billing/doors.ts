@@ -1,7 +1,9 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { accessAt } from "../../domain/access";
 import type { Db } from "../db/client";
-import { access_control_credentials, organisation_users, subscriptions, users } from "../db/schema";
+import { access_control_credentials, access_control_integrations, organisation_users, subscriptions, users } from "../db/schema";
+import { doorSystemOf } from "../doors/integration";
+import type { DoorProvider } from "../providers/doors/door-provider";
 import { ProviderError } from "../providers/errors";
 import type { Providers } from "../providers/registry";
 
@@ -39,6 +41,15 @@ export async function syncDoorAccess(db: Db, providers: Providers, now: Date): P
         eq(access_control_credentials.status, "suspended"),
       ),
     );
+  // Each organisation's own door system when it connected one (server/doors/integration.ts), looked up once a run.
+  const systems = new Map<number, DoorProvider>();
+  const doorsFor = async (organisationId: number) => {
+    if (!systems.has(organisationId)) {
+      const [integration] = await db.select().from(access_control_integrations).where(eq(access_control_integrations.organisation_id, organisationId));
+      systems.set(organisationId, doorSystemOf(integration ?? null, providers.doors));
+    }
+    return systems.get(organisationId)!;
+  };
   for (const c of candidates) {
     const allowed = accessAt(c.s, now).allowed;
     // A suspended member still out stays as they are; an active one with a stopped membership is switched off.
@@ -48,11 +59,12 @@ export async function syncDoorAccess(db: Db, providers: Providers, now: Date): P
       .from(access_control_credentials)
       .where(and(eq(access_control_credentials.organisation_id, c.organisationId), eq(access_control_credentials.user_id, c.userId), eq(access_control_credentials.status, from)));
     if (!held.n) continue;
+    const doors = await doorsFor(c.organisationId);
     try {
-      await providers.doors.setAccess({ organisationId: c.organisationId, email: c.email, name: c.name }, allowed);
+      await doors.setAccess({ organisationId: c.organisationId, email: c.email, name: c.name }, allowed);
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      console.warn(`[doors] ${providers.doors.name}: member ${c.userId} of organisation ${c.organisationId}: ${err.message}`);
+      console.warn(`[doors] ${doors.name}: member ${c.userId} of organisation ${c.organisationId}: ${err.message}`);
       report.failed++;
       continue;
     }

@@ -1,12 +1,16 @@
 import { eq } from "drizzle-orm";
+import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { gyms, visits } from "../../server/db/schema";
+import { syncDoorAccess } from "../../server/billing/doors";
+import { access_control_credentials, access_control_integrations, gyms, sandbox_door_members, visits } from "../../server/db/schema";
+import { sealSecret } from "../../server/crypto/secrets";
+import { sandboxProviders } from "../../server/providers/registry";
 import { kisiSignature, SANDBOX_KISI_SECRET } from "../../server/doors/events";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxDoors } from "../../server/providers/doors/sandbox";
-import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
 
 /**
@@ -121,5 +125,54 @@ describe("the door system", () => {
     const theirGym = await makeGym(env.db, other.id, "Theirs");
     expect((await admin.call("GET", `/api/organisations/${other.id}/access-control/integration`)).status).toBe(404);
     expect((await admin.call("POST", `/api/gyms/${theirGym.id}/access-control/places`, { place_id: "1" })).status).toBe(404);
+  });
+});
+
+describe("an organisation with its own Kisi account", () => {
+  const KISI = "https://api.kisi.io";
+  const ownKey = { reqheaders: { authorization: "KISI-LOGIN own-kisi-key" } };
+  let own: { id: number };
+  let kim: { id: number; email: string };
+  let ownAdmin: Awaited<ReturnType<typeof signedIn>>;
+
+  beforeAll(async () => {
+    nock.disableNetConnect();
+    own = await makeOrganisation(env.db, { name: "Own Kisi Ltd" });
+    const gym = await makeGym(env.db, own.id, "Own Gym");
+    const a = await makeUser(env.db, { name: "Own Admin", email: "own.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    await addStaff(env.db, a.id, own.id, "admin");
+    kim = await makeUser(env.db, { name: "Kim Kisi", email: "kim.kisi@example.com" });
+    const price = await makePrice(env.db, await makeOffering(env.db, own.id, { name: "Anytime" }), { amount: 2500 });
+    const s = await makeSubscription(env.db, price, kim.id, gym.id);
+    await addMember(env.db, kim.id, own.id, gym.id, { latest_subscription_id: s.id });
+    await env.db.insert(access_control_integrations).values({ organisation_id: own.id, integration_type: "kisi", api_key: sealSecret("own-kisi-key") });
+    ownAdmin = await signedIn(api, env.db, "own.admin@example.com", PASSWORD);
+  });
+  afterAll(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  it("reads and recreates a member's door login at that account, not the server's", async () => {
+    nock(KISI, ownKey).get("/members").query({ query: kim.email }).reply(200, [{ id: 41, access_enabled: false, user: { email: kim.email } }]);
+    const read = (await ownAdmin.call("GET", `/api/members/${kim.id}/access-control`)).json.data;
+    expect(read.door).toEqual({ provider: "kisi", mode: "live", known: true, access_enabled: false, error: null });
+    nock(KISI, ownKey).get("/members").query(true).times(2).reply(200, [{ id: 41, access_enabled: false, user: { email: kim.email } }]);
+    const patched = nock(KISI, ownKey).patch("/members/41", { member: { access_enabled: true } }).reply(200, { id: 41, access_enabled: true });
+    expect((await ownAdmin.call("POST", `/api/users/${kim.id}/recreate-kisi-login`)).status).toBe(200);
+    expect(patched.isDone()).toBe(true);
+    expect(await env.db.select().from(sandbox_door_members).where(eq(sandbox_door_members.email, kim.email))).toEqual([]);
+  });
+
+  it("has the billing run's door sync let a settled member back in at that account", async () => {
+    await env.db.insert(access_control_credentials).values({ organisation_id: own.id, user_id: kim.id, provider: "kisi", kind: "card", status: "suspended" });
+    nock(KISI, ownKey).get("/members").query(true).reply(200, []);
+    const added = nock(KISI, ownKey).post("/members", { member: { name: "Kim Kisi", email: kim.email, access_enabled: true } }).reply(201, { id: 42, access_enabled: true });
+    const report = await syncDoorAccess(env.db, sandboxProviders(env.db), new Date());
+    expect(report).toMatchObject({ restored: 1, failed: 0 });
+    expect(added.isDone()).toBe(true);
+    const [credential] = await env.db.select().from(access_control_credentials).where(eq(access_control_credentials.user_id, kim.id));
+    expect(credential.status).toBe("active");
+    expect(await env.db.select().from(sandbox_door_members).where(eq(sandbox_door_members.email, kim.email))).toEqual([]);
   });
 });

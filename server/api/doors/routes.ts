@@ -2,14 +2,14 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { flag } from "../../../domain/schemas/fields";
 import { doorEvent, kisiSecret, kisiSignature, kisiSigned, recordDoorEvent } from "../../doors/events";
-import { connectDoorSystem, doorGym, doorSystemOf, integrationOf, integrationView, linkPlace, listPlaces, placeDoors, setDoorTracksVisits } from "../../doors/integration";
+import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, setDoorTracksVisits } from "../../doors/integration";
 import { findGym } from "../../gyms/settings";
 import { sandboxPlace, sandboxUnlock } from "../../providers/doors/sandbox";
 import type { Db } from "../../db/client";
-import { sandboxProviders } from "../../providers/registry";
 import { pathId, readBody } from "../body";
 import type { ApiEnv } from "../context";
 import { ownOrganisation } from "../guards";
+import { organisationDoors, serverDoors } from "./system";
 import { ApiError, invalid, notFound } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { assertCan, requireCan } from "../permissions";
@@ -18,8 +18,8 @@ import { assertCan, requireCan } from "../permissions";
 const own = ownOrganisation;
 const staff = [requireStaff, requireCan("gyms.write"), own] as const;
 
-const fallbackDoors = (c: Context<ApiEnv>) => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db).doors;
-const doorsOf = async (c: Context<ApiEnv>) => doorSystemOf(await integrationOf(c.var.tenant), fallbackDoors(c));
+const fallbackDoors = serverDoors;
+const doorsOf = organisationDoors;
 
 /** Either connects the door system { integration_type, api_key? } or sets a door's visit counting { id, tracks_visits } (SPEC §7). */
 const integrationBody = z.union([

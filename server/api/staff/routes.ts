@@ -1,12 +1,11 @@
 import { Hono, type Context } from "hono";
 import { doorAccessRequest, staffExistsRequest, staffInviteRequest, staffListQuery, staffUpdateRequest } from "../../../domain/schemas/staff";
 import { CALENDAR_COLOURS, type CalendarColour } from "../../../domain/staff";
-import { doorSystemOf, integrationOf } from "../../doors/integration";
-import { sandboxProviders } from "../../providers/registry";
 import { assignableGyms, listStaff, staffMember } from "../../staff/read";
 import { inviteStaff, removeStaff, resendInvitation, setDeactivated, setDoorAccess, staffExists, updateStaff, type Actor } from "../../staff/write";
 import { pathId, readBody, readQuery } from "../body";
 import type { ApiEnv } from "../context";
+import { organisationDoors } from "../doors/system";
 import { ownOrganisation } from "../guards";
 import { publicOrigin } from "../links";
 import { now, requireStaff } from "../middleware";
@@ -18,7 +17,7 @@ const writer = [requireStaff, requireCan("staff.write")] as const;
 
 const actorOf = (c: Context<ApiEnv>): Actor => ({ id: c.var.user!.row.id, name: c.var.user!.row.name, scope: gymsWhere(c.var.user!, "staff.write") });
 /** The organisation's door system: its own Kisi account when it connected one (server/doors/integration.ts). */
-const doorsOf = async (c: Context<ApiEnv>) => doorSystemOf(await integrationOf(c.var.tenant), (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db).doors);
+const doorsOf = organisationDoors;
 const setPasswordUrl = (c: Context<ApiEnv>) => (token: string) => `${publicOrigin(c, "backoffice")}/set-password?token=${token}`;
 const staffId = (c: Context<ApiEnv>) => pathId(c, "No such staff member.");
 const answer = async (c: Context<ApiEnv>, id: number) => c.json({ data: await staffMember(c.var.tenant, gymsWhere(c.var.user!, "staff.read"), id) });

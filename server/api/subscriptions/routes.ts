@@ -14,7 +14,6 @@ import {
 import { dropFigures } from "../../cache/shared-figures";
 import { payments } from "../../db/schema";
 import { chargeCommitted } from "../../billing/after-commit";
-import { sandboxProviders, type Providers } from "../../providers/registry";
 import { ProviderError } from "../../providers/errors";
 import { applyCancel, applyUndoCancel, cancelEffect, undoEffect } from "../../subscriptions/cancel";
 import { doorAccess, recreateDoorLogin } from "../../subscriptions/door";
@@ -30,6 +29,7 @@ import { onboardEffect, onboardPif, resendInvite } from "../../subscriptions/onb
 import { publicOrigin } from "../links";
 import { pathId, readBody } from "../body";
 import type { ApiEnv } from "../context";
+import { organisationDoors } from "../doors/system";
 import { ApiError, notFound } from "../errors";
 import { now, requireStaff } from "../middleware";
 import { assertCan, can, requireCan, type Capability } from "../permissions";
@@ -41,9 +41,6 @@ import { findMember } from "../members/find";
  * changed meanwhile) and records it in the member's history. Money moves after the commit (`afterCommit`): a
  * payment is written down before any provider is asked. Who may do what: docs/decisions/0022.
  */
-/** The outside services, their sandboxes on the request's own handle (PGlite has one connection, which the request holds). */
-const providersOf = (c: Context<ApiEnv>): Providers => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db);
-
 async function membershipFor(c: Context<ApiEnv>, id: number, capability: Capability) {
   const m = await loadMembership(c.var.tenant, id);
   assertCan(c.var.user!, capability, m.s.gym_id);
@@ -216,14 +213,14 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
   .get("/members/:id{[0-9]+}/access-control", requireStaff, requireCan("members.read"), async (c) => {
     const found = await findMember(c.var.tenant, c.req.param("id"));
     assertCan(c.var.user!, "members.read", found.membership.home_gym_id);
-    const doors = providersOf(c).doors;
+    const doors = await organisationDoors(c);
     return c.json({ data: await doorAccess(c.var.tenant, doors, found.user, now(c)) });
   })
   /** POST /api/users/{id}/recreate-kisi-login: adds the member to the door system again, access as their membership says. */
   .post("/users/:id{[0-9]+}/recreate-kisi-login", requireStaff, requireCan("members.write"), async (c) => {
     const found = await findMember(c.var.tenant, c.req.param("id"));
     assertCan(c.var.user!, "members.write", found.membership.home_gym_id);
-    const doors = providersOf(c).doors;
+    const doors = await organisationDoors(c);
     try {
       return c.json({ data: await recreateDoorLogin(c.var.tenant, doors, found.user, c.var.user!.row.id, now(c)) });
     } catch (err) {

@@ -106,6 +106,8 @@ export interface EntryFilter {
   except_series?: number;
   /** Leave this appointment out (one being moved). */
   except_appointment?: number;
+  /** Leave this occurrence out (one being moved for the first time): its series and original start. */
+  except_occurrence?: { series_id: number; starts_at: Date };
 }
 
 /** Every live entry overlapping [from, to) that `user` may see (all of them when `user` is null: a clash check sees everything), in time order. */
@@ -137,25 +139,39 @@ export async function entriesBetween(t: Tenant, user: CurrentUser | null, from: 
     ),
   );
   const changed = await changedOccurrences(t, series.map((s) => s.id));
+  if (f.except_occurrence) changed.add(`${f.except_occurrence.series_id}|${f.except_occurrence.starts_at.toISOString()}`);
   return [...booked.map(asEntry), ...expand(series, from, to, changed)].sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime() || (a.id ?? 0) - (b.id ?? 0));
 }
 
+/** Who a booking is for: neither the trainer nor the member can be in two sessions at once. */
+export interface Booked {
+  trainerId: number;
+  memberId: number;
+}
+
+const lockKey = { trainer: 7_000_000_000, member: 8_000_000_000 };
+
 /**
- * Refuses times that overlap anything else of the trainer's (appointments and series occurrences), naming the first
- * clash. Under a lock on the trainer, so two bookings at once cannot both pass; the caller writes in the same
- * transaction.
+ * Refuses times that overlap anything else of the trainer's or the member's (appointments and series occurrences),
+ * naming the first clash. Under locks on the trainer and the member (taken in that order by every booking, so two
+ * cannot wait on each other), so two bookings at once cannot both pass; the caller writes in the same transaction.
  */
-export async function assertFree(t: Tenant, trainerId: number, wanted: { starts_at: Date; ends_at: Date }[], except: Omit<EntryFilter, "trainer_id" | "member_id"> = {}, field = "starts_at") {
+export async function assertFree(t: Tenant, who: Booked, wanted: { starts_at: Date; ends_at: Date }[], except: Omit<EntryFilter, "trainer_id" | "member_id"> = {}, field = "starts_at") {
   if (!wanted.length) return;
-  await t.db.execute(sql`select pg_advisory_xact_lock(${7_000_000_000 + trainerId})`);
+  await t.db.execute(sql`select pg_advisory_xact_lock(${lockKey.trainer + who.trainerId})`);
+  await t.db.execute(sql`select pg_advisory_xact_lock(${lockKey.member + who.memberId})`);
   const from = new Date(Math.min(...wanted.map((w) => w.starts_at.getTime())));
   const to = new Date(Math.max(...wanted.map((w) => w.ends_at.getTime())));
-  const busy = await entriesBetween(t, null, from, to, { trainer_id: trainerId, ...except });
-  for (const w of wanted) {
-    const clash = busy.find((b) => b.starts_at < w.ends_at && b.ends_at > w.starts_at);
-    if (clash) {
-      const when = `${formatLocal(clash.starts_at, "EEE d MMM")}, ${formatTime(clash.starts_at)} to ${formatTime(clash.ends_at)}`;
-      throw invalid({ [field]: [`${clash.trainer.name} is already booked then: ${when} with ${clash.member.name}`] });
+  const clashOf = (busy: Entry[]) => {
+    for (const w of wanted) {
+      const clash = busy.find((b) => b.starts_at < w.ends_at && b.ends_at > w.starts_at);
+      if (clash) return clash;
     }
-  }
+    return null;
+  };
+  const when = (e: Entry) => `${formatLocal(e.starts_at, "EEE d MMM")}, ${formatTime(e.starts_at)} to ${formatTime(e.ends_at)}`;
+  const trainerClash = clashOf(await entriesBetween(t, null, from, to, { trainer_id: who.trainerId, ...except }));
+  if (trainerClash) throw invalid({ [field]: [`${trainerClash.trainer.name} is already booked then: ${when(trainerClash)} with ${trainerClash.member.name}`] });
+  const memberClash = clashOf(await entriesBetween(t, null, from, to, { member_id: who.memberId, ...except }));
+  if (memberClash) throw invalid({ [field]: [`${memberClash.member.name} already has a session then: ${when(memberClash)} with ${memberClash.trainer.name}`] });
 }

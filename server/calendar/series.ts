@@ -86,7 +86,7 @@ export async function createSeries(t: Tenant, user: CurrentUser, input: SeriesIn
   const gymId = await assertBooking(t, user, input);
   const rule = ruleOf(input);
   const first = assertSomeSession(rule, input.starts_on, "until");
-  await assertFree(t, input.trainer_id, sessions(rule, first, input), {}, "start_time");
+  await assertFree(t, { trainerId: input.trainer_id, memberId: input.member_id }, sessions(rule, first, input), {}, "start_time");
   const [made] = await t.db
     .insert(recurring_schedules)
     .values(
@@ -137,7 +137,7 @@ export async function changeSeries(t: Tenant, user: CurrentUser, id: number, inp
   if (input.from < localDay(now)) throw invalid({ from: ["Choose today or a later day: the past stays as it was"] });
   const rule = ruleOf(input);
   const first = assertSomeSession(rule, input.from, "until");
-  await assertFree(t, s.trainer.id, sessions(rule, first, input), { except_series: s.id }, "start_time");
+  await assertFree(t, { trainerId: s.trainer.id, memberId: s.member.id }, sessions(rule, first, input), { except_series: s.id }, "start_time");
   const fields = { rrule: rule, starts_on: first, ends_on: lastDay(rule, first), start_time: input.start_time, duration_minutes: minutes(input.end_time) - minutes(input.start_time), notes: input.notes ?? null, updated_at: now };
   if (countBefore(s.rrule, s.starts_on, input.from) === 0) {
     await t.db.update(recurring_schedules).set(fields).where(t.where(recurring_schedules, eq(recurring_schedules.id, s.id)));
@@ -195,7 +195,7 @@ export async function moveOccurrence(t: Tenant, user: CurrentUser, id: number, d
   const original = occurrence(s, day);
   const row = await occurrenceRow(t, s.id, original.starts_at);
   if (row?.cancelled_at) throw invalid({ _: ["This session was cancelled: book a new one"] });
-  await assertFree(t, s.trainer.id, [input], row ? { except_appointment: row.id } : {});
+  await assertFree(t, { trainerId: s.trainer.id, memberId: s.member.id }, [input], row ? { except_appointment: row.id } : { except_occurrence: { series_id: s.id, starts_at: original.starts_at } });
   const was = row?.starts_at ?? original.starts_at;
   const notes = input.notes !== undefined ? input.notes : s.notes;
   const values = { starts_at: input.starts_at, ends_at: input.ends_at, notes, updated_at: now };

@@ -17,7 +17,7 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let tess: Awaited<ReturnType<typeof signedIn>>;
 let theo: Awaited<ReturnType<typeof signedIn>>;
 let quiet: Awaited<ReturnType<typeof signedIn>>;
-let ids: { tess: number; theo: number; mia: number; north: number; south: number };
+let ids: { tess: number; theo: number; mia: number; noah: number; north: number; south: number };
 
 // Thursday 26 November 2026, New Zealand daylight time (+13:00).
 const at = (hhmm: string) => `2026-11-26T${hhmm}:00+13:00`;
@@ -39,11 +39,13 @@ beforeAll(async () => {
   const theoId = await staff("Theo Trainer", "theo@example.com", "personal_trainer", north.id);
   const mia = await makeUser(env.db, { name: "Mia Member", email: "mia@example.com" });
   await addMember(env.db, mia.id, org.id, north.id);
+  const noah = await makeUser(env.db, { name: "Noah Member", email: "noah@example.com" });
+  await addMember(env.db, noah.id, org.id, north.id);
   const other = await makeOrganisation(env.db, { name: "No Calendar Gyms" });
   await makeGym(env.db, other.id, "Plain");
   const q = await makeUser(env.db, { name: "Quiet Admin", email: "quiet.admin@example.com", password_hash: hash, is_staff: true });
   await addStaff(env.db, q.id, other.id, "admin");
-  ids = { tess: tessId, theo: theoId, mia: mia.id, north: north.id, south: south.id };
+  ids = { tess: tessId, theo: theoId, mia: mia.id, noah: noah.id, north: north.id, south: south.id };
   admin = await signedIn(api, env.db, "cal.admin@example.com", PASSWORD);
   tess = await signedIn(api, env.db, "tess@example.com", PASSWORD);
   theo = await signedIn(api, env.db, "theo@example.com", PASSWORD);
@@ -68,9 +70,11 @@ describe("appointments", () => {
     const res = await tess.call("POST", "/api/appointments", { trainer_id: ids.tess, member_id: ids.mia, gym_id: ids.north, starts_at: at("09:30"), ends_at: at("10:30") });
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ starts_at: ["Tess Trainer is already booked then: Thu 26 Nov, 9:00 AM to 10:00 AM with Mia Member"] });
-    // Back to back is fine, and another trainer at the same time too.
+    // Back to back is fine, and another trainer at the same time too, with another member: Mia is busy then.
     expect((await tess.call("POST", "/api/appointments", { trainer_id: ids.tess, member_id: ids.mia, gym_id: ids.north, starts_at: at("10:00"), ends_at: at("11:00") })).status).toBe(201);
-    expect((await admin.call("POST", "/api/appointments", { trainer_id: ids.theo, member_id: ids.mia, gym_id: ids.north, starts_at: at("09:00"), ends_at: at("10:00") })).status).toBe(201);
+    const busyMember = await admin.call("POST", "/api/appointments", { trainer_id: ids.theo, member_id: ids.mia, gym_id: ids.north, starts_at: at("09:00"), ends_at: at("10:00") });
+    expect(busyMember.json.errors).toEqual({ starts_at: ["Mia Member already has a session then: Thu 26 Nov, 9:00 AM to 10:00 AM with Tess Trainer"] });
+    expect((await admin.call("POST", "/api/appointments", { trainer_id: ids.theo, member_id: ids.noah, gym_id: ids.north, starts_at: at("09:00"), ends_at: at("10:00") })).status).toBe(201);
   });
 
   it("keeps trainers to their own appointments; admins see everyone's", async () => {

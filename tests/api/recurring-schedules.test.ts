@@ -90,8 +90,12 @@ describe("recurring schedules", () => {
     expect(oneOff.json.errors).toEqual({ starts_at: ["Tess Trainer is already booked then: Tue 29 Sep, 7:00 AM to 8:00 AM with Mia Member"] });
     const other = await create(tess, { member_id: ids.noah, days: [4], start_time: "07:30", end_time: "08:30", starts_on: "2026-09-16" });
     expect(other.json.errors).toEqual({ start_time: ["Tess Trainer is already booked then: Thu 17 Sep, 7:00 AM to 8:00 AM with Mia Member"] });
-    // Another trainer then is fine.
+    // Another trainer then is fine, with another member: the member cannot be in two sessions at once either.
     expect((await create(admin, { trainer_id: ids.theo, member_id: ids.noah, days: [4], count: 2 })).status).toBe(201);
+    const mia = await admin.call("POST", "/api/appointments", { trainer_id: ids.theo, member_id: ids.mia, gym_id: ids.north, starts_at: "2026-09-29T07:30:00+13:00", ends_at: "2026-09-29T08:30:00+13:00" });
+    expect(mia.json.errors).toEqual({ starts_at: ["Mia Member already has a session then: Tue 29 Sep, 7:00 AM to 8:00 AM with Tess Trainer"] });
+    const miaWeekly = await create(admin, { trainer_id: ids.theo, days: [2], start_time: "07:45", end_time: "08:15", starts_on: "2026-10-06" });
+    expect(miaWeekly.json.errors).toEqual({ start_time: ["Mia Member already has a session then: Tue 6 Oct, 7:00 AM to 8:00 AM with Tess Trainer"] });
   });
 
   it("cancels one session, leaving the rest", async () => {
@@ -114,6 +118,13 @@ describe("recurring schedules", () => {
       ["2026-09-22", "2026-09-23T00:00:00.000Z", "number"],
       ["2026-09-24", "2026-09-23T19:00:00.000Z", "object"],
     ]);
+  });
+
+  it("moves a session by less than its length (a drag or a resize), overlapping where it was", async () => {
+    const res = await tess.call("PUT", `/api/recurring-schedules/${series}/occurrences/2026-09-29`, { starts_at: "2026-09-29T07:15:00+13:00", ends_at: "2026-09-29T08:30:00+13:00" });
+    expect(res.status).toBe(200);
+    const moved = (await week(tess, "2026-09-28", "2026-10-05")).filter((e) => e.series_id === series && e.occurrence_day === "2026-09-29");
+    expect(moved.map((e) => [e.starts_at, e.ends_at, typeof e.id])).toEqual([["2026-09-28T18:15:00.000Z", "2026-09-28T19:30:00.000Z", "number"]]);
   });
 
   it("changes the series from a date, leaving the past alone", async () => {

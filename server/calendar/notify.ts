@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { gyms, users } from "../db/schema";
 import type { Mail, Mailer } from "../mail/mailer";
 import { ProviderError } from "../providers/errors";
+import { deepLinkOr, type DeepLinkRequest } from "../providers/links/link-provider";
 import { pushExternalId } from "../providers/push/push-provider";
 import { sandboxProviders, type Providers } from "../providers/registry";
 
@@ -10,17 +11,19 @@ import { sandboxProviders, type Providers } from "../providers/registry";
  * Tells a member their sessions changed (issue 16): always by e-mail (it is about their own booking), and as a push
  * notification through the gym's push service when the member allows push. Run once the change is committed, on the
  * system's handle (the push sandbox keeps its deliveries outside any organisation). A push that fails is logged: the
- * e-mail has gone, and the booking stands.
+ * e-mail has gone, and the booking stands. The push opens the member app at the session (`link`, a deep link; the
+ * member's web page without the app).
  */
-export async function tellMember(deps: { db: Db; mailer: Mailer; providers?: Providers }, memberId: number, gymId: number, mail: Mail, key: string) {
+export async function tellMember(deps: { db: Db; mailer: Mailer; providers?: Providers }, memberId: number, gymId: number, mail: Mail, key: string, link: DeepLinkRequest) {
   await deps.mailer.send(mail);
   const [member] = await deps.db.select({ push: users.push_notifications, deleted_at: users.deleted_at }).from(users).where(eq(users.id, memberId));
   if (!member?.push || member.deleted_at) return;
   const [gym] = await deps.db.select({ id: gyms.id, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations }).from(gyms).where(eq(gyms.id, gymId));
   if (!gym) return;
   const providers = (deps.providers ?? sandboxProviders(deps.db)).on(deps.db);
+  const url = await deepLinkOr(providers.links(gym), link);
   try {
-    await providers.push(gym).send({ externalId: pushExternalId(memberId), heading: mail.subject, content: mail.text.split(/\n\s*\n/)[1] ?? mail.subject, url: null, idempotencyKey: key });
+    await providers.push(gym).send({ externalId: pushExternalId(memberId), heading: mail.subject, content: mail.text.split(/\n\s*\n/)[1] ?? mail.subject, url, idempotencyKey: key });
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     console.warn(`[calendar] push ${key}: ${err.message}`);

@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { push_outbox, recurring_schedules } from "../../server/db/schema";
+import { push_outbox, recurring_schedules, sandbox_links } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, lastMail, setup, signedIn } from "./harness";
@@ -72,6 +72,11 @@ describe("recurring schedules", () => {
     expect(mail.text).toContain("Tuesdays and Thursdays, 7:00 AM to 8:00 AM, from Tue 15 Sep 2026, 8 sessions");
     const [push] = await env.db.select().from(push_outbox).where(eq(push_outbox.external_id, `user-${ids.mia}`)).orderBy(desc(push_outbox.id));
     expect(push).toMatchObject({ heading: "Your regular sessions are booked" });
+    // The push opens the member app at the series (a deep link: the sandbox's short link on our own address).
+    const code = push.url!.match(/\/api\/links\/([\w-]+)$/)![1];
+    const [link] = await env.db.select().from(sandbox_links).where(eq(sandbox_links.code, code));
+    expect(link).toMatchObject({ feature: "calendar", channel: "push", data: { recurring_schedule_id: String(series) } });
+    expect(link.url).toMatch(/\/welcome-to-gym$/);
   });
 
   it("shows its sessions on the calendar at 7:00 AM on both sides of daylight saving", async () => {

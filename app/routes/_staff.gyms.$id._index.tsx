@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatCents } from "../../domain/money";
-import { GYM_CREDENTIALS, type CredentialService } from "../../domain/schemas/gyms";
+import { GYM_CREDENTIALS, type CredentialService } from "../../domain/gym-credentials";
 import { connectAction } from "../features/gyms/connect.server";
 import { loadGym } from "../features/gyms/gym-route.server";
 import { readForm } from "../lib/forms.server";

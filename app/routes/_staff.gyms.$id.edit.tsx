@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { GYM_CREDENTIALS, gymDetailsForm, type CredentialService } from "../../domain/schemas/gyms";
+import { GYM_CREDENTIALS, type CredentialService } from "../../domain/gym-credentials";
+import { gymDetailsForm } from "../../domain/schemas/gyms";
 import { zodErrors } from "../../domain/schemas/fields";
 import { FileSetting, SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../components/settings-sections";
 import { orRefusal } from "../features/members/member-route.server";

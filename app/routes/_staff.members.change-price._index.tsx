@@ -6,7 +6,7 @@ import { FREQUENCY_LABELS, type BillingFrequency } from "../../domain/billing";
 import { formatDate, formatDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { bulkPriceChangeConfirm } from "../../domain/schemas/bulk-price-change";
-import { MEMBER_STATUS_FILTERS } from "../../domain/schemas/members";
+import { MEMBER_STATUS_FILTERS } from "../../domain/member-list";
 import { STATE_LABELS } from "../../domain/subscription";
 import { Field, FieldErrors, FormErrors } from "../components/field";
 import { CheckboxField, SelectField } from "../components/form-controls";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { formatDateTime, formatDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
-import { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS } from "../../domain/schemas/money-lists";
+import { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS } from "../../domain/payment-filters";
 import { Pagination } from "../features/members/members-table";
 import { gymOptions, ListFilters, ListHeading } from "../features/money-lists/list-filters";
 import { ApiRequestError, gymApi } from "../lib/api.server";

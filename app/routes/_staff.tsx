@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { IN_PLACE_ACTIONS } from "../features/membership/in-place";
+import { IN_PLACE_ACTIONS } from "../features/membership/in-place-actions";
 import { Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Icon } from "../components/shell/icons";

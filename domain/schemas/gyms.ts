@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseNzAccount } from "../bank-account";
 import { flag, optional } from "./fields";
 import { MSG } from "./messages";
+import { GYM_CREDENTIALS, type CredentialService } from "../gym-credentials";
 import { money, type Money } from "./offerings";
 
 /**
@@ -58,16 +59,7 @@ export type DestinationAccountInput = z.output<typeof destinationAccountRequest>
 
 export const tracksVisitsRequest = z.object({ tracks_visits: flag });
 
-/**
- * The services whose credentials a gym stores (SPEC §3 Gym), each field write-only: an empty field keeps what is
- * stored, `clear` removes them all. The body is flat (`{ app_id, key, secret, clear }`).
- */
-export const GYM_CREDENTIALS = {
-  branch: { label: "Deep links (Branch)", fields: { app_id: "App id", key: "Key", secret: "Secret" } },
-  akahu: { label: "Open banking (Akahu)", fields: { app_token: "App token", secret: "App secret" } },
-  onesignal: { label: "Push notifications (OneSignal)", fields: { app_id: "App id", api_auth_key: "REST API key" } },
-} as const;
-export type CredentialService = keyof typeof GYM_CREDENTIALS;
+export { GYM_CREDENTIALS, type CredentialService };
 
 export function credentialsRequest(service: CredentialService) {
   const keys = Object.keys(GYM_CREDENTIALS[service].fields);

@@ -1,19 +1,12 @@
 import { z } from "zod";
 import { optional } from "./fields";
 import { CONFIDENCE_ANSWERS, HEAR_ABOUT_US_ANSWERS } from "../member";
-import type { SubscriptionState } from "../subscription";
 import { databaseId } from "./ids";
 import { MSG } from "./messages";
+import { defaultDirection, MEMBER_SORTS, MEMBER_STATUS_FILTERS, MEMBERS_PER_PAGE, type MemberSort, type MemberStatusFilter } from "../member-list";
 
-export const MEMBERS_PER_PAGE = 50;
-export const MEMBER_SORTS = ["name", "joined", "last_visit"] as const;
-export type MemberSort = (typeof MEMBER_SORTS)[number];
-/** "none": members without any subscription in the organisation. */
-export const MEMBER_STATUS_FILTERS = ["active", "paused", "cancelled", "grace_period", "upcoming", "none"] as const satisfies readonly (
-  | SubscriptionState
-  | "none"
-)[];
-export type MemberStatusFilter = (typeof MEMBER_STATUS_FILTERS)[number];
+export { defaultDirection, MEMBER_SORTS, MEMBER_STATUS_FILTERS, MEMBERS_PER_PAGE, type MemberSort, type MemberStatusFilter };
+
 
 /** A GET form sends every field, empty ones as "": those mean "no filter". */
 const id = (what: string) => {
@@ -40,7 +33,6 @@ export const memberListQuery = z.object({
 export type MemberListQuery = z.infer<typeof memberListQuery>;
 
 /** Name A→Z; joined and last visit newest first, unless the link says otherwise. */
-export const defaultDirection = (sort: MemberSort): "asc" | "desc" => (sort === "name" ? "asc" : "desc");
 
 // ───────────────────────────── editing a member ─────────────────────────────
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { flag, optional } from "./fields";
 import { MSG } from "./messages";
+import { MESSAGE_MAX, TOO_LONG } from "../messaging";
 
 /** Messages between staff and members (issue 16): plain text, up to MESSAGE_MAX characters. */
-export const MESSAGE_MAX = 2000;
-export const TOO_LONG = `A message can be at most ${MESSAGE_MAX.toLocaleString("en-NZ")} characters: split it in two`;
+export { MESSAGE_MAX, TOO_LONG };
 
 const body = z.string({ required_error: MSG.required, invalid_type_error: MSG.required }).trim().min(1, MSG.required).max(MESSAGE_MAX, TOO_LONG);
 const id = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive());

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { optional } from "./fields";
-import { PIF_PAYMENT_METHODS } from "../payment";
-import { PAYMENT_TYPE_KINDS } from "../surcharge";
 import { databaseId } from "./ids";
+import { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS, type PaymentMethodFilter } from "../payment-filters";
+
+export { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS, type PaymentMethodFilter };
 
 /**
  * The /payments and /visits lists' filters (issue 12): GET parameters, so a filtered list is a link, and the same
@@ -14,19 +15,6 @@ const day = (message: string) => z.string().trim().refine((v) => DAY.test(v) && 
 export const LIST_PER_PAGE = 50;
 export const MAX_RANGE_DAYS = 400;
 
-/** SPEC §4's reading of a payment's status: sent is successful; upcoming, pending, pending_request, awaiting_payment are not failed; the rest failed. */
-export const PAYMENT_OUTCOME_FILTERS = ["successful", "not_failed", "failed"] as const;
-export const PAYMENT_OUTCOME_LABELS = { successful: "Successful", not_failed: "Pending or to come", failed: "Failed" } as const;
-export const PAYMENT_METHOD_FILTERS = [...PAYMENT_TYPE_KINDS, ...PIF_PAYMENT_METHODS] as const;
-export type PaymentMethodFilter = (typeof PAYMENT_METHOD_FILTERS)[number];
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethodFilter, string> = {
-  stripe_card: "Card",
-  gocardless_bank_account: "Direct debit",
-  bank_account: "Bank payment (Akahu)",
-  eftpos: "EFTPOS",
-  cash: "Cash",
-  bank_transfer: "Bank transfer",
-};
 
 const common = {
   from: optional(day("Enter the start date as a date")),

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { optional } from "./fields";
+import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../webhook-calls";
+
+export { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES };
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as yyyy-mm-dd").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Enter a real date");
 
-/** The providers that call us, as staff see their names (cards, direct debit, bank payments). */
-export const WEBHOOK_PROVIDER_NAMES = { stripe: "Stripe", gocardless: "GoCardless", akahu: "Akahu" } as const;
 const PROVIDER_KEYS = Object.keys(WEBHOOK_PROVIDER_NAMES) as [keyof typeof WEBHOOK_PROVIDER_NAMES, ...(keyof typeof WEBHOOK_PROVIDER_NAMES)[]];
 
-export const WEBHOOK_CALL_STATUSES = ["received", "processed", "duplicate", "ignored", "failed", "rejected"] as const;
 
 /** GET /api/webhook-calls?provider=&status=&from=&to=&page=: newest first, 50 a page. */
 export const webhookCallsQuery = z

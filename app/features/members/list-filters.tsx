@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { controlClass } from "../../components/control-class";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
 import { formatCents } from "../../../domain/money";
-import { MEMBER_STATUS_FILTERS } from "../../../domain/schemas/members";
+import { MEMBER_STATUS_FILTERS } from "../../../domain/member-list";
 import { STATE_LABELS } from "../../../domain/subscription";
 import type { OfferingSummary } from "./types";
 

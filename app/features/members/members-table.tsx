@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
 import { formatDate } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
-import { defaultDirection, type MemberSort } from "../../../domain/schemas/members";
+import { defaultDirection, type MemberSort } from "../../../domain/member-list";
 import { StatusBadge } from "./status-badge";
 import type { MemberListPage, MemberListRow } from "./types";
 

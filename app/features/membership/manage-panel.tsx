@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { formatDateTime, formatDay } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
-import { IN_PLACE } from "./in-place";
+import { IN_PLACE } from "./in-place-actions";
 
 export type MembershipView = AnswerOf<"get", "/subscriptions/:id">;
 export type MemberEvent = AnswerOf<"get", "/members/:id/events">["data"][number];

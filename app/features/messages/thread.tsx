@@ -1,7 +1,7 @@
 import { Form, useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { formatDateTime } from "../../../domain/dates";
-import { MESSAGE_MAX } from "../../../domain/schemas/messaging";
+import { MESSAGE_MAX } from "../../../domain/messaging";
 import { controlClass } from "../../components/control-class";
 
 export interface ThreadMessage {

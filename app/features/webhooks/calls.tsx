@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { controlClass } from "../../components/control-class";
 import { formatDateTime } from "../../../domain/dates";
-import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../../../domain/schemas/webhooks";
+import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../../../domain/webhook-calls";
 import type { AnswerOf } from "../../lib/api-contract";
 
 export type WebhookCallList = AnswerOf<"get", "/webhook-calls">;

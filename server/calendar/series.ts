@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, isNull, or } from "drizzle-orm";
-import { addCalendarDays, formatLocal, formatTime, localDay, startOfLocalDay } from "../../domain/dates";
+import { addCalendarDays, formatLocal, formatTime, hhmmOf, localDay, minutesOfDay, startOfLocalDay } from "../../domain/dates";
 import type { AppointmentChange, SeriesChange, SeriesInput } from "../../domain/schemas/calendar";
 import { invalid, notFound } from "../api/errors";
 import type { CurrentUser } from "../api/users/current";
@@ -18,8 +18,8 @@ import { assertBooking, assertMayBook, visibleTo } from "./rules";
 
 /** A new series' sessions are checked for clashes this far ahead (a weekly pattern that clashes does so within weeks). */
 const CLASH_HORIZON_DAYS = 366;
-const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const hhmm = (total: number) => `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+const minutes = minutesOfDay;
+const hhmm = hhmmOf;
 
 /** A series as the API answers it: its rule spelled out for forms and people. */
 export function present(s: SeriesRow, today: string) {

@@ -42,3 +42,11 @@ describe("weekly rules", () => {
     expect(describeDays([1, 2, 3, 4, 5, 6, 7])).toBe("Every day");
   });
 });
+
+describe("wall-clock times as minutes", () => {
+  it("turns HH:mm into minutes after midnight and back", async () => {
+    const { hhmmOf, minutesOfDay } = await import("../../domain/dates");
+    expect([minutesOfDay("00:00"), minutesOfDay("07:30"), minutesOfDay("23:59")]).toEqual([0, 450, 1439]);
+    expect([hhmmOf(0), hhmmOf(450), hhmmOf(1439)]).toEqual(["00:00", "07:30", "23:59"]);
+  });
+});

@@ -1,6 +1,6 @@
 import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import { formatLocal, localDay, startOfLocalDay } from "../../../domain/dates";
+import { formatLocal, hhmmOf, localDay, minutesOfDay, startOfLocalDay } from "../../../domain/dates";
 
 /** A calendar entry as the page gets it (GET /api/appointments): an appointment, or a recurring session (id null). */
 export interface GridEntry {
@@ -14,16 +14,13 @@ export interface GridEntry {
 }
 
 const SLOT_PX = 12; // one 15-minute row
-const minutesOf = (iso: string) => {
-  const [h, m] = formatLocal(iso, "HH:mm").split(":").map(Number);
-  return h * 60 + m;
-};
+const minutesOf = (iso: string) => minutesOfDay(formatLocal(iso, "HH:mm"));
 /** Minutes after midnight as 9:00 AM (SPEC §9's 12-hour clock). */
 const clock = (minutes: number) => {
   const h = Math.floor(minutes / 60) % 24;
   return `${h % 12 || 12}:${String(minutes % 60).padStart(2, "0")} ${h < 12 ? "AM" : "PM"}`;
 };
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+const hhmm = hhmmOf;
 
 /** Each colour as classes (no inline styles under the CSP); the shades match ColourDot's. */
 const BLOCK: Record<string, string> = {

@@ -52,6 +52,14 @@ export function guardGuestPage(s: MeState): string | null {
   return s.state === "ok" && s.me.is_staff ? "/dashboard" : null;
 }
 
+/**
+ * The guest pages open on both hosts (the privacy policy, contact us; SPEC §2): staff already signed in go to the
+ * dashboard, as from the back-office's other guest pages. Everyone else reads them, members during sign-up too.
+ */
+export async function leaveIfSignedInStaff(args: ApiContext) {
+  if (guardGuestPage(await fetchMe(gymApi(args)))) throw redirect(`${originOf(args.request, "backoffice")}/dashboard`);
+}
+
 export function guardSignupPage(request: Request, s: MeState): string | null {
   if (s.state === "anonymous") return "/";
   if (s.state === "unverified") return "/verification-code?twoFactorAuth=1";

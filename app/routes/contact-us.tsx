@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { requireApp } from "../lib/host.server";
+import { leaveIfSignedInStaff } from "../lib/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Contact us · Gym Membership" }];
 
-export function loader({ request }: LoaderFunctionArgs) {
-  requireApp(request, "backoffice", "signup");
+export async function loader(args: LoaderFunctionArgs) {
+  requireApp(args.request, "backoffice", "signup");
+  await leaveIfSignedInStaff(args);
   return null;
 }
 

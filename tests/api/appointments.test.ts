@@ -1,55 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { outboxMailer } from "../../server/mail/mailer";
-import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { lastMail, setup, signedIn } from "./harness";
+import { calendarFixture, type CalendarFixture } from "./calendar-fixture";
+import { lastMail } from "./harness";
 
 /**
  * The calendar's appointments (issue 16, first slice): a trainer books their own time and is never booked twice at
  * once (the refusal names the clash); admins book anyone at their gyms; trainers do not see each other's; members are
  * told by e-mail; organisations without calendar and messaging have no calendar.
  */
-const PASSWORD = "calendar passphrase";
-let env: Awaited<ReturnType<typeof setup>>;
-let api: ReturnType<typeof createApi>;
-let admin: Awaited<ReturnType<typeof signedIn>>;
-let tess: Awaited<ReturnType<typeof signedIn>>;
-let theo: Awaited<ReturnType<typeof signedIn>>;
-let quiet: Awaited<ReturnType<typeof signedIn>>;
-let ids: { tess: number; theo: number; mia: number; noah: number; north: number; south: number };
+let fx: CalendarFixture;
+let env: CalendarFixture["env"];
+let admin: CalendarFixture["admin"];
+let tess: CalendarFixture["tess"];
+let theo: CalendarFixture["theo"];
+let quiet: CalendarFixture["quiet"];
+let ids: CalendarFixture["ids"];
 
 // Thursday 26 November 2026, New Zealand daylight time (+13:00).
 const at = (hhmm: string) => `2026-11-26T${hhmm}:00+13:00`;
 
 beforeAll(async () => {
-  env = await setup();
-  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
-  const hash = await hashPassword(PASSWORD);
-  const org = await makeOrganisation(env.db, { name: "Booked Gyms", multi_gym: true, calendar_and_messaging: true });
-  const north = await makeGym(env.db, org.id, "North");
-  const south = await makeGym(env.db, org.id, "South");
-  const staff = async (name: string, email: string, role: "admin" | "personal_trainer", gymId?: number) => {
-    const u = await makeUser(env.db, { name, email, password_hash: hash, is_staff: true });
-    await addStaff(env.db, u.id, org.id, role, gymId ? [{ gymId, role: "personal_trainer" }] : []);
-    return u.id;
-  };
-  await staff("Ada Admin", "cal.admin@example.com", "admin");
-  const tessId = await staff("Tess Trainer", "tess@example.com", "personal_trainer", north.id);
-  const theoId = await staff("Theo Trainer", "theo@example.com", "personal_trainer", north.id);
-  const mia = await makeUser(env.db, { name: "Mia Member", email: "mia@example.com" });
-  await addMember(env.db, mia.id, org.id, north.id);
-  const noah = await makeUser(env.db, { name: "Noah Member", email: "noah@example.com" });
-  await addMember(env.db, noah.id, org.id, north.id);
-  const other = await makeOrganisation(env.db, { name: "No Calendar Gyms" });
-  await makeGym(env.db, other.id, "Plain");
-  const q = await makeUser(env.db, { name: "Quiet Admin", email: "quiet.admin@example.com", password_hash: hash, is_staff: true });
-  await addStaff(env.db, q.id, other.id, "admin");
-  ids = { tess: tessId, theo: theoId, mia: mia.id, noah: noah.id, north: north.id, south: south.id };
-  admin = await signedIn(api, env.db, "cal.admin@example.com", PASSWORD);
-  tess = await signedIn(api, env.db, "tess@example.com", PASSWORD);
-  theo = await signedIn(api, env.db, "theo@example.com", PASSWORD);
-  quiet = await signedIn(api, env.db, "quiet.admin@example.com", PASSWORD);
+  fx = await calendarFixture("cal.");
+  ({ env, admin, tess, theo, quiet, ids } = fx);
 });
 afterAll(() => env?.close?.());
 
@@ -61,7 +32,7 @@ describe("appointments", () => {
     expect(res.status).toBe(201);
     expect(res.json.data).toMatchObject({ trainer: { name: "Tess Trainer", calendar_colour: "green" }, member: { name: "Mia Member" }, gym: "North", notes: "Deadlift form" });
     first = res.json.data.id;
-    const mail = (await lastMail(env.db, "mia@example.com"))!;
+    const mail = (await lastMail(env.db, fx.email("mia")))!;
     expect(mail.subject).toBe("Your session is booked");
     expect(mail.text).toContain("Your session with Tess Trainer at North is booked for Thursday 26 November at 9:00 AM.");
   });
@@ -91,12 +62,12 @@ describe("appointments", () => {
     expect((await tess.call("PUT", `/api/appointments/${first}`, { starts_at: at("10:30"), ends_at: at("11:30") })).json.errors.starts_at[0]).toMatch(/^Tess Trainer is already booked then: Thu 26 Nov, 10:00 AM to 11:00 AM/);
     const moved = await tess.call("PUT", `/api/appointments/${first}`, { starts_at: at("12:00"), ends_at: at("13:30") });
     expect(moved.status).toBe(200);
-    expect((await lastMail(env.db, "mia@example.com"))!.text).toContain("has moved from Thursday 26 November at 9:00 AM to Thursday 26 November at 12:00 PM");
+    expect((await lastMail(env.db, fx.email("mia")))!.text).toContain("has moved from Thursday 26 November at 9:00 AM to Thursday 26 November at 12:00 PM");
   });
 
   it("cancels, once", async () => {
     expect((await tess.call("DELETE", `/api/appointments/${first}`)).status).toBe(200);
-    expect((await lastMail(env.db, "mia@example.com"))!.subject).toBe("Your session is cancelled");
+    expect((await lastMail(env.db, fx.email("mia")))!.subject).toBe("Your session is cancelled");
     const week = `from=${encodeURIComponent(at("00:00"))}&to=${encodeURIComponent("2026-11-27T00:00:00+13:00")}`;
     expect((await tess.call("GET", `/api/appointments?${week}`)).json.data.data.some((a: { id: number }) => a.id === first)).toBe(false);
     expect((await tess.call("PUT", `/api/appointments/${first}`, { starts_at: at("15:00"), ends_at: at("16:00") })).json.errors).toEqual({ _: ["This appointment was cancelled: book a new one"] });

@@ -1,11 +1,8 @@
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
 import { push_outbox, recurring_schedules, sandbox_links } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, lastMail, setup, signedIn } from "./harness";
+import { calendarFixture, type CalendarFixture } from "./calendar-fixture";
+import { browser, lastMail } from "./harness";
 
 /**
  * Recurring schedules (issue 16): weekly sessions as an RRULE whose occurrences show on the calendar at the same
@@ -13,47 +10,22 @@ import { browser, lastMail, setup, signedIn } from "./harness";
  * from a date leaving the past alone; ended; the member's schedule; clashes with appointments both ways; the trainer's
  * private calendar feed. The clock is Monday 14 September 2026, two weeks before daylight saving starts (27 Sep).
  */
-const PASSWORD = "recurring passphrase";
 const NOW = new Date("2026-09-14T09:00:00+12:00");
-let env: Awaited<ReturnType<typeof setup>>;
-let api: ReturnType<typeof createApi>;
-let admin: Awaited<ReturnType<typeof signedIn>>;
-let tess: Awaited<ReturnType<typeof signedIn>>;
-let theo: Awaited<ReturnType<typeof signedIn>>;
-let quiet: Awaited<ReturnType<typeof signedIn>>;
-let ids: { tess: number; theo: number; mia: number; noah: number; north: number };
+let fx: CalendarFixture;
+let env: CalendarFixture["env"];
+let admin: CalendarFixture["admin"];
+let tess: CalendarFixture["tess"];
+let theo: CalendarFixture["theo"];
+let quiet: CalendarFixture["quiet"];
+let ids: CalendarFixture["ids"];
 type Entry = { id: number | null; series_id: number | null; occurrence_day: string | null; starts_at: string; ends_at: string; member: { name: string } };
 
 const range = (from: string, to: string) => `from=${encodeURIComponent(`${from}T00:00:00+12:00`)}&to=${encodeURIComponent(`${to}T00:00:00+13:00`)}`;
 const week = async (who: typeof tess, from: string, to: string): Promise<Entry[]> => (await who.call("GET", `/api/appointments?${range(from, to)}`)).json.data.data;
 
 beforeAll(async () => {
-  env = await setup();
-  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => NOW });
-  const hash = await hashPassword(PASSWORD);
-  const org = await makeOrganisation(env.db, { name: "Weekly Gyms", calendar_and_messaging: true });
-  const north = await makeGym(env.db, org.id, "North");
-  const staff = async (name: string, email: string, role: "admin" | "personal_trainer") => {
-    const u = await makeUser(env.db, { name, email, password_hash: hash, is_staff: true });
-    await addStaff(env.db, u.id, org.id, role, role === "admin" ? [] : [{ gymId: north.id, role: "personal_trainer" }]);
-    return u.id;
-  };
-  await staff("Ada Admin", "rs.admin@example.com", "admin");
-  const tessId = await staff("Tess Trainer", "rs.tess@example.com", "personal_trainer");
-  const theoId = await staff("Theo Trainer", "rs.theo@example.com", "personal_trainer");
-  const mia = await makeUser(env.db, { name: "Mia Member", email: "rs.mia@example.com", push_notifications: true });
-  await addMember(env.db, mia.id, org.id, north.id);
-  const noah = await makeUser(env.db, { name: "Noah Member", email: "rs.noah@example.com", push_notifications: false });
-  await addMember(env.db, noah.id, org.id, north.id);
-  const other = await makeOrganisation(env.db, { name: "Plain Gyms" });
-  await makeGym(env.db, other.id, "Plain");
-  const q = await makeUser(env.db, { name: "Quiet Admin", email: "rs.quiet@example.com", password_hash: hash, is_staff: true });
-  await addStaff(env.db, q.id, other.id, "admin");
-  ids = { tess: tessId, theo: theoId, mia: mia.id, noah: noah.id, north: north.id };
-  admin = await signedIn(api, env.db, "rs.admin@example.com", PASSWORD);
-  tess = await signedIn(api, env.db, "rs.tess@example.com", PASSWORD);
-  theo = await signedIn(api, env.db, "rs.theo@example.com", PASSWORD);
-  quiet = await signedIn(api, env.db, "rs.quiet@example.com", PASSWORD);
+  fx = await calendarFixture("rs.", { now: NOW });
+  ({ env, admin, tess, theo, quiet, ids } = fx);
 });
 afterAll(() => env?.close?.());
 
@@ -67,7 +39,7 @@ describe("recurring schedules", () => {
     expect(res.status).toBe(201);
     expect(res.json.data).toMatchObject({ rrule: "FREQ=WEEKLY;BYDAY=TU,TH;COUNT=8", days: [2, 4], count: 8, starts_on: "2026-09-15", ends_on: "2026-10-08", start_time: "07:00", end_time: "08:00", summary: "Tuesdays and Thursdays, 7:00 AM to 8:00 AM", trainer: { name: "Tess Trainer" } });
     series = res.json.data.id;
-    const mail = (await lastMail(env.db, "rs.mia@example.com"))!;
+    const mail = (await lastMail(env.db, fx.email("mia")))!;
     expect(mail.subject).toBe("Your regular sessions are booked");
     expect(mail.text).toContain("Tuesdays and Thursdays, 7:00 AM to 8:00 AM, from Tue 15 Sep 2026, 8 sessions");
     const [push] = await env.db.select().from(push_outbox).where(eq(push_outbox.external_id, `user-${ids.mia}`)).orderBy(desc(push_outbox.id));
@@ -106,7 +78,7 @@ describe("recurring schedules", () => {
   it("cancels one session, leaving the rest", async () => {
     const res = await tess.call("DELETE", `/api/recurring-schedules/${series}/occurrences/2026-09-17`);
     expect(res.status).toBe(200);
-    expect((await lastMail(env.db, "rs.mia@example.com"))!.text).toContain("on Thursday 17 September at 7:00 AM is cancelled");
+    expect((await lastMail(env.db, fx.email("mia")))!.text).toContain("on Thursday 17 September at 7:00 AM is cancelled");
     const days = (await week(tess, "2026-09-14", "2026-09-21")).filter((e) => e.series_id === series).map((e) => e.occurrence_day);
     expect(days).toEqual(["2026-09-15"]);
     expect((await tess.call("DELETE", `/api/recurring-schedules/${series}/occurrences/2026-09-17`)).status).toBe(200);
@@ -117,7 +89,7 @@ describe("recurring schedules", () => {
   it("moves one session, leaving the rest", async () => {
     const res = await tess.call("PUT", `/api/recurring-schedules/${series}/occurrences/2026-09-22`, { starts_at: "2026-09-23T12:00:00+12:00", ends_at: "2026-09-23T13:00:00+12:00" });
     expect(res.status).toBe(200);
-    expect((await lastMail(env.db, "rs.mia@example.com"))!.text).toContain("has moved from Tuesday 22 September at 7:00 AM to Wednesday 23 September at 12:00 PM");
+    expect((await lastMail(env.db, fx.email("mia")))!.text).toContain("has moved from Tuesday 22 September at 7:00 AM to Wednesday 23 September at 12:00 PM");
     const ours = (await week(tess, "2026-09-21", "2026-09-28")).filter((e) => e.series_id === series);
     expect(ours.map((e) => [e.occurrence_day, e.starts_at, typeof e.id])).toEqual([
       ["2026-09-22", "2026-09-23T00:00:00.000Z", "number"],
@@ -143,7 +115,7 @@ describe("recurring schedules", () => {
     const entries = (await week(tess, "2026-09-14", "2026-10-12")).filter((e) => e.series_id === series || e.series_id === next.id);
     expect(entries.map((e) => e.occurrence_day)).toEqual(["2026-09-15", "2026-09-22", "2026-09-24", "2026-09-29", "2026-10-05"]);
     expect(entries.at(-1)!.starts_at).toBe("2026-10-05T05:00:00.000Z");
-    expect((await lastMail(env.db, "rs.mia@example.com"))!.subject).toBe("Your regular sessions have changed");
+    expect((await lastMail(env.db, fx.email("mia")))!.subject).toBe("Your regular sessions have changed");
     expect((await tess.call("PUT", `/api/recurring-schedules/${next.id}`, { from: "2026-09-01", days: [1], start_time: "18:00", end_time: "19:00" })).json.errors).toEqual({ from: ["Choose today or a later day: the past stays as it was"] });
     series = next.id;
   });
@@ -160,7 +132,7 @@ describe("recurring schedules", () => {
     expect(res.status).toBe(200);
     const days = (await week(tess, "2026-10-05", "2026-11-02")).filter((e) => e.series_id === series).map((e) => e.occurrence_day);
     expect(days).toEqual(["2026-10-05", "2026-10-12"]);
-    expect((await lastMail(env.db, "rs.mia@example.com"))!.subject).toBe("Your regular sessions are ending");
+    expect((await lastMail(env.db, fx.email("mia")))!.subject).toBe("Your regular sessions are ending");
   });
 
   it("keeps trainers to their own series; admins see everyone's", async () => {
@@ -188,7 +160,7 @@ describe("recurring schedules", () => {
     const url: string = (await tess.call("POST", "/api/calendar-feed")).json.data.url;
     expect(url).toMatch(/\/api\/calendar-feeds\/[A-Za-z0-9_-]{32}\.ics$/);
     expect((await tess.call("GET", "/api/calendar-feed")).json.data.url).toBe(url);
-    const feed = await browser(api).call("GET", new URL(url).pathname);
+    const feed = await browser(fx.api).call("GET", new URL(url).pathname);
     expect(feed.status).toBe(200);
     expect(feed.headers.get("content-type")).toContain("text/calendar");
     expect(feed.json).toContain("BEGIN:VCALENDAR");
@@ -197,8 +169,8 @@ describe("recurring schedules", () => {
     expect(feed.json).not.toContain("Noah Member (personal training)"); // Theo's, not Tess's.
     const renewed: string = (await tess.call("POST", "/api/calendar-feed")).json.data.url;
     expect(renewed).not.toBe(url);
-    expect((await browser(api).call("GET", new URL(url).pathname)).status).toBe(404);
-    expect((await browser(api).call("GET", "/api/calendar-feeds/nonsense.ics")).status).toBe(404);
+    expect((await browser(fx.api).call("GET", new URL(url).pathname)).status).toBe(404);
+    expect((await browser(fx.api).call("GET", "/api/calendar-feeds/nonsense.ics")).status).toBe(404);
   });
 
   it("does not exist for an organisation without calendar and messaging", async () => {

@@ -120,32 +120,38 @@ async function serve() {
     log.info({ port: config.PORT, database: runtime.database.kind }, `Gym Membership on http://localhost:${config.PORT} (${apps}; database: ${runtime.database.kind})`);
   });
 
-  // SIGTERM (or Ctrl-C): stop taking connections, let the requests in flight and the current job step finish, then
-  // exit. A second signal, or SHUTDOWN_TIMEOUT_MS, ends it at once.
+  // SIGTERM: /readyz answers 503 at once and the process keeps serving (every answer with Connection: close) for
+  // SHUTDOWN_DRAIN_MS, long enough for the load balancer's health check to take it out; then it stops taking
+  // connections, lets the requests in flight and the current job step finish, and exits. Closing the listener at once
+  // cut connections the balancer had just opened (a form post answered 502 in the restart trial). Ctrl-C (SIGINT)
+  // skips the wait. A second signal, or SHUTDOWN_TIMEOUT_MS after the wait, ends it at once.
   const shutdown = (signal) => {
     if (shuttingDown) {
       log.warn({ signal }, "second signal: stopping now");
       process.exit(1);
     }
     shuttingDown = true;
-    log.info({ signal }, "shutting down: finishing the requests in flight");
     runtime.drain();
+    const drainMs = signal === "SIGINT" ? 0 : config.SHUTDOWN_DRAIN_MS;
+    log.info({ signal, drain_ms: drainMs }, "shutting down: not ready any more; finishing the requests in flight");
     const deadline = setTimeout(() => {
       log.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, "shutdown took too long: stopping now");
       process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
+    }, drainMs + config.SHUTDOWN_TIMEOUT_MS);
     deadline.unref();
-    server.close(() => {
-      runtime
-        .stop()
-        .then(() => {
-          log.info("stopped");
-          process.exit(0);
-        })
-        .catch(() => process.exit(1));
-    });
-    // Idle keep-alive connections would hold close() open; busy ones end after their answer (Connection: close).
-    server.closeIdleConnections();
+    setTimeout(() => {
+      server.close(() => {
+        runtime
+          .stop()
+          .then(() => {
+            log.info("stopped");
+            process.exit(0);
+          })
+          .catch(() => process.exit(1));
+      });
+      // Idle keep-alive connections would hold close() open; busy ones end after their answer (Connection: close).
+      server.closeIdleConnections();
+    }, drainMs);
   };
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => shutdown(signal));
 }

@@ -110,6 +110,7 @@ async function main() {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      SHUTDOWN_DRAIN_MS: "0", // no load balancer to wait for
       DEMO_MODE: "1",
       SEED_DEMO: "1",
       BILLING_JOBS: "0",

@@ -71,6 +71,8 @@ function startServer(port: number): Proc {
       TOAST_SECRET: "restart-trial-toast-secret-0123456789ab",
       LOG_LEVEL: "warn",
       SHUTDOWN_TIMEOUT_MS: "20000",
+      // HAProxy below marks a server down after two failed checks 500 ms apart: out of rotation well within 2 s.
+      SHUTDOWN_DRAIN_MS: "2000",
     },
   });
   children.add(child);

@@ -111,6 +111,12 @@ const schema = z
     PUBLIC_SENTRY_DSN: z.string().url("must be a Sentry DSN").optional(),
     /** How long a SIGTERM waits for requests in flight and the current job step before the process ends anyway. */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
+    /**
+     * After SIGTERM, how long the process keeps serving while /readyz answers 503, so the load balancer stops sending
+     * it requests before its listener closes (a connection it opened in the meantime would otherwise be cut).
+     * Longer than the balancer's health check takes to mark a server down (interval × fall).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
     /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
     TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),
   })

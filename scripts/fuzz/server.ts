@@ -111,6 +111,7 @@ export async function startServer(root: string): Promise<Server> {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      SHUTDOWN_DRAIN_MS: "0", // no load balancer to wait for
       DEMO_MODE: "1",
       SEED_DEMO: "1",
       PORT: String(port),

@@ -121,6 +121,9 @@ describe("the door system", () => {
 
   it("answers another organisation's paths as not found", async () => {
     expect((await gymAdmin.call("POST", `/api/sandbox/kisi/locks/999999/unlock`, { email: "ina@example.com" })).status).toBe(404);
+    // Ids past PostgreSQL's integer are simply not there (found by the fuzz: they were a 500).
+    expect((await admin.call("GET", "/api/sandbox/kisi/places/99999999999999999999")).status).toBe(404);
+    expect((await admin.call("POST", "/api/sandbox/kisi/locks/99999999999999999999/unlock", { email: "ina@example.com" })).status).toBe(404);
     const other = await makeOrganisation(env.db, { name: "Other Doors" });
     const theirGym = await makeGym(env.db, other.id, "Theirs");
     expect((await admin.call("GET", `/api/organisations/${other.id}/access-control/integration`)).status).toBe(404);

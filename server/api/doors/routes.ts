@@ -82,14 +82,15 @@ export const doorRoutes = new Hono<ApiEnv>()
    */
   .get("/sandbox/kisi/places/:placeId{[0-9]+}", requireStaff, requireCan("gyms.write"), async (c) => {
     sandboxOnly(c);
-    const place = await sandboxPlace(c.var.tenant.db, Number(c.req.param("placeId")), c.var.tenant.organisationId);
+    const place = await sandboxPlace(c.var.tenant.db, pathId(c, "No such place.", "placeId"), c.var.tenant.organisationId);
     if (!place) throw notFound("No such place.");
     return c.json({ data: place });
   })
   .post("/sandbox/kisi/locks/:lockId{[0-9]+}/unlock", requireStaff, requireCan("gyms.write"), async (c) => {
     sandboxOnly(c);
+    const lockId = pathId(c, "No such door.", "lockId");
     const { email } = await readBody(c, z.object({ email: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").email("Value is not a valid email address") }));
-    const tried = await sandboxUnlock(c.var.tenant.db, Number(c.req.param("lockId")), email, now(c), c.var.tenant.organisationId);
+    const tried = await sandboxUnlock(c.var.tenant.db, lockId, email, now(c), c.var.tenant.organisationId);
     if (!tried) throw notFound("No such door.");
     // Delivered as Kisi delivers it: signed, to the same receiver the real webhook reaches.
     const body = JSON.stringify(tried.event);

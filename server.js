@@ -21,6 +21,13 @@ if (workers > 1 && !process.env.DATABASE_URL) {
 }
 
 if (cluster.isPrimary && workers > 1) {
+  // Where a missing secret may be made up (outside production, or a demo: server/config.ts), it is made once here,
+  // so every worker signs and reads sessions, codes and toasts with the same one. Production still refuses to start.
+  if (process.env.NODE_ENV !== "production" || process.env.DEMO_MODE) {
+    for (const name of ["SESSION_SECRET", "TOAST_SECRET"]) {
+      if (!process.env[name]) process.env[name] = (await import("node:crypto")).randomBytes(32).toString("hex");
+    }
+  }
   // The first worker runs the migrations (and the demo seed); the others start once it listens.
   let stopping = false;
   const first = cluster.fork();
@@ -36,11 +43,18 @@ if (cluster.isPrimary && workers > 1) {
     if (code === 1 && worker === first) process.exit(1); // settings refused at boot: another try would fail the same way
     cluster.fork();
   });
-  // Each worker drains on the first signal and stops at once on a second: pass every one on.
+  // Each worker drains on the first signal and stops at once on a second. The primary passes them on as messages,
+  // not signals: when the whole process group is signalled (Ctrl-C, systemd's default), a worker gets the signal
+  // itself as well, and a second signal of ours would make it stop at once, cutting its requests. A message only
+  // starts a drain that has not started; the primary's second signal is the one that says "now".
+  let signals = 0;
   for (const sig of ["SIGINT", "SIGTERM"]) {
     process.on(sig, () => {
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(sig);
+      signals += 1;
+      for (const w of Object.values(cluster.workers ?? {})) {
+        if (w?.isConnected()) w.send({ shutdown: sig, now: signals > 1 }, () => {});
+      }
     });
   }
 } else {
@@ -125,8 +139,9 @@ async function serve() {
   // connections, lets the requests in flight and the current job step finish, and exits. Closing the listener at once
   // cut connections the balancer had just opened (a form post answered 502 in the restart trial). Ctrl-C (SIGINT)
   // skips the wait. A second signal, or SHUTDOWN_TIMEOUT_MS after the wait, ends it at once.
-  const shutdown = (signal) => {
+  const shutdown = (signal, fromPrimary = false, now = false) => {
     if (shuttingDown) {
+      if (fromPrimary && !now) return; // the group's signal reached this worker first: already draining
       log.warn({ signal }, "second signal: stopping now");
       process.exit(1);
     }
@@ -154,4 +169,8 @@ async function serve() {
     }, drainMs);
   };
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => shutdown(signal));
+  // A worker of WEB_CONCURRENCY: the primary's signals arrive as messages (see above).
+  process.on("message", (m) => {
+    if (m && typeof m === "object" && (m.shutdown === "SIGINT" || m.shutdown === "SIGTERM")) shutdown(m.shutdown, true, m.now === true);
+  });
 }

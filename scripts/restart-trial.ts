@@ -153,6 +153,19 @@ try {
   const members = (JSON.parse((await call(first, "GET", "/api/members?gym=all")).body).data.data as { id: number }[]).slice(0, 20).map((m) => m.id);
   if (!members.length) throw new Error("the demo has no members to look at");
 
+  /** A page's form, posted as a browser posts it from one of our pages (urlencoded, same-origin, its cookies). */
+  const pageForm = async (jar: Jar, p: string, fields: Record<string, string>) => {
+    const reply = await send(lbPort, {
+      method: "POST",
+      path: p,
+      host,
+      headers: { origin: `http://${host}`, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...jar.header() },
+      body: Buffer.from(new URLSearchParams(fields).toString()),
+    });
+    jar.take(reply.setCookies);
+    return reply;
+  };
+
   // The load.
   const counts = { sign_in: 0, member_page: 0, form_post: 0 };
   const failures: string[] = [];
@@ -181,8 +194,14 @@ try {
       const member = members[(n * 7 + i) % members.length];
       ok("member_page", await call(jar, "GET", `/members/${member}`), [200]);
       if (i % 3 === 0) {
+        // A message to the member, every other one as a person sends it (the /messages page's form, posted as a
+        // browser posts it: a redirect back to the conversation) and the rest through the API, as a script would.
         const body = `restart-trial ${randomUUID()}`;
-        if (ok("form_post", await call(jar, "POST", "/api/messaging/send", { member_id: member, body }), [200, 201])) sent.add(body);
+        const reply =
+          (i / 3) % 2 === 0
+            ? await pageForm(jar, "/messages", { member_id: String(member), body })
+            : await call(jar, "POST", "/api/messaging/send", { member_id: member, body });
+        if (ok("form_post", reply, (i / 3) % 2 === 0 ? [302, 303] : [200, 201])) sent.add(body);
       }
       i++;
     }
@@ -217,7 +236,7 @@ try {
   const missing = [...sent].filter((b) => !written.some((r) => r.body === b)).length;
   const total = counts.sign_in + counts.member_page + counts.form_post;
 
-  console.log(`requests: ${total} (sign-ins ${counts.sign_in}, member pages ${counts.member_page}, form posts ${counts.form_post})`);
+  console.log(`requests: ${total} (sign-ins ${counts.sign_in}, member pages ${counts.member_page}, messages posted ${counts.form_post}: half by the page's form, half by the API)`);
   for (const r of restarts) console.log(`restart of :${r.port}: exit ${r.exit}, stopped in ${r.stopMs} ms, ready again in ${r.readyMs} ms`);
   console.log(`failed requests: ${failures.length}${failures.length ? `\n  ${failures.slice(0, 10).join("\n  ")}` : ""}`);
   console.log(`messages written: ${written.length} for ${sent.size} posts answered; written twice: ${twice}; answered but missing: ${missing}`);

@@ -7,6 +7,7 @@ import { createProviders, providerSettings } from "./providers/registry";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
 import { healthRoutes } from "./observability/health";
 import { flushReports, startErrorReporting } from "./observability/report";
+import { logError } from "./observability/log";
 
 /**
  * The process-wide runtime: settings, one database handle and the mounted gym API.
@@ -20,7 +21,10 @@ export interface Runtime {
   jobs: Scheduler | null;
   /** GET /healthz and /readyz (server/observability/health.ts), answered before any page or API work. */
   health: ReturnType<typeof healthRoutes>;
-  /** From now on /readyz says no: the load balancer stops sending new requests (the first step of a SIGTERM). */
+  /**
+   * From now on /readyz says no, so the load balancer stops sending new requests, and no new job is taken (another
+   * process takes it): the first step of a SIGTERM.
+   */
   drain(): void;
   /** Stops the jobs (letting a running one finish its step), sends queued error reports, closes the database: for SIGTERM. */
   stop(): Promise<void>;
@@ -52,7 +56,10 @@ export function boot(): Promise<Runtime> {
       api,
       jobs,
       health: healthRoutes({ db: database.db, jobsStarted: jobs ? () => jobsRunning : null, draining: () => draining }),
-      drain: () => void (draining = true),
+      drain: () => {
+        draining = true;
+        jobs?.pause().catch((err: unknown) => logError("[jobs] could not stop taking jobs", err));
+      },
       stop: async () => {
         draining = true;
         await jobs?.stop();

@@ -1,4 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
+import { reportBrowserError } from "./browser-reporting";
 import { requestProblem } from "../lib/request-problem";
 
 /**
@@ -11,6 +13,9 @@ export function BareError() {
   // A refused request (a form without its Content-Type, a body too large) says why, rather than blaming us.
   const badRequest = requestProblem(error);
   if (!notFound && !badRequest) console.error(error);
+  useEffect(() => {
+    if (!notFound && !badRequest && !isRouteErrorResponse(error)) reportBrowserError(error);
+  }, [error, notFound, badRequest]);
   return (
     <main className="mx-auto max-w-lg px-6 py-24 text-center">
       <h1 className="text-3xl font-bold">{notFound ? "Page not found" : badRequest ? "That did not work" : "Something went wrong"}</h1>

@@ -1,4 +1,6 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
+import { reportBrowserError } from "./browser-reporting";
 import { requestProblem } from "../lib/request-problem";
 
 /** The list a page belongs to, to go back to: members pages to Members, the rest to the dashboard. */
@@ -17,6 +19,9 @@ export function PageError() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const back = sectionOf(useLocation().pathname);
   if (status >= 500) console.error(error);
+  useEffect(() => {
+    if (status >= 500 && !isRouteErrorResponse(error)) reportBrowserError(error);
+  }, [error, status]);
   const problem = requestProblem(error);
   const [title, text] = problem
     ? ["That did not work", problem]

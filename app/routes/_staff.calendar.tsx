@@ -163,7 +163,7 @@ export default function Calendar() {
   const keep = `week=${week}${slot ? `&slot=${slot.day}T${slot.time}` : ""}`;
   const link = "rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50";
   return (
-    <div className="h-full space-y-4 overflow-y-auto px-4 py-6 sm:px-6">
+    <div className="space-y-4 px-4 py-6 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Calendar</h1>
         <nav aria-label="Weeks" className="flex flex-wrap items-center gap-2 text-sm">
@@ -249,7 +249,7 @@ export default function Calendar() {
             </Form>
           ) : (
             <p className="text-sm text-slate-600">
-              Find the member first.{slot ? ` The time you chose (${formatLocal(startOfLocalDay(slot.day), "EEE d MMM")} at ${slot.time}) is kept.` : " Or click an empty time on the calendar."}
+              Find the member first.{slot ? ` The time you chose (${formatLocal(localInstant(slot.day, slot.time), "EEE d MMM 'at' h:mm a")}) is kept.` : " Or click an empty time on the calendar."}
             </p>
           )}
         </section>

@@ -79,7 +79,7 @@ export default function Messages() {
   const unreadHere = thread ? (list.find((c) => c.id === thread.conversation.id)?.unread_count ?? 0) : 0;
   return (
     // The layout gives this page the whole main area without padding (it scrolls inside itself, SPEC §2).
-    <div className="h-full max-w-6xl space-y-4 overflow-y-auto px-4 py-6 sm:px-6">
+    <div className="max-w-6xl space-y-4 px-4 py-6 sm:px-6">
       <h1 className="text-2xl font-semibold">Messages</h1>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[22rem_minmax(0,1fr)]">
         <div className="space-y-3">

@@ -28,8 +28,12 @@ export async function loader(args: LoaderFunctionArgs) {
   return { me, unread };
 }
 
-/** Pages that manage their own height (they scroll inside themselves). */
-const FIXED_HEIGHT = ["/calendar", "/messages"];
+/**
+ * SPEC §2: the calendar and messages pages do not use the full-height main area. Their main is as tall as they are
+ * and lays out nothing of its own (they set their own padding and width); nothing clips them, so the member picker's
+ * list can open past their end.
+ */
+const OWN_LAYOUT = ["/calendar", "/messages"];
 
 /** The frame around every back-office page, and around its error page, so the sidebar and search stay. */
 function StaffShell({ me, unread, children }: { me: Me; unread: number; children: React.ReactNode }) {
@@ -40,7 +44,7 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
   const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
   // On a phone the sidebar closes on every navigation.
   useEffect(() => setMenuOpen(false), [key]);
-  const fixedHeight = FIXED_HEIGHT.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  const ownLayout = OWN_LAYOUT.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
   return (
     <div className="min-h-full">
@@ -81,7 +85,7 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
             {me.gyms.length > 1 ? <Switcher label="Gym" action="/switch/gym" name="gym_id" options={me.gyms} currentId={me.current_gym?.id} /> : null}
           </div>
         </header>
-        <main className={fixedHeight ? "flex-1 overflow-hidden" : "flex-1 px-4 py-6 sm:px-6"}>{children}</main>
+        <main className={ownLayout ? undefined : "flex-1 px-4 py-6 sm:px-6"}>{children}</main>
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { reportError } from "../observability/report";
+import { noteRequest } from "../observability/context";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import type { Config } from "../config";
@@ -64,6 +65,8 @@ export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const found = token ? await pageRead(c, `session:${token}`, lookup) : null;
   c.set("session", found?.session ?? null);
   c.set("user", found?.user ?? null);
+  // Who asked, by id, from here on: an error report raised inside the route carries them (the log line too).
+  noteRequest({ user_id: found?.user.row.id, organisation_id: found?.user.organisation?.id });
   await next();
 };
 

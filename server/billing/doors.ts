@@ -6,6 +6,7 @@ import { doorSystemOf } from "../doors/integration";
 import type { DoorProvider } from "../providers/doors/door-provider";
 import { ProviderError } from "../providers/errors";
 import type { Providers } from "../providers/registry";
+import { logWarning } from "../observability/log";
 
 /**
  * The door says what the membership says (issue 11): a member whose grace period ran out unpaid is switched off
@@ -64,7 +65,7 @@ export async function syncDoorAccess(db: Db, providers: Providers, now: Date): P
       await doors.setAccess({ organisationId: c.organisationId, email: c.email, name: c.name }, allowed);
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      console.warn(`[doors] ${doors.name}: member ${c.userId} of organisation ${c.organisationId}: ${err.message}`);
+      logWarning(`[doors] ${doors.name}: door access not changed`, err, { user_id: c.userId, organisation_id: c.organisationId });
       report.failed++;
       continue;
     }

@@ -12,6 +12,7 @@ import { deepLinkOr } from "../providers/links/link-provider";
 import { pushExternalId } from "../providers/push/push-provider";
 import type { Providers } from "../providers/registry";
 import { latestAttempt, owingBySubscription } from "./plan";
+import { logWarning } from "../observability/log";
 
 /**
  * The billing e-mails (issue 11), sent by the billing job after each run, each once (billing_notices' key):
@@ -82,7 +83,7 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
       } catch (err) {
         // A push is a courtesy beside the e-mail: a failure is logged, and the notice stands.
         if (!(err instanceof ProviderError)) throw err;
-        console.warn(`[notices] push for ${n.key}: ${err.message}`);
+        logWarning("[notices] push not sent", err, { notice: n.key });
       }
     }
   };

@@ -54,7 +54,9 @@ export async function feedCalendar(t: Tenant, owner: { user_id: number; organisa
   const cal = ical({ name: `${owner.organisation} sessions`, prodId: { company: "Gym Membership", product: "calendar", language: "EN" }, timezone: "Pacific/Auckland", ttl: 15 * 60 });
   for (const e of entries) {
     cal.createEvent({
-      id: e.id ? `appointment-${e.id}@${host}` : `series-${e.series_id}-${e.occurrence_day}@${host}`,
+      // A series' session keeps its UID when it is moved (it then has a row of its own), so the phone moves the
+      // event it has rather than adding a second one.
+      id: e.series_id && e.occurrence_day ? `series-${e.series_id}-${e.occurrence_day}@${host}` : `appointment-${e.id}@${host}`,
       start: e.starts_at,
       end: e.ends_at,
       stamp: now,

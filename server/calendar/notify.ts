@@ -6,6 +6,7 @@ import { ProviderError } from "../providers/errors";
 import { deepLinkOr, type DeepLinkRequest } from "../providers/links/link-provider";
 import { pushExternalId } from "../providers/push/push-provider";
 import { sandboxProviders, type Providers } from "../providers/registry";
+import { logWarning } from "../observability/log";
 
 /**
  * Tells a member their sessions changed (issue 16): always by e-mail (it is about their own booking), and as a push
@@ -26,6 +27,6 @@ export async function tellMember(deps: { db: Db; mailer: Mailer; providers?: Pro
     await providers.push(gym).send({ externalId: pushExternalId(memberId), heading: mail.subject, content: mail.text.split(/\n\s*\n/)[1] ?? mail.subject, url, idempotencyKey: key });
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
-    console.warn(`[calendar] push ${key}: ${err.message}`);
+    logWarning("[calendar] push not sent", err, { key });
   }
 }

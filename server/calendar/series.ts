@@ -137,22 +137,50 @@ export async function changeSeries(t: Tenant, user: CurrentUser, id: number, inp
   if (input.from < localDay(now)) throw invalid({ from: ["Choose today or a later day: the past stays as it was"] });
   const rule = ruleOf(input);
   const first = assertSomeSession(rule, input.from, "until");
-  await assertFree(t, { trainerId: s.trainer.id, memberId: s.member.id }, sessions(rule, first, input), { except_series: s.id }, "start_time");
+  // Sessions from `from` on that were moved or cancelled one by one keep their day: the new pattern's session on
+  // that day is the one they replaced, so it is not checked (the moved session itself was checked when it moved).
+  const kept = await changedFrom(t, s.id, input.from);
+  const keptDays = new Set(kept.map((k) => k.day));
+  const wanted = sessions(rule, first, input).filter((w) => !keptDays.has(localDay(w.starts_at)));
+  await assertFree(t, { trainerId: s.trainer.id, memberId: s.member.id }, wanted, { except_series: s.id }, "start_time");
   const fields = { rrule: rule, starts_on: first, ends_on: lastDay(rule, first), start_time: input.start_time, duration_minutes: minutes(input.end_time) - minutes(input.start_time), notes: input.notes ?? null, updated_at: now };
+  let seriesId = s.id;
   if (countBefore(s.rrule, s.starts_on, input.from) === 0) {
     await t.db.update(recurring_schedules).set(fields).where(t.where(recurring_schedules, eq(recurring_schedules.id, s.id)));
-    return { before: s, after: present(await findSeries(t, user, s.id), localDay(now)) };
+  } else {
+    await endBefore(t, s, input.from, now);
+    const [made] = await t.db
+      .insert(recurring_schedules)
+      .values(t.owned({ ...fields, gym_id: s.gym_id, trainer_id: s.trainer.id, member_id: s.member.id, previous_id: s.id, created_by: user.row.id, created_at: now }))
+      .returning({ id: recurring_schedules.id });
+    seriesId = made.id;
   }
-  await endBefore(t, s, input.from, now);
-  const [made] = await t.db
-    .insert(recurring_schedules)
-    .values(t.owned({ ...fields, gym_id: s.gym_id, trainer_id: s.trainer.id, member_id: s.member.id, previous_id: s.id, created_by: user.row.id, created_at: now }))
-    .returning({ id: recurring_schedules.id });
-  await t.db
-    .update(appointments)
-    .set({ series_id: made.id, updated_at: now })
-    .where(t.where(appointments, eq(appointments.series_id, s.id), gte(appointments.occurrence_start, startOfLocalDay(input.from))));
-  return { before: s, after: present(await findSeries(t, user, made.id), localDay(now)) };
+  await carryOver(t, kept, seriesId, fields, now);
+  return { before: s, after: present(await findSeries(t, user, seriesId), localDay(now)) };
+}
+
+/** The series' sessions from `from` on that have a row of their own (moved or cancelled one by one), with their original day. */
+async function changedFrom(t: Tenant, seriesId: number, from: string) {
+  const rows = await t.db
+    .select({ id: appointments.id, occurrence_start: appointments.occurrence_start })
+    .from(appointments)
+    .where(t.where(appointments, eq(appointments.series_id, seriesId), gte(appointments.occurrence_start, startOfLocalDay(from))));
+  return rows.map((r) => ({ id: r.id, day: localDay(r.occurrence_start!) }));
+}
+
+/**
+ * A changed series' moved and cancelled sessions go with it: one whose day is still in the pattern stands in for the
+ * new session of that day (its original start becomes that session's, so it is still matched); one whose day is no
+ * longer in it stays where it was as an appointment of its own (a moved one is still a booked session).
+ */
+async function carryOver(t: Tenant, kept: { id: number; day: string }[], seriesId: number, p: { rrule: string; starts_on: string; start_time: string; duration_minutes: number }, now: Date) {
+  for (const k of kept) {
+    const still = occurrenceDays(p.rrule, p.starts_on, k.day, k.day).length === 1;
+    await t.db
+      .update(appointments)
+      .set(still ? { series_id: seriesId, occurrence_start: occurrenceTimes(k.day, p.start_time, p.duration_minutes).starts_at, updated_at: now } : { series_id: null, occurrence_start: null, updated_at: now })
+      .where(t.where(appointments, eq(appointments.id, k.id)));
+  }
 }
 
 /** Ends the series before `from` (today when absent); its moved sessions from then on are cancelled with it. */

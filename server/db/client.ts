@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { installDomainRules } from "./domain-rules";
 import * as schema from "./schema";
+import { logError } from "../observability/log";
 
 /** The one database handle type: PGlite and node-postgres both give a PgDatabase over the same schema. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -38,6 +39,8 @@ export const MIGRATIONS_FOLDER = path.resolve(
   "drizzle",
 );
 
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Opens PostgreSQL when a URL is given, else an embedded PGlite kept in `pgliteDir`
  * (or in memory when pgliteDir is "memory://"). Both drivers load lazily so the one not used costs nothing.
@@ -49,10 +52,12 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     const { drizzle } = await import("drizzle-orm/node-postgres");
     // JIT compiles a query in 10–300 ms when the planner's estimate is high; our queries are short
     // OLTP reads where that never pays back, so it is off for this app's connections.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off" });
+    // A connection that cannot be had in 10 s fails the request (a 500, reported) rather than holding it, and
+    // every request queued behind it, while the database is out of reach.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off", connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle connection the server ends (restart, failover, a dropped test database) must not crash the
     // process: the pool replaces it on the next query.
-    pool.on("error", (err) => console.error(`[db] idle connection lost: ${err.message}`));
+    pool.on("error", (err) => logError("[db] idle connection lost", err));
     const tenants = await pgTenantConnections(opts.databaseUrl);
     const db = drizzle(pool, { schema }) as unknown as Db;
     tenantConnections.set(db, tenants);
@@ -105,9 +110,9 @@ async function pgTenantConnections(url: string): Promise<TenantConnections & { e
   // Pipeline mode: a request's concurrent reads (Promise.all over one tenant connection, as the dashboard's
   // figures are) go out together instead of queuing one behind another, which pg 9 will refuse to do.
   // (`pipeline` is newer than @types/pg.)
-  const config = { connectionString: url, max: 10, options: "-c jit=off", pipeline: true };
+  const config = { connectionString: url, max: 10, options: "-c jit=off", pipeline: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
   const pool = new pg.Pool(config);
-  pool.on("error", (err) => console.error(`[db] idle tenant connection lost: ${err.message}`));
+  pool.on("error", (err) => logError("[db] idle tenant connection lost", err));
   const state = new WeakMap<object, { organisationId: number | null; db: Db }>();
   return {
     async run(organisationId, work) {

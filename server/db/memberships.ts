@@ -27,8 +27,8 @@ export interface Membership {
   signup_price_id: number | null;
   signup_link_id: number | null;
   /**
-   * Members' messages no staff member has read yet, counted for the current organisation only (0 for the
-   * others, for a member, and without calendar and messaging): the sidebar's badge on every back-office page,
+   * Members' messages no staff member has read yet in the conversations this user may open, counted for the
+   * current organisation only (0 for the others, for a member, and without calendar and messaging): the sidebar's badge on every back-office page,
    * so it comes with the session read rather than as a query of its own.
    */
   unread_messages: number;
@@ -81,7 +81,12 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         'signup_price_id', ${c(ou.signup_price_id)}, 'signup_link_id', ${c(ou.signup_link_id)},
         'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' and ${c(o.id)} = ${current} then (
           select count(*) from ${m} join ${cv} on ${c(cv.id)} = ${c(m.conversation_id)}
-          where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)})
+          where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)}
+            -- Only conversations the user may open (gymsWhere "members.read", server/messaging/conversations.ts):
+            -- an organisation admin every one, gym staff those of their gyms' members.
+            and (${c(ou.role)} = 'admin' or ${c(cv.gym_id)} in (
+              select ${c(gym_users.gym_id)} from ${gym_users}
+              where ${c(gym_users.user_id)} = ${c(ou.user_id)} and ${c(gym_users.organisation_id)} = ${c(o.id)})))
         else 0 end
       ) order by ${c(o.name)}, ${c(o.id)}), '[]')
     from ${ou} join ${o} on ${c(o.id)} = ${c(ou.organisation_id)}

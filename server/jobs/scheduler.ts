@@ -29,7 +29,12 @@ import type { JobStarter } from "./starter";
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
 export interface Scheduler extends JobStarter {
-  /** Stops taking jobs and waits (up to 30 s) for the running ones; a job cut off is retried by the next process. */
+  /** Takes no new job from now on; the running one goes on (the start of a SIGTERM's drain). */
+  pause(): Promise<void>;
+  /**
+   * Stops, waiting for the running job's current step, but never past SHUTDOWN_TIMEOUT_MS less 5 s, so the process's
+   * own limit does not cut it first; a job cut off is retried by another process.
+   */
   stop(): Promise<void>;
   /** Runs a job now, as the schedule would (tests, and the boot catch-up). */
   runNow(name: JobName): Promise<string | null>;
@@ -131,8 +136,11 @@ export async function startScheduler(database: Database, settings: JobSettings):
     boss,
     runNow: (name) => boss.send(name, {}),
     start: (name) => void boss.send(name, {}).catch((err: Error) => logError(`[jobs] ${name}: could not queue`, err)),
+    pause: async () => {
+      for (const name of Object.keys(JOBS)) await boss.offWork(name);
+    },
     // The database is the app's: it closes it itself, after this.
-    stop: () => boss.stop({ graceful: true, timeout: 30_000, wait: true, close: false }),
+    stop: () => boss.stop({ graceful: true, timeout: Math.max(1_000, settings.config.SHUTDOWN_TIMEOUT_MS - 5_000), wait: true, close: false }),
   };
   await scheduler.runNow("billing-run");
   return scheduler;

@@ -95,12 +95,19 @@ export async function addMessage(t: Tenant, conversationId: number, senderId: nu
   return m;
 }
 
-/** PUT /api/messaging/conversations/{id}/read: the member's messages in it, read. Answers the organisation's unread count left. */
-export async function markRead(t: Tenant, conversationId: number, now: Date) {
+/**
+ * PUT /api/messaging/conversations/{id}/read: the member's messages in it, read. Answers the unread count left in the
+ * conversations this user may open (the sidebar's badge; server/db/memberships.ts counts the same for the session).
+ */
+export async function markRead(t: Tenant, gyms: GymScope, conversationId: number, now: Date) {
   await t.db
     .update(messages)
     .set({ read_at: now })
     .where(t.where(messages, and(eq(messages.conversation_id, conversationId), eq(messages.from_member, true), isNull(messages.read_at))));
-  const [{ n }] = await t.db.select({ n: sql<number>`count(*)::int` }).from(messages).where(t.where(messages, eq(messages.from_member, true), isNull(messages.read_at)));
+  const [{ n }] = await t.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversation_id))
+    .where(and(t.where(messages, eq(messages.from_member, true), isNull(messages.read_at)), visible(t, gyms)));
   return n;
 }

@@ -38,11 +38,13 @@ export function requestObservability(patternOf: (pathname: string) => string | u
     const context: RequestContext = { id: requestIdFrom(req.get("x-request-id")), method: req.method, route: page };
     res.setHeader("X-Request-Id", context.id);
     const route = () => context.route;
-    const endSpan = startRequestSpan(req.method, route);
+    // Scripts, styles and the load balancer's health checks are neither traced nor logged: they would drown the rest.
+    const quiet = req.path.startsWith("/build/") || req.path === "/healthz" || req.path === "/readyz";
+    const endSpan = quiet ? null : startRequestSpan(req.method, route);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       endSpan?.(res.statusCode);
-      if (req.path.startsWith("/build/") || req.path === "/healthz" || req.path === "/readyz") return;
+      if (quiet) return;
       log.info({ method: req.method, route: route() ?? "unmatched", status: res.statusCode, ms: Math.round(ms * 10) / 10, user_id: context.user_id, organisation_id: context.organisation_id }, "request");
     });
     runInRequest(context, next);

@@ -17,10 +17,16 @@ export const log = pino({
     const r = currentRequest();
     return r ? { req_id: r.id } : {};
   },
-  redact: { paths: ["password", "*.password", "token", "*.token", "code", "*.code", "headers.cookie", "headers.authorization", "email", "*.email"], censor: REDACTED },
+  // Not "*.code": an error's `code` is the database's (23505, 40001), which a person needs to find the fault.
+  redact: { paths: ["password", "*.password", "token", "*.token", "code", "body.code", "query.code", "headers.cookie", "headers.authorization", "email", "*.email"], censor: REDACTED },
 });
 
 /** An error worth a person's attention, with what it was doing (`what`, e.g. "[jobs] billing-run"). */
 export function logError(what: string, err: unknown, fields: Record<string, unknown> = {}) {
   log.error({ ...fields, err: safeError(err) }, what);
+}
+
+/** A failure the process carries on past (a push not sent, a door not updated), with what it was doing. */
+export function logWarning(what: string, err: unknown, fields: Record<string, unknown> = {}) {
+  log.warn({ ...fields, err: safeError(err) }, what);
 }

@@ -39,3 +39,46 @@ export function safeError(err: unknown): { type: string; code?: string; message:
   if (e?.cause && e.cause !== err) out.cause = safeError(e.cause);
   return out;
 }
+
+/** What scrubEvent reads of an error-reporting event (Sentry's, from the Node and the browser SDKs alike). */
+interface ReportEvent {
+  request?: { method?: string; url?: string };
+  user?: { id?: string | number };
+  extra?: Record<string, unknown>;
+  contexts?: Record<string, unknown>;
+  message?: string;
+  exception?: { values?: { value?: string; stacktrace?: { frames?: { context_line?: string; pre_context?: string[]; post_context?: string[]; vars?: unknown }[] } }[] };
+  breadcrumbs?: { message?: string; data?: Record<string, unknown> }[];
+}
+
+/** A breadcrumb's addresses (an outgoing call's url, a navigation's from and to) without their query strings, which can hold searches and tokens. */
+function withoutQueries(data: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) out[k] = typeof v === "string" && /^(url|from|to|http\.url)$/.test(k) ? v.split(/[?#]/)[0] : v;
+  return out;
+}
+
+/** Strips what an event may carry of a person: the request's body, cookies, headers and query; messages scrubbed. */
+export function scrubEvent<E extends ReportEvent>(event: E): E {
+  if (event.request) event.request = { method: event.request.method, url: event.request.url?.split("?")[0] };
+  if (event.user) event.user = event.user.id ? { id: event.user.id } : undefined;
+  if (event.extra) event.extra = scrub(event.extra) as E["extra"];
+  if (event.contexts) event.contexts = scrub(event.contexts) as E["contexts"];
+  if (event.message) event.message = scrubText(event.message);
+  for (const ex of event.exception?.values ?? []) {
+    if (ex.value) ex.value = scrubText(ex.value);
+    // Source lines beside each frame are code, but a literal in them may still look like a person's address.
+    for (const f of ex.stacktrace?.frames ?? []) {
+      if (f.context_line) f.context_line = scrubText(f.context_line);
+      if (f.pre_context) f.pre_context = f.pre_context.map(scrubText);
+      if (f.post_context) f.post_context = f.post_context.map(scrubText);
+      delete f.vars;
+    }
+  }
+  for (const b of event.breadcrumbs ?? []) {
+    if (b.message) b.message = scrubText(b.message);
+    if (b.data) b.data = scrub(withoutQueries(b.data)) as typeof b.data;
+  }
+  return event;
+}
+

@@ -1,7 +1,7 @@
 import * as Sentry from "@sentry/node";
 import { currentRequest } from "./context";
 import { logError } from "./log";
-import { scrub, scrubText } from "./redact";
+import { scrubEvent } from "./redact";
 
 /**
  * Error reporting and tracing (issue 19) through Sentry's Node SDK: on with SENTRY_DSN, off without (errors are then
@@ -19,29 +19,7 @@ export interface ReportingSettings {
   transport?: Sentry.NodeOptions["transport"];
 }
 
-/** Strips what an event may carry of a person: the request's body, cookies, headers and query; messages scrubbed. */
-export function scrubEvent<E extends Sentry.Event>(event: E): E {
-  if (event.request) event.request = { method: event.request.method, url: event.request.url?.split("?")[0] };
-  if (event.user) event.user = event.user.id ? { id: event.user.id } : undefined;
-  if (event.extra) event.extra = scrub(event.extra) as E["extra"];
-  if (event.contexts) event.contexts = scrub(event.contexts) as E["contexts"];
-  if (event.message) event.message = scrubText(event.message);
-  for (const ex of event.exception?.values ?? []) {
-    if (ex.value) ex.value = scrubText(ex.value);
-    // Source lines beside each frame are code, but a literal in them may still look like a person's address.
-    for (const f of ex.stacktrace?.frames ?? []) {
-      if (f.context_line) f.context_line = scrubText(f.context_line);
-      if (f.pre_context) f.pre_context = f.pre_context.map(scrubText);
-      if (f.post_context) f.post_context = f.post_context.map(scrubText);
-      delete f.vars;
-    }
-  }
-  for (const b of event.breadcrumbs ?? []) {
-    if (b.message) b.message = scrubText(b.message);
-    if (b.data) b.data = scrub(b.data) as typeof b.data;
-  }
-  return event;
-}
+export { scrubEvent };
 
 export function startErrorReporting(s: ReportingSettings): boolean {
   if (!s.dsn || enabled) return enabled;
@@ -50,6 +28,9 @@ export function startErrorReporting(s: ReportingSettings): boolean {
     environment: s.environment,
     release: s.release,
     tracesSampleRate: s.tracesSampleRate,
+    // Traces as transactions, so beforeSendTransaction scrubs them: with the SDK's default span streaming that
+    // callback is never called and spans would leave unscrubbed.
+    traceLifecycle: "static",
     ...(s.transport ? { transport: s.transport, defaultIntegrations: false } : {}),
     beforeSend: (event) => scrubEvent(event),
     beforeSendTransaction: (event) => scrubEvent(event),

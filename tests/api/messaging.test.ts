@@ -18,6 +18,9 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let member: Awaited<ReturnType<typeof signedIn>>;
 let quietId: number;
 let elsewhereAdmin: Awaited<ReturnType<typeof signedIn>>;
+let trainer: Awaited<ReturnType<typeof signedIn>>;
+let harbourMember: Awaited<ReturnType<typeof signedIn>>;
+let harbourMemberId: number;
 
 beforeAll(async () => {
   env = await setup();
@@ -32,6 +35,13 @@ beforeAll(async () => {
   const q = await makeUser(env.db, { name: "Quinn Quiet", email: "quinn@example.com" });
   await addMember(env.db, q.id, org.id, gym.id);
   quietId = q.id;
+  // A trainer of Chatty Central only, and a member of the organisation's other gym.
+  const harbour = await makeGym(env.db, org.id, "Chatty Harbour");
+  const t = await makeUser(env.db, { name: "Tia Trainer", email: "tia.trainer@example.com", password_hash: hash, is_staff: true });
+  await addStaff(env.db, t.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
+  const h = await makeUser(env.db, { name: "Hana Harbour", email: "hana@example.com", password_hash: hash, email_verified_at: new Date() });
+  await addMember(env.db, h.id, org.id, harbour.id);
+  harbourMemberId = h.id;
   const other = await makeOrganisation(env.db, { name: "Silent Gyms" });
   await makeGym(env.db, other.id, "Silent");
   const o = await makeUser(env.db, { name: "Silent Admin", email: "silent.admin@example.com", password_hash: hash, is_staff: true });
@@ -39,6 +49,8 @@ beforeAll(async () => {
   admin = await signedIn(api, env.db, "chat.admin@example.com", PASSWORD);
   member = await signedIn(api, env.db, "mel@example.com", PASSWORD);
   elsewhereAdmin = await signedIn(api, env.db, "silent.admin@example.com", PASSWORD);
+  trainer = await signedIn(api, env.db, "tia.trainer@example.com", PASSWORD);
+  harbourMember = await signedIn(api, env.db, "hana@example.com", PASSWORD);
 });
 afterAll(() => env?.close?.());
 
@@ -89,8 +101,30 @@ describe("messaging", () => {
   it("is only for organisations with messaging, and their own conversations", async () => {
     expect((await elsewhereAdmin.call("GET", "/api/messaging/conversations")).status).toBe(404);
     expect((await elsewhereAdmin.call("GET", `/api/messaging/conversation-messages?conversation_id=${conversationId}`)).status).toBe(404);
-    expect((await elsewhereAdmin.call("GET", "/api/messaging/unread-messages")).json.unread_messages).toBe(0);
+    expect((await elsewhereAdmin.call("GET", "/api/messaging/unread-messages")).status).toBe(404);
     expect((await admin.call("POST", "/api/messaging/send", { member_id: 999999, body: "hi" })).json.errors).toEqual({ member_id: ["Choose one of your members"] });
     expect((await admin.call("PUT", "/api/messaging/conversations/999999/read")).status).toBe(404);
+  });
+
+  it("counts and shows gym staff only the conversations of their own gyms' members", async () => {
+    const trainerUnread = async () => (await trainer.call("GET", "/api/messaging/unread-messages")).json.unread_messages;
+    const before = { admin: await unread(), trainer: await trainerUnread() };
+    const sent = await harbourMember.call("POST", "/api/member/messages", { body: "Can I freeze my membership?" });
+    expect(sent.status).toBe(201);
+    const harbourConversation = sent.json.data.conversation_id;
+    // The organisation admin sees it; Chatty Central's trainer neither counts nor sees it.
+    expect(await unread()).toBe(before.admin + 1);
+    expect(await trainerUnread()).toBe(before.trainer);
+    const listed = (await trainer.call("GET", "/api/messaging/conversations")).json.data.data.map((c: { id: number }) => c.id);
+    expect(listed).not.toContain(harbourConversation);
+    expect((await trainer.call("GET", `/api/messaging/conversation-messages?conversation_id=${harbourConversation}`)).status).toBe(404);
+    expect((await trainer.call("PUT", `/api/messaging/conversations/${harbourConversation}/read`)).status).toBe(404);
+    expect((await trainer.call("POST", "/api/messaging/send", { member_id: harbourMemberId, body: "hello" })).status).toBe(403);
+    // A Central member's message counts for the trainer; reading it answers the trainer's own count.
+    const mel = await member.call("POST", "/api/member/messages", { body: "Running late, 10 minutes" });
+    expect(await trainerUnread()).toBe(before.trainer + 1);
+    const read = await trainer.call("PUT", `/api/messaging/conversations/${mel.json.data.conversation_id}/read`);
+    expect(read.json.data.unread_messages).toBe(0);
+    expect(await unread()).toBe(before.admin + 1);
   });
 });

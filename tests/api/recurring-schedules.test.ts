@@ -173,6 +173,35 @@ describe("recurring schedules", () => {
     expect((await browser(fx.api).call("GET", "/api/calendar-feeds/nonsense.ics")).status).toBe(404);
   });
 
+  it("keeps a moved session through a change of the series: it stands in for that day's session, or stays booked on its own", async () => {
+    const made = await create(tess, { member_id: ids.noah, days: [3], start_time: "09:00", end_time: "10:00", starts_on: "2026-09-16" });
+    expect(made.status).toBe(201);
+    const first = made.json.data.id;
+    // 23 September's session moved half an hour later.
+    expect((await tess.call("PUT", `/api/recurring-schedules/${first}/occurrences/2026-09-23`, { starts_at: "2026-09-23T09:30:00+12:00", ends_at: "2026-09-23T10:30:00+12:00" })).status).toBe(200);
+    // A quarter of an hour later from 21 September: the moved session is that Wednesday's, not a clash with it.
+    const later = await tess.call("PUT", `/api/recurring-schedules/${first}`, { from: "2026-09-21", days: [3], start_time: "09:15", end_time: "10:15" });
+    expect(later.status).toBe(200);
+    const next = later.json.data.id;
+    const noah = async () => (await week(tess, "2026-09-14", "2026-10-05")).filter((e) => e.member.name === "Noah Member" && [first, next, null].includes(e.series_id));
+    expect((await noah()).map((e) => [e.series_id, e.occurrence_day, e.starts_at, typeof e.id])).toEqual([
+      [first, "2026-09-16", "2026-09-15T21:00:00.000Z", "object"],
+      [next, "2026-09-23", "2026-09-22T21:30:00.000Z", "number"],
+      [next, "2026-09-30", "2026-09-29T20:15:00.000Z", "object"],
+    ]);
+    // The moved session is still found as that day's: moving it again changes the same row.
+    expect((await tess.call("PUT", `/api/recurring-schedules/${next}/occurrences/2026-09-23`, { starts_at: "2026-09-23T11:00:00+12:00", ends_at: "2026-09-23T12:00:00+12:00" })).status).toBe(200);
+    expect((await noah()).filter((e) => e.occurrence_day === "2026-09-23").map((e) => e.starts_at)).toEqual(["2026-09-22T23:00:00.000Z"]);
+    // Thursdays instead: Wednesday 23's moved session stays booked as a session of its own, beside Thursday 24's.
+    expect((await tess.call("PUT", `/api/recurring-schedules/${next}`, { from: "2026-09-21", days: [4], start_time: "09:15", end_time: "10:15" })).status).toBe(200);
+    expect((await noah()).map((e) => [e.series_id, e.occurrence_day, e.starts_at])).toEqual([
+      [first, "2026-09-16", "2026-09-15T21:00:00.000Z"],
+      [null, null, "2026-09-22T23:00:00.000Z"],
+      [next, "2026-09-24", "2026-09-23T21:15:00.000Z"],
+      [next, "2026-10-01", "2026-09-30T20:15:00.000Z"],
+    ]);
+  });
+
   it("does not exist for an organisation without calendar and messaging", async () => {
     expect((await quiet.call("GET", "/api/recurring-schedules")).status).toBe(404);
     expect((await quiet.call("POST", "/api/calendar-feed")).status).toBe(404);

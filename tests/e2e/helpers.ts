@@ -79,3 +79,20 @@ export async function submitAndSettle(page: Page, button: Locator) {
   await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), button.click()]);
   await page.waitForLoadState("networkidle");
 }
+
+/**
+ * Chooses a member with a page's member picker (SPEC §2's "Search for a member"): with JavaScript the global search's
+ * dropdown (once the page has hydrated and swapped the form for it), without it the GET form's "Find" and its links.
+ */
+export async function pickMember(page: Page, info: TestInfo, label: string, query: string, name: string) {
+  if (jsEnabled(info)) {
+    await expect(page.getByRole("button", { name: "Find", exact: true })).toHaveCount(0);
+    await page.getByRole("searchbox", { name: label }).fill(query);
+    await page.getByRole("listbox", { name: "Members found" }).getByRole("button", { name: new RegExp(`^${name}\\b`) }).click();
+  } else {
+    await page.getByRole("searchbox", { name: label }).fill(query);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await page.getByRole("list", { name: "Members found" }).getByRole("link", { name }).click();
+  }
+  await expect(page).toHaveURL(/member=\d+/);
+}

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn, submitAndSettle } from "./helpers";
+import { BACKOFFICE, jsEnabled, pickMember, signIn, submitAndSettle } from "./helpers";
 
 /**
  * Recurring schedules (issue 16), with JavaScript on and off: book a weekly series for a member, see its sessions on
@@ -24,9 +24,7 @@ test("books weekly sessions, shows them on the calendar and the member page, can
   await page.getByRole("link", { name: "Recurring schedules" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Recurring schedules" })).toBeVisible();
   await noViolations(page);
-  await page.getByRole("searchbox", { name: "Member" }).fill("Morgan");
-  await page.getByRole("button", { name: "Find" }).click();
-  await page.getByRole("list", { name: "Members found" }).getByRole("link", { name: "Morgan Member" }).click();
+  await pickMember(page, test.info(), "Member", "Morgan", "Morgan Member");
   const form = page.getByRole("region", { name: "New recurring schedule" });
   await form.getByLabel("Trainer").selectOption({ label: "Taylor Trainer" });
   // Nothing chosen yet: the days are asked for, and what was typed stays.

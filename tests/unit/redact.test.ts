@@ -36,12 +36,19 @@ describe("redaction", () => {
       user: { id: "42", email: "mia@example.com", ip_address: "203.0.113.7" },
       extra: { card: "4242424242424242", gym_id: 3 },
       exception: { values: [{ type: "Error", value: "no user mia@example.com" }] },
-      breadcrumbs: [{ message: "sent to mia@example.com", data: { token: "t" } }],
+      breadcrumbs: [
+        { message: "sent to mia@example.com", data: { token: "t" } },
+        { category: "navigation", data: { from: "/search?q=mia%20member", to: "/members/7#notes" } },
+        { category: "http", data: { url: "https://api.provider.example/v1/customers?email=mia@example.com", status_code: 200 } },
+      ],
     });
     expect(event.request).toEqual({ method: "POST", url: "https://admin.example.com/reset" });
     expect(event.user).toEqual({ id: "42" });
     expect(event.extra).toEqual({ card: "[redacted]", gym_id: 3 });
     expect(event.exception!.values![0].value).toBe("no user [email]");
     expect(event.breadcrumbs![0]).toEqual({ message: "sent to [email]", data: { token: "[redacted]" } });
+    // Addresses lose their query strings (searches, tokens) and fragments.
+    expect(event.breadcrumbs![1].data).toEqual({ from: "/search", to: "/members/7" });
+    expect(event.breadcrumbs![2].data).toEqual({ url: "https://api.provider.example/v1/customers", status_code: 200 });
   });
 });

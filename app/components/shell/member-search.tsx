@@ -15,7 +15,19 @@ export type MemberHit = AnswerOf<"post", "/search">["data"][number];
  * exists and the user is not typing. In member-picker mode a hit is handed to `onSelect` instead of opened.
  * `pageQuery` is the query of the results page being shown, if any: the box keeps it there.
  */
-export function MemberSearch({ onSelect, pageQuery = "" }: { onSelect?: (member: MemberHit) => void; pageQuery?: string }) {
+export function MemberSearch({
+  onSelect,
+  pageQuery = "",
+  id = "member-search",
+  label,
+}: {
+  onSelect?: (member: MemberHit) => void;
+  pageQuery?: string;
+  /** The box's id: a page that shows a picker beside the header's search gives it another. */
+  id?: string;
+  /** A visible label (a picker in a page's form); the header's search has none. */
+  label?: string;
+}) {
   const navigate = useNavigate();
   const [query, setQuery] = useState(pageQuery);
   const [results, setResults] = useState<MemberHit[]>([]);
@@ -121,15 +133,15 @@ export function MemberSearch({ onSelect, pageQuery = "" }: { onSelect?: (member:
           else clear(query);
         }}
       >
-        <label htmlFor="member-search" className="sr-only">
-          {placeholder}
+        <label htmlFor={id} className={label ? "mb-2 block text-sm font-medium text-slate-800" : "sr-only"}>
+          {label ?? placeholder}
         </label>
         <div className="relative">
           <span className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3 text-slate-500">
             <Icon name="search" className="h-4 w-4" />
           </span>
           <input
-            id="member-search"
+            id={id}
             name="q"
             type="search"
             autoComplete="off"
@@ -137,7 +149,7 @@ export function MemberSearch({ onSelect, pageQuery = "" }: { onSelect?: (member:
             value={query}
             onChange={(e) => onChange(e.target.value)}
             aria-invalid={failed || undefined}
-            aria-describedby={failed ? "member-search-error" : undefined}
+            aria-describedby={failed ? `${id}-error` : undefined}
             className={`block w-full rounded-md border bg-white py-1.5 pl-9 pr-9 text-sm focus:outline-none focus:ring-2 ${
               failed ? "border-red-500 focus:ring-red-300" : "border-slate-300 focus:border-brand-500 focus:ring-brand-100"
             }`}
@@ -150,7 +162,7 @@ export function MemberSearch({ onSelect, pageQuery = "" }: { onSelect?: (member:
         </div>
       </Form>
       {failed ? (
-        <p id="member-search-error" className="mt-1 text-xs text-red-700">
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
           Search failed. Try again.
         </p>
       ) : null}

@@ -1,12 +1,25 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { MemberSearch } from "../../components/shell/member-search";
 
 /**
- * The member picker without JavaScript (SPEC §2's "Search for a member" mode, as a GET form): the query goes in
- * `find`, the page's loader asks POST /api/search, and each hit links to `hrefFor(id)`. `children` carries the form's
- * other query parameters (hidden inputs) so the page keeps its place.
+ * The member picker: the global search in its "Search for a member" mode (SPEC §2) once the page's scripts are
+ * there, choosing a hit going to `hrefFor(id)`. Before them, or without JavaScript, the same as a GET form: the query
+ * goes in `find`, the page's loader asks POST /api/search, and each hit links to `hrefFor(id)`. `children` carries
+ * the form's other query parameters (hidden inputs) so the page keeps its place.
  */
 export function MemberFinder({ label, find, hits, hrefFor, children, className = "" }: { label: string; find: string; hits: { id: number; name: string; email: string }[] | null; hrefFor: (id: number) => string; children?: ReactNode; className?: string }) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  // A search already made through the form (before the scripts came) keeps its results as they are.
+  if (hydrated && !find) {
+    return (
+      <div className={className}>
+        <MemberSearch id="find-member" label={label} onSelect={(hit) => navigate(hrefFor(hit.id))} />
+      </div>
+    );
+  }
   return (
     <Form method="get" className={`space-y-2 ${className}`}>
       {children}

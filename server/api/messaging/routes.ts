@@ -17,11 +17,11 @@ const scope = (c: Context<ApiEnv>) => gymsWhere(c.var.user!, "members.read");
 
 export const messagingRoutes = new Hono<ApiEnv>()
   /**
-   * GET /api/messaging/unread-messages: members' messages no staff member has read yet, in the current organisation;
-   * 0 where calendar and messaging is off. Every back-office page shows it (the sidebar's badge), so the session read
-   * brings it (server/db/memberships.ts): this call costs no query of its own.
+   * GET /api/messaging/unread-messages: members' messages no staff member has read yet, in the conversations this
+   * user may open in the current organisation. Every back-office page shows it (the sidebar's badge), so the session
+   * read brings it (server/db/memberships.ts): this call costs no query of its own.
    */
-  .get("/messaging/unread-messages", requireStaffSession, (c) => c.json({ unread_messages: c.var.user!.unreadMessages }))
+  .get("/messaging/unread-messages", requireStaffSession, messagingOn, (c) => c.json({ unread_messages: c.var.user!.unreadMessages }))
   /** GET /api/messaging/conversations?search=&unread=1&page=: newest first, each with its last message and unread count. */
   .get("/messaging/conversations", ...staff, async (c) => c.json({ data: await listConversations(c.var.tenant, scope(c), readQuery(c, conversationsQuery)) }))
   /** GET /api/messaging/conversation-messages?conversation_id=: the conversation, its member and its latest messages. */
@@ -41,12 +41,12 @@ export const messagingRoutes = new Hono<ApiEnv>()
     }
     const message = await addMessage(c.var.tenant, conversation.id, c.var.user!.row.id, false, req.body, now(c));
     // Answering a conversation reads it: what the member said is no longer waiting.
-    const unread = await markRead(c.var.tenant, conversation.id, now(c));
+    const unread = await markRead(c.var.tenant, scope(c), conversation.id, now(c));
     return c.json({ data: { conversation_id: conversation.id, message, unread_messages: unread } }, 201);
   })
   .put("/messaging/conversations/:id{[0-9]+}/read", ...staff, async (c) => {
     const conversation = await findConversation(c.var.tenant, scope(c), pathId(c, "No such conversation."));
-    return c.json({ data: { unread_messages: await markRead(c.var.tenant, conversation.id, now(c)) } });
+    return c.json({ data: { unread_messages: await markRead(c.var.tenant, scope(c), conversation.id, now(c)) } });
   })
   /** The member's side (the member app): their conversation with the gym, and sending to it. */
   .get("/member/messages", requireMember, messagingOn, async (c) => {

@@ -1,4 +1,5 @@
 import type { ProviderMode } from "../charge-result";
+import { logWarning } from "../../observability/log";
 
 /**
  * Deep links (Branch): a short link in an e-mail opens the member app where it is installed and the web page
@@ -26,7 +27,7 @@ export async function deepLinkOr(links: LinkProvider, request: DeepLinkRequest):
   try {
     return await links.create(request);
   } catch (err) {
-    console.warn(`[links] ${links.name}: ${(err as Error).message}; sending the web address instead`);
+    logWarning(`[links] ${links.name}: sending the web address instead`, err);
     return request.url;
   }
 }

@@ -139,9 +139,11 @@ async function serve() {
   // connections, lets the requests in flight and the current job step finish, and exits. Closing the listener at once
   // cut connections the balancer had just opened (a form post answered 502 in the restart trial). Ctrl-C (SIGINT)
   // skips the wait. A second signal, or SHUTDOWN_TIMEOUT_MS after the wait, ends it at once.
-  const shutdown = (signal, fromPrimary = false, now = false) => {
+  // `now`: a second signal of the same kind. A worker of WEB_CONCURRENCY may hear of one signal twice, from the OS
+  // (the whole group signalled) and from the primary, in either order: only a second of either kind stops it at once.
+  const shutdown = (signal, now) => {
     if (shuttingDown) {
-      if (fromPrimary && !now) return; // the group's signal reached this worker first: already draining
+      if (!now) return;
       log.warn({ signal }, "second signal: stopping now");
       process.exit(1);
     }
@@ -168,9 +170,10 @@ async function serve() {
       server.closeIdleConnections();
     }, drainMs);
   };
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => shutdown(signal));
+  let signals = 0;
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => shutdown(signal, ++signals > 1));
   // A worker of WEB_CONCURRENCY: the primary's signals arrive as messages (see above).
   process.on("message", (m) => {
-    if (m && typeof m === "object" && (m.shutdown === "SIGINT" || m.shutdown === "SIGTERM")) shutdown(m.shutdown, true, m.now === true);
+    if (m && typeof m === "object" && (m.shutdown === "SIGINT" || m.shutdown === "SIGTERM")) shutdown(m.shutdown, m.now === true);
   });
 }

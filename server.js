@@ -3,6 +3,7 @@
 // security headers (a CSP with a nonce per request), request bodies limited while they stream in
 // (server/http/body-limits.ts), and cross-site form posts refused before any action runs.
 import cluster from "node:cluster";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
@@ -25,7 +26,7 @@ if (cluster.isPrimary && workers > 1) {
   // so every worker signs and reads sessions, codes and toasts with the same one. Production still refuses to start.
   if (process.env.NODE_ENV !== "production" || process.env.DEMO_MODE) {
     for (const name of ["SESSION_SECRET", "TOAST_SECRET"]) {
-      if (!process.env[name]) process.env[name] = (await import("node:crypto")).randomBytes(32).toString("hex");
+      if (!process.env[name]) process.env[name] = randomBytes(32).toString("hex");
     }
   }
   // The first worker runs the migrations (and the demo seed); the others start once it listens.

@@ -51,16 +51,19 @@ interface ReportEvent {
   breadcrumbs?: { message?: string; data?: Record<string, unknown> }[];
 }
 
-/** A breadcrumb's addresses (an outgoing call's url, a navigation's from and to) without their query strings, which can hold searches and tokens. */
+/** An address without its query string and fragment, which can hold searches and tokens. */
+const pathOnly = (url: string) => url.split(/[?#]/)[0];
+
+/** A breadcrumb's addresses (an outgoing call's url, a navigation's from and to), each by its path only. */
 function withoutQueries(data: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) out[k] = typeof v === "string" && /^(url|from|to|http\.url)$/.test(k) ? v.split(/[?#]/)[0] : v;
+  for (const [k, v] of Object.entries(data)) out[k] = typeof v === "string" && /^(url|from|to|http\.url)$/.test(k) ? pathOnly(v) : v;
   return out;
 }
 
 /** Strips what an event may carry of a person: the request's body, cookies, headers and query; messages scrubbed. */
 export function scrubEvent<E extends ReportEvent>(event: E): E {
-  if (event.request) event.request = { method: event.request.method, url: event.request.url?.split("?")[0] };
+  if (event.request) event.request = { method: event.request.method, url: event.request.url && pathOnly(event.request.url) };
   if (event.user) event.user = event.user.id ? { id: event.user.id } : undefined;
   if (event.extra) event.extra = scrub(event.extra) as E["extra"];
   if (event.contexts) event.contexts = scrub(event.contexts) as E["contexts"];
@@ -81,4 +84,3 @@ export function scrubEvent<E extends ReportEvent>(event: E): E {
   }
   return event;
 }
-

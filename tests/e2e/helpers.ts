@@ -78,6 +78,13 @@ export async function registerAndVerify(page: Page, name: string, email: string,
 export async function submitAndSettle(page: Page, button: Locator) {
   await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), button.click()]);
   await page.waitForLoadState("networkidle");
+  // With JavaScript the post is the router's, not a page load, and networkidle was reached long before: it resolves at
+  // once. Wait for the router to finish too (the post's redirect, the loaders' revalidation, the new location), or a
+  // control ticked next is drawn afresh under the test's hand when the new location remounts its form.
+  await page.waitForFunction(() => {
+    const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } } }).__remixRouter;
+    return !router || (router.state.navigation.state === "idle" && router.state.revalidation === "idle" && [...router.state.fetchers.values()].every((f) => f.state === "idle"));
+  });
 }
 
 /**

@@ -1,5 +1,3 @@
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
-
 /** Every date a person sees is in Pacific/Auckland, 12-hour clock (SPEC §9). */
 export const TIME_ZONE = "Pacific/Auckland";
 
@@ -24,11 +22,108 @@ function remembered<K, V>(fn: (key: K) => V, max = 5000): (key: K) => V {
   };
 }
 
+/**
+ * Auckland's wall clock at an instant, from the runtime's own time-zone data (Intl), in the browser as on the
+ * server: date-fns-tz did this for 9 KB of JavaScript on every page (decision 0037).
+ */
+interface WallClock {
+  year: number;
+  month: number; // 1–12
+  day: number;
+  hour: number; // 0–23
+  minute: number;
+  second: number;
+}
+const wallParts = new Intl.DateTimeFormat("en-US", {
+  timeZone: TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+});
+const wallClock = remembered((ms: number): WallClock => {
+  const n: Record<string, number> = {};
+  for (const p of wallParts.formatToParts(ms)) if (p.type !== "literal") n[p.type] = Number(p.value);
+  return { year: n.year, month: n.month, day: n.day, hour: n.hour % 24, minute: n.minute, second: n.second };
+});
+/** How far Auckland's clock is ahead of UTC at an instant, in ms (12 or 13 hours). */
+const offsetAt = (ms: number) => {
+  const w = wallClock(Math.floor(ms / 1000) * 1000);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
+};
+/**
+ * The instant Auckland's clock reads `y-m-d h:mi`. A time the clocks skip (2:30 AM as daylight saving starts) is
+ * read an hour on, as the clocks would show it; a time they show twice (as it ends), its first showing.
+ */
+function zonedInstant(y: number, m: number, d: number, h = 0, mi = 0): number {
+  const asUtc = Date.UTC(y, m - 1, d, h, mi);
+  // The clocks change months apart, so the offsets a day either side are the only two it can be.
+  const before = offsetAt(asUtc - DAY_MS);
+  const after = offsetAt(asUtc + DAY_MS);
+  const fits = [before, after].map((o) => asUtc - o).filter((t) => offsetAt(t) === asUtc - t);
+  return fits.length ? Math.min(...fits) : asUtc - before;
+}
+const DAY_MS = 24 * 3600 * 1000;
+const zonedInstantOf = (day: string, hhmm = "00:00") => {
+  const [y, m, d] = day.split("-").map(Number);
+  return zonedInstant(y, m, d, Number(hhmm.slice(0, 2)), Number(hhmm.slice(3, 5)));
+};
+
+// English names, written out: en-NZ's Intl now says "Sept", where the product says "Sep" (domain/calendar-day.ts).
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const two = (n: number) => String(n).padStart(2, "0");
+/** The date-fns pattern tokens this product uses; a quoted run ('at') is written as it is. */
+const TOKEN = /'[^']*'|EEEE|EEE|MMMM|MMM|MM|yyyy|dd|d|HH|h|mm|ss|a/g;
+function tokenValue(token: string, w: WallClock): string {
+  switch (token) {
+    case "yyyy":
+      return String(w.year);
+    case "MMMM":
+      return MONTHS[w.month - 1];
+    case "MMM":
+      return MONTHS[w.month - 1].slice(0, 3);
+    case "MM":
+      return two(w.month);
+    case "dd":
+      return two(w.day);
+    case "d":
+      return String(w.day);
+    case "EEEE":
+      return WEEKDAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()];
+    case "EEE":
+      return WEEKDAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()].slice(0, 3);
+    case "HH":
+      return two(w.hour);
+    case "h":
+      return String(w.hour % 12 || 12);
+    case "mm":
+      return two(w.minute);
+    case "ss":
+      return two(w.second);
+    case "a":
+      return w.hour < 12 ? "AM" : "PM";
+    default:
+      return token.slice(1, -1); // a quoted literal
+  }
+}
+
 const formatters = new Map<string, (ms: number) => string>();
-/** `d` in Auckland time in a date-fns pattern, remembered per pattern and instant. */
+/** `d` in Auckland time in a date-fns style pattern (the tokens in TOKEN), remembered per pattern and instant. */
 export function formatLocal(d: DateInput, pattern: string): string {
   let format = formatters.get(pattern);
-  if (!format) formatters.set(pattern, (format = remembered((ms: number) => formatInTimeZone(ms, TIME_ZONE, pattern))));
+  if (!format) {
+    formatters.set(
+      pattern,
+      (format = remembered((ms: number) => {
+        const w = wallClock(ms);
+        return pattern.replace(TOKEN, (token) => tokenValue(token, w));
+      })),
+    );
+  }
   return format(toDate(d).getTime());
 }
 
@@ -46,7 +141,7 @@ export function formatDateRange(from: DateInput, to: DateInput): string {
   if (formatLocal(from, "yyyy") !== formatLocal(to, "yyyy")) return `${formatDate(from)} – ${end}`;
   return `${formatLocal(from, formatLocal(from, "MMM") === formatLocal(to, "MMM") ? "d" : "d MMM")} – ${end}`;
 }
-const dayOf = remembered((ms: number) => formatInTimeZone(ms, TIME_ZONE, "yyyy-MM-dd"));
+const dayOf = remembered((ms: number) => formatLocal(ms, "yyyy-MM-dd"));
 let lastDay = { day: "", from: 0, to: 0 };
 /**
  * The Auckland calendar day of `d`, 'yyyy-MM-dd' (2026-11-22). Every request asks it of a new instant ("now"), so the day
@@ -60,7 +155,7 @@ export function localDay(d: DateInput): string {
   return day;
 }
 
-const dayStarts = remembered((day: string) => fromZonedTime(`${day}T00:00:00`, TIME_ZONE).getTime());
+const dayStarts = remembered((day: string) => zonedInstantOf(day));
 /** The instant Auckland's day `yyyy-MM-dd` begins (DST-safe). A new Date each call: callers may mutate it. */
 export const startOfLocalDay = (day: string) => new Date(dayStarts(day));
 
@@ -111,4 +206,4 @@ export const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Nu
 export const hhmmOf = (total: number) => `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
 
 /** A wall-clock time in Auckland ("2026-11-26", "09:30") as the instant it is, daylight saving included. */
-export const localInstant = (day: string, hhmm: string) => fromZonedTime(`${day}T${hhmm}:00`, TIME_ZONE);
+export const localInstant = (day: string, hhmm: string) => new Date(zonedInstantOf(day, hhmm));

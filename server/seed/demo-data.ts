@@ -1,8 +1,7 @@
 import { SQL, count, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { fromZonedTime } from "date-fns-tz";
 import { periodLength, type BillingFrequency } from "../../domain/billing";
-import { TIME_ZONE, localDay, localWeekStart } from "../../domain/dates";
+import { localDay, localInstant, localWeekStart, startOfLocalDay } from "../../domain/dates";
 import { lastDay } from "../calendar/recurrence";
 import { subscriptionState, type SubscriptionState } from "../../domain/subscription";
 import { hashPassword } from "../auth/password";
@@ -239,7 +238,7 @@ class Calendar {
   /** The instant the Auckland day begins. */
   start(day: Day): Date {
     let d = this.midnights.get(day);
-    if (!d) this.midnights.set(day, (d = fromZonedTime(`${day}T00:00:00`, TIME_ZONE)));
+    if (!d) this.midnights.set(day, (d = startOfLocalDay(day)));
     return d;
   }
   /** The instant of wall-clock `minutes` after midnight on `day` (exact from 03:00, i.e. past any DST change). */
@@ -259,7 +258,7 @@ class Calendar {
   private recent?: { day: Day; weekday: number }[];
   private noon(day: Day): number {
     let t = this.noons.get(day);
-    if (t === undefined) this.noons.set(day, (t = fromZonedTime(`${day}T12:00:00`, TIME_ZONE).getTime()));
+    if (t === undefined) this.noons.set(day, (t = localInstant(day, "12:00").getTime()));
     return t;
   }
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { offering_gyms, offerings, organisation_users, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
+import { member_imports, offering_gyms, offerings, organisation_users, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn, testConfig } from "./harness";
@@ -216,9 +216,28 @@ describe("GET /api/active-users: finished weeks", () => {
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma2@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
     expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 2 }]);
 
+    // An import brings a removed member back, erasing their removal date: once it has written, the weeks are read afresh.
+    const gone = await member(gamma.id, gym.id, "gamma3@example.com", { deleted_at: at("2026-02-01T00:00:00Z") });
+    await subscribe(gamma.id, gym.id, gone, price, { created_at: at("2026-01-10T00:00:00Z") });
+    await env.db.update(organisation_users).set({ deleted_at: null }).where(eq(organisation_users.user_id, gone));
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 3 }]);
+    await env.db.insert(member_imports).values({
+      organisation_id: gamma.id,
+      gym_id: gym.id,
+      created_by: staff.id,
+      filename: "members.csv",
+      file_sha256: "0".repeat(64),
+      headers: ["email"],
+      row_count: 1,
+      mapping: ["email"],
+      date_order: "dmy",
+      status: "done",
+    });
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 3 }, { week_start: "2026-04-13", active: 3 }]);
+
     // A week later the week of 6 April has rolled out, and the week of 13 April is read afresh as finished.
     clock = new Date(NOW.getTime() + 7 * 24 * 3600 * 1000);
-    expect(await weeks()).toEqual([{ week_start: "2026-04-13", active: 2 }, { week_start: "2026-04-20", active: 2 }]);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-13", active: 3 }, { week_start: "2026-04-20", active: 3 }]);
   });
 });
 

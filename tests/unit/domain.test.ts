@@ -3,7 +3,7 @@ import { memberListQuery } from "../../domain/schemas/members";
 import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange } from "../../domain/subscription";
 import { describe, expect, it } from "vitest";
 import { BILLING_FREQUENCIES, compareFrequencies, termShorthand } from "../../domain/billing";
-import { capitaliseWords, formatDateRange, formatDateTime, formatTime, localDay, localMonthStart, localWeekStart, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
+import { capitaliseWords, formatDateRange, formatDateTime, formatLocal, formatTime, localDay, localInstant, localMonthStart, localWeekStart, startOfLocalMonth, startOfLocalWeek, startOfToday } from "../../domain/dates";
 import { formatCents, parseAmountToCents } from "../../domain/money";
 import { paymentOutcome } from "../../domain/payment";
 import { statusColour, subscriptionState } from "../../domain/subscription";
@@ -61,6 +61,39 @@ describe("dates in Pacific/Auckland", () => {
     expect(localMonthStart(new Date("2026-01-15T00:00:00Z"), -2)).toBe("2025-11-01");
     expect(startOfLocalMonth(new Date("2026-01-15T00:00:00Z"), -1).toISOString()).toBe("2025-11-30T11:00:00.000Z");
     expect(startOfLocalMonth(new Date("2026-11-22T00:00:00Z"), -11).toISOString()).toBe("2025-11-30T11:00:00.000Z");
+  });
+  it("writes every pattern the pages use, in Auckland time", () => {
+    // 27 September 2026, 9:05 AM in Auckland (NZDT, +13): a Sunday, and a month whose short name is "Sep", not "Sept".
+    const at = new Date("2026-09-26T20:05:09Z");
+    const cases: [string, string][] = [
+      ["EEE d MMM 'at' h:mm a", "Sun 27 Sep at 9:05 AM"],
+      ["EEE d MMM yyyy", "Sun 27 Sep 2026"],
+      ["EEE d MMM, h:mm a", "Sun 27 Sep, 9:05 AM"],
+      ["EEE d", "Sun 27"],
+      ["EEEE d MMMM", "Sunday 27 September"],
+      ["HH:mm", "09:05"],
+      ["MMM yyyy", "Sep 2026"],
+      ["MMMM yyyy", "September 2026"],
+      ["d MMMM yyyy", "27 September 2026"],
+      ["yyyy-MM-dd", "2026-09-27"],
+      ["h:mm a", "9:05 AM"],
+    ];
+    for (const [pattern, written] of cases) expect([pattern, formatLocal(at, pattern)]).toEqual([pattern, written]);
+    // Midnight and noon on a 12-hour clock, and 24-hour midnight as 00.
+    expect(formatLocal(new Date("2026-11-21T11:00:00Z"), "h:mm a HH:mm")).toBe("12:00 AM 00:00");
+    expect(formatLocal(new Date("2026-11-21T23:30:00Z"), "h:mm a HH:mm")).toBe("12:30 PM 12:30");
+  });
+  it("reads an Auckland wall-clock time as its instant, across the clock changes", () => {
+    expect(localInstant("2026-11-26", "09:30").toISOString()).toBe("2026-11-25T20:30:00.000Z");
+    expect(localInstant("2026-06-15", "18:00").toISOString()).toBe("2026-06-15T06:00:00.000Z");
+    // 27 September 2026, 2 AM: the clocks go to 3 AM, so 2:30 AM is never shown; it is read as the 3:30 AM it would be.
+    expect(localInstant("2026-09-27", "01:59").toISOString()).toBe("2026-09-26T13:59:00.000Z");
+    expect(localInstant("2026-09-27", "02:30").toISOString()).toBe("2026-09-26T14:30:00.000Z");
+    expect(formatLocal(localInstant("2026-09-27", "02:30"), "h:mm a")).toBe("3:30 AM");
+    expect(localInstant("2026-09-27", "03:00").toISOString()).toBe("2026-09-26T14:00:00.000Z");
+    // 5 April 2026, 3 AM: the clocks go back to 2 AM, so 2:30 AM is shown twice; the first is taken.
+    expect(localInstant("2026-04-05", "02:30").toISOString()).toBe("2026-04-04T13:30:00.000Z");
+    expect(localInstant("2026-04-05", "03:00").toISOString()).toBe("2026-04-04T15:00:00.000Z");
   });
   it("capitalises each word of a name", () => expect(capitaliseWords("alex van der berg")).toBe("Alex Van Der Berg"));
 });

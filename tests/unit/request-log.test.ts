@@ -20,6 +20,10 @@ describe("request logging", () => {
     expect(patternOf("/members/123/edit")).toBe("/members/:id/edit");
     expect(patternOf("/reset-password/s3cr3t-t0ken")).toBe("/reset-password/:token");
     expect(patternOf("/nowhere/at/all")).toBeUndefined();
+    // Remembered by the path's shape: another id, a uuid, the same pattern; and a miss stays a miss.
+    expect(patternOf("/members/9/edit")).toBe("/members/:id/edit");
+    expect(patternOf("/members/0b6f2c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f")).toBe("/members/:id");
+    expect(patternOf("/nowhere/at/all")).toBeUndefined();
   });
 
   it("keeps a proxy's request id when it looks like one, and makes one otherwise", () => {

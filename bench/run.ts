@@ -75,6 +75,9 @@ async function main() {
       ...process.env,
       NODE_ENV: "production",
       SHUTDOWN_DRAIN_MS: "0", // no load balancer to wait for
+      // The web tier alone: a fresh seed leaves the jobs a backlog (100,000 members' start-up billing catch-up, some
+      // 16,000 sandbox webhooks) that would share the cores with the requests measured. BILLING_JOBS=1 to include it.
+      BILLING_JOBS: process.env.BILLING_JOBS ?? "0",
       DEMO_MODE: "1",
       SEED_DEMO: "1",
       PORT: String(PORT),

@@ -1,15 +1,14 @@
 /**
  * Calendar days (yyyy-MM-dd) for pages that run in a phone's browser: the same words as domain/dates.ts's
- * formatDay ("25 Nov 2026"), by plain arithmetic rather than date-fns and its time-zone data, which cost
- * a sign-up page about 10 KB of JavaScript (issue 13's budget). A calendar day has no time zone: it is read and
- * written as UTC midnight.
+ * formatDay ("25 Nov 2026"), by plain arithmetic: a calendar day has no time zone (it is read and written as UTC
+ * midnight), so these pages need none of domain/dates.ts's Auckland clock. The month names are the product's, here.
  */
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** Written out, not Intl's: en-NZ and en-GB now write September as "Sept", where the product says "Sep". */
+export const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 export function formatCalendarDay(day: string): string {
-  // Not Intl: en-NZ and en-GB now write September as "Sept", where the rest of the product says "Sep".
   const [y, m, d] = day.split("-").map(Number);
-  return `${d} ${MONTHS[m - 1]} ${y}`;
+  return `${d} ${MONTH_NAMES[m - 1].slice(0, 3)} ${y}`;
 }
 
 export function shiftCalendarDay(day: string, n: number): string {

@@ -1,3 +1,5 @@
+import { MONTH_NAMES } from "./calendar-day";
+
 /** Every date a person sees is in Pacific/Auckland, 12-hour clock (SPEC §9). */
 export const TIME_ZONE = "Pacific/Auckland";
 
@@ -51,8 +53,9 @@ const wallClock = remembered((ms: number): WallClock => {
 });
 /** How far Auckland's clock is ahead of UTC at an instant, in ms (12 or 13 hours). */
 const offsetAt = (ms: number) => {
-  const w = wallClock(Math.floor(ms / 1000) * 1000);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
+  const second = Math.floor(ms / 1000) * 1000;
+  const w = wallClock(second);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - second;
 };
 /**
  * The instant Auckland's clock reads `y-m-d h:mi`. A time the clocks skip (2:30 AM as daylight saving starts) is
@@ -60,6 +63,8 @@ const offsetAt = (ms: number) => {
  */
 function zonedInstant(y: number, m: number, d: number, h = 0, mi = 0): number {
   const asUtc = Date.UTC(y, m - 1, d, h, mi);
+  // Not a date ("2026-xx-01"): an invalid instant (as before, with date-fns-tz), not a RangeError from Intl.
+  if (Number.isNaN(asUtc)) return NaN;
   // The clocks change months apart, so the offsets a day either side are the only two it can be.
   const before = offsetAt(asUtc - DAY_MS);
   const after = offsetAt(asUtc + DAY_MS);
@@ -72,8 +77,6 @@ const zonedInstantOf = (day: string, hhmm = "00:00") => {
   return zonedInstant(y, m, d, Number(hhmm.slice(0, 2)), Number(hhmm.slice(3, 5)));
 };
 
-// English names, written out: en-NZ's Intl now says "Sept", where the product says "Sep" (domain/calendar-day.ts).
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const two = (n: number) => String(n).padStart(2, "0");
 /** The date-fns pattern tokens this product uses; a quoted run ('at') is written as it is. */
@@ -83,9 +86,9 @@ function tokenValue(token: string, w: WallClock): string {
     case "yyyy":
       return String(w.year);
     case "MMMM":
-      return MONTHS[w.month - 1];
+      return MONTH_NAMES[w.month - 1];
     case "MMM":
-      return MONTHS[w.month - 1].slice(0, 3);
+      return MONTH_NAMES[w.month - 1].slice(0, 3);
     case "MM":
       return two(w.month);
     case "dd":
@@ -141,7 +144,10 @@ export function formatDateRange(from: DateInput, to: DateInput): string {
   if (formatLocal(from, "yyyy") !== formatLocal(to, "yyyy")) return `${formatDate(from)} – ${end}`;
   return `${formatLocal(from, formatLocal(from, "MMM") === formatLocal(to, "MMM") ? "d" : "d MMM")} – ${end}`;
 }
-const dayOf = remembered((ms: number) => formatLocal(ms, "yyyy-MM-dd"));
+const dayOf = (ms: number) => {
+  const w = wallClock(ms);
+  return `${w.year}-${two(w.month)}-${two(w.day)}`;
+};
 let lastDay = { day: "", from: 0, to: 0 };
 /**
  * The Auckland calendar day of `d`, 'yyyy-MM-dd' (2026-11-22). Every request asks it of a new instant ("now"), so the day

@@ -94,6 +94,8 @@ describe("dates in Pacific/Auckland", () => {
     // 5 April 2026, 3 AM: the clocks go back to 2 AM, so 2:30 AM is shown twice; the first is taken.
     expect(localInstant("2026-04-05", "02:30").toISOString()).toBe("2026-04-04T13:30:00.000Z");
     expect(localInstant("2026-04-05", "03:00").toISOString()).toBe("2026-04-04T15:00:00.000Z");
+    // Not a day: an invalid date, as date-fns-tz gave, for the caller's check to refuse.
+    expect(Number.isNaN(localInstant("2026-xx-01", "09:00").getTime())).toBe(true);
   });
   it("capitalises each word of a name", () => expect(capitaliseWords("alex van der berg")).toBe("Alex Van Der Berg"));
 });

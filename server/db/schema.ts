@@ -496,6 +496,8 @@ export const payments = pgTable(
     pif_payment: text("pif_payment").$type<"eftpos" | "cash" | "bank_transfer">(),
     meta: jsonb("meta").$type<Record<string, unknown>>(),
     expected_charge_date: date("expected_charge_date"),
+    /** When the provider's answer made it failed: a period's retry schedule counts from its first failure (issue 28). */
+    failed_at: ts("failed_at"),
     created_at: created(),
   },
   (t) => [
@@ -522,7 +524,7 @@ export const payments = pgTable(
     index("payments_gocardless_id_idx").on(t.gocardless_payment_id).where(sql`gocardless_payment_id is not null`),
     index("payments_akahu_id_idx").on(t.akahu_payment_id).where(sql`akahu_payment_id is not null`),
     // The billing run's retries look at the last week's failures only (server/billing/plan.ts planRetries).
-    index("payments_failed_idx").on(t.created_at).where(sql`status = 'failed'`),
+    index("payments_failed_at_idx").on(t.failed_at).where(sql`status = 'failed'`),
   ],
 );
 

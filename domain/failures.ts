@@ -62,12 +62,25 @@ export function declineKind(code: string | null | undefined): DeclineKind {
 export const RETRY_AFTER_DAYS = [1, 3, 5, 7] as const;
 
 /**
- * The day of the next try of a charge that first failed on `firstFailed` and has been retried `retries` times
- * (0 after the first failure), or null when there is none: a hard decline, or the schedule is spent.
+ * Every try of a charge that first failed on `firstFailed` (decision 0041): RETRY_AFTER_DAYS after it, but only while
+ * the member still has access, that is before `accessStops` (the day their grace period ends). When the grace period
+ * cuts the schedule short, the last day of access gets one last try instead, so a gym's usual week of grace still
+ * sees four tries (days 1, 3, 5 and 6) and a member is never charged again after their access stopped. A hard
+ * decline gets none. The billing run, the member's e-mails and the expected-payments page all ask this one rule.
  */
-export function nextRetryDay(firstFailed: LocalDay, retries: number, kind: DeclineKind): LocalDay | null {
-  if (kind === "hard" || retries >= RETRY_AFTER_DAYS.length) return null;
-  return addCalendarDays(firstFailed, RETRY_AFTER_DAYS[retries]);
+export function retrySchedule(firstFailed: LocalDay, kind: DeclineKind, accessStops: LocalDay | null = null): LocalDay[] {
+  if (kind === "hard") return [];
+  const days = RETRY_AFTER_DAYS.map((after) => addCalendarDays(firstFailed, after));
+  if (!accessStops) return days;
+  const kept = days.filter((day) => day < accessStops);
+  const lastDayOfAccess = addCalendarDays(accessStops, -1);
+  if (kept.length < days.length && lastDayOfAccess > firstFailed && lastDayOfAccess > (kept.at(-1) ?? firstFailed)) kept.push(lastDayOfAccess);
+  return kept;
+}
+
+/** The day of the next try after `retries` tries (0 after the first failure), or null when the schedule is spent. */
+export function nextRetryDay(firstFailed: LocalDay, retries: number, kind: DeclineKind, accessStops: LocalDay | null = null): LocalDay | null {
+  return retrySchedule(firstFailed, kind, accessStops)[retries] ?? null;
 }
 
 export type GraceUnit = "day" | "week" | "month";

@@ -1,8 +1,10 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { subscriptions } from "../db/schema";
 import type { Providers } from "../providers/registry";
 import { sandboxProviders } from "../providers/registry";
-import { settleIfPaidUp } from "../subscriptions/payments";
 import { chargePending } from "./charge";
+import { settleIfPaidUp } from "./settle";
 import { syncDoorAccess } from "./doors";
 import { chargeFirstPayments } from "./start";
 
@@ -18,7 +20,11 @@ export async function chargeCommitted(
   now: Date,
 ): Promise<void> {
   const providers = deps.providers ?? sandboxProviders(deps.db);
+  const stopped = async () => (await deps.db.select({ state: subscriptions.upcoming_state }).from(subscriptions).where(eq(subscriptions.id, payments.subscriptionId)))[0]?.state === "failed";
+  const wasStopped = await stopped();
   if (payments.first) await chargeFirstPayments(deps.db, providers, payments.ids, now);
   else await chargePending(deps.db, providers, now, { only: payments.ids });
-  if (await settleIfPaidUp(deps.db, payments.subscriptionId, now)) await syncDoorAccess(deps.db, providers, now);
+  // A charge that paid the debt lets the member back in as it is written down (./outcomes.ts); a desk payment is settled here.
+  const settled = await settleIfPaidUp(deps.db, payments.subscriptionId, now);
+  if (settled || (wasStopped && !(await stopped()))) await syncDoorAccess(deps.db, providers, now);
 }

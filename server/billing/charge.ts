@@ -112,7 +112,7 @@ export async function chargePending(db: Db, providers: Providers, now: Date, { o
       const g = p.is_term_membership ? termGrace : grace;
       const fail = (provider: ChargeOutcome["provider"], reference: string | null, code: string, message: string) => {
         report.declined++;
-        outcomes.push({ kind: "failed", paymentId: p.id, subscriptionId: p.subscription_id, provider, reference, code, message, graceEnds: graceEnds(today, g.amount, g.unit) });
+        outcomes.push({ kind: "failed", paymentId: p.id, subscriptionId: p.subscription_id, provider, reference, code, message, graceEnds: graceEnds(today, g.amount, g.unit), failedAt: now });
       };
       try {
         const { provider, result } = await pursue(providers, unsettledPayment);
@@ -133,7 +133,7 @@ export async function chargePending(db: Db, providers: Providers, now: Date, { o
         fail(providerOf(unsettledPayment.kind), null, "provider_refused", err.message);
       }
     });
-    await recordOutcomes(db, outcomes);
+    await recordOutcomes(db, outcomes, now);
     if (failure) throw failure.error;
   }
 }

@@ -99,7 +99,8 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
         eq(payments.status, "failed"),
         eq(payments.attempt, 0),
         isNotNull(payments.idempotency_key),
-        gt(payments.created_at, new Date(now.getTime() - RECENT_DAYS * 86_400_000)),
+        // When it failed, not when its row was made: a first charge converted from an `upcoming` row is weeks old.
+        gt(payments.failed_at, new Date(now.getTime() - RECENT_DAYS * 86_400_000)),
         sql`not exists (select 1 from ${billing_notices} n where n.key in ('payment_failed:' || ${payments.id}, 'card_unusable:' || ${payments.id}))`,
         latestAttempt,
       ),
@@ -113,7 +114,7 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
       const reason = HARD_REASONS[p.error_status ?? ""] ?? "it was refused";
       await give({ ...base, kind: "card_unusable", key: `card_unusable:${p.id}` }, user, gym, (url) => cardUnusableMail(user.email, user.name, { amount, gym: gym.name, reason, graceEnds, url }));
     } else {
-      const retry = nextRetryDay(localDay(p.created_at), 0, "soft");
+      const retry = nextRetryDay(localDay(p.failed_at ?? p.created_at), 0, "soft", grace ? localDay(grace) : null);
       const retryOn = retry ? formatDate(`${retry}T00:00:00Z`) : null;
       await give({ ...base, kind: "payment_failed", key: `payment_failed:${p.id}` }, user, gym, (url) => paymentFailedMail(user.email, user.name, { amount, gym: gym.name, retryOn, graceEnds, url }));
     }

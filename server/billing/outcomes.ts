@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { arrayLiteral, rowsOf, unnestRows } from "../db/values";
 import type { PaymentProviderName } from "../providers/charge-result";
 import { latestAttempt } from "./plan";
+import { settleIfPaidUp } from "./settle";
 
 /**
  * What a provider said about our payments, written down: the one place a payment becomes paid or failed and a
@@ -26,6 +27,8 @@ export type ChargeOutcome =
       message: string;
       /** The day access stops if this stays unpaid (domain/failures.ts graceEnds): a running grace period is not extended. */
       graceEnds: LocalDay;
+      /** When it failed, on the caller's clock (a simulated run's); the database's own time when not said. */
+      failedAt?: Date;
     } & Reference)
   /** Accepted, not settled yet (3-D Secure, a direct debit before its confirmation, a bank payment on its way): asked again next run. */
   | ({ kind: "processing"; paymentId: number; chargeDate?: LocalDay | null } & Reference)
@@ -35,7 +38,7 @@ export type ChargeOutcome =
 const ref = (o: Reference, provider: ProviderName) => (o.provider === provider ? o.reference : null);
 const UNSETTLED = sql`p.status in ('pending', 'awaiting_payment')`;
 
-export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise<void> {
+export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[], now: Date = new Date()): Promise<void> {
   if (!outcomes.length) return;
   const failed = outcomes.filter((o) => o.kind === "failed");
   const others = outcomes.filter((o) => o.kind !== "failed");
@@ -59,12 +62,12 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise
         where p.id = v.id and ${UNSETTLED}`);
     }
     if (failed.length) {
-      const rows = failed.map((o) => [o.paymentId, ref(o, "stripe"), ref(o, "gocardless"), ref(o, "akahu"), o.code, o.message]);
+      const rows = failed.map((o) => [o.paymentId, ref(o, "stripe"), ref(o, "gocardless"), ref(o, "akahu"), o.code, o.message, o.failedAt ?? null]);
       await tx.execute(sql`
-        update payments p set status = 'failed', error_status = v.code, error_description = v.message,
+        update payments p set status = 'failed', error_status = v.code, error_description = v.message, failed_at = coalesce(v.failed_at, now()),
           stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id),
           akahu_payment_id = coalesce(v.akahu_payment_id, p.akahu_payment_id)
-        from ${unnestRows(rows, ["int", "text", "text", "text", "text", "text"])} v(id, stripe_id, gocardless_payment_id, akahu_payment_id, code, message)
+        from ${unnestRows(rows, ["int", "text", "text", "text", "text", "text", "timestamptz"])} v(id, stripe_id, gocardless_payment_id, akahu_payment_id, code, message, failed_at)
         where p.id = v.id and ${UNSETTLED}`);
       // The member keeps access until the grace period ends; the earliest end wins when a batch holds two failures.
       const graces = new Map<number, LocalDay>();
@@ -94,6 +97,21 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[]): Promise
           and not exists (select 1 from payments where payments.subscription_id = s.id and payments.status = 'failed' and ${latestAttempt})`);
     }
   });
+  await restorePaidUp(db, outcomes, now);
+}
+
+/**
+ * A retry still under way when access stopped (a direct debit takes days to answer) can be paid after: once
+ * nothing is owed, the membership runs again from the period running that day, as when staff take the debt
+ * (./settle.ts); the door follows at the run's next door sync.
+ */
+async function restorePaidUp(db: Db, outcomes: ChargeOutcome[], now: Date) {
+  const paid = [...new Set(outcomes.flatMap((o) => (o.kind === "paid" && o.subscriptionId !== null ? [o.subscriptionId] : [])))];
+  if (!paid.length) return;
+  const stopped = rowsOf<{ id: number }>(
+    await db.execute(sql`select id from subscriptions where id = any(${arrayLiteral(paid)}::int[]) and upcoming_state = 'failed' and cancelled_at is null`),
+  );
+  for (const { id } of stopped) await settleIfPaidUp(db, Number(id), now);
 }
 
 /**

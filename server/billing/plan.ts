@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { BillingFrequency } from "../../domain/billing";
+import type { LocalDay } from "../../domain/periods";
 import { localDay, startOfLocalDay } from "../../domain/dates";
 import { declineKind, nextRetryDay, RETRY_AFTER_DAYS } from "../../domain/failures";
 import { chargesDue, type DueCharge } from "../../domain/schedule";
@@ -22,7 +23,8 @@ const BATCH = 1_000;
 /** The period's "upcoming" row, shown to staff before it was due, is the charge now; any other row stays as it is. */
 const UPCOMING_BECOMES_THE_CHARGE = sql` on conflict (subscription_id, period_start_at, attempt) where subscription_id is not null and period_start_at is not null
   do update set status = 'pending', amount = excluded.amount, surcharge = excluded.surcharge, payment_type_id = excluded.payment_type_id,
-    idempotency_key = excluded.idempotency_key, balance_owing = excluded.balance_owing, periods_owing = excluded.periods_owing
+    idempotency_key = excluded.idempotency_key, balance_owing = excluded.balance_owing, periods_owing = excluded.periods_owing,
+    expected_charge_date = excluded.expected_charge_date
   where payments.status = 'upcoming'`;
 
 type PaymentInsert = typeof payments.$inferInsert;
@@ -204,9 +206,11 @@ export async function owingBySubscription(db: Db, subscriptionIds: number[]): Pr
 }
 
 /**
- * A failed charge with a soft decline is tried again 1, 3, 5 and 7 days after the period's first failure
- * (domain/failures.ts), each try a new attempt row with its own key; a hard decline is not. A cancelled
- * subscription, or one whose grace period ran out (access stopped), is not retried.
+ * A failed charge with a soft decline is tried again 1, 3, 5 and 7 days after the period's first failure, while the
+ * member still has access (domain/failures.ts nextRetryDay), each try a new attempt row with its own key; a hard
+ * decline is not. A cancelled subscription, or one whose grace period ran out (access stopped), is not retried.
+ * The schedule counts from when the period first failed (failed_at), whatever the rows' history: a failure written
+ * before the engine, or a first charge converted from an `upcoming` row made weeks before, is retried the same.
  */
 export async function planRetries(db: Db, now: Date): Promise<number> {
   const today = localDay(now);
@@ -215,38 +219,75 @@ export async function planRetries(db: Db, now: Date): Promise<number> {
   const failed = await db
     .select({
       p: payments,
-      firstFailed: sql<Date>`(select min(earliest.created_at) from payments earliest where earliest.subscription_id = ${payments.subscription_id}
-        and earliest.period_start_at = ${payments.period_start_at})`.mapWith((v: string | Date) => new Date(v)),
+      firstFailed: sql<Date>`(select min(coalesce(earliest.failed_at, earliest.created_at)) from payments earliest
+        where earliest.subscription_id = ${payments.subscription_id} and earliest.period_start_at = ${payments.period_start_at}
+        and earliest.status = 'failed')`.mapWith((v: string | Date) => new Date(v)),
+      accessStops: subscriptions.grace_period_ends_at,
+      paymentTypeId: organisation_users.default_payment_type_id,
+      paymentKind: payment_types.type,
+      surcharge: { basisPoints: gyms.card_surcharge_basis_points, fixed: gyms.card_surcharge_fixed },
     })
     .from(payments)
     .innerJoin(subscriptions, eq(subscriptions.id, payments.subscription_id))
+    .innerJoin(gyms, eq(gyms.id, payments.gym_id))
+    .leftJoin(
+      organisation_users,
+      and(eq(organisation_users.organisation_id, payments.organisation_id), eq(organisation_users.user_id, payments.user_id), eq(organisation_users.role, "member")),
+    )
+    .leftJoin(payment_types, eq(payment_types.id, organisation_users.default_payment_type_id))
     .where(
       and(
         eq(payments.status, "failed"),
-        gt(payments.created_at, horizon),
+        gt(payments.failed_at, horizon),
         isNotNull(payments.period_start_at),
-        isNotNull(payments.idempotency_key),
         isNull(subscriptions.cancelled_at),
         isNull(subscriptions.upcoming_state),
         latestAttempt,
       ),
     );
   const retries: PaymentInsert[] = [];
-  for (const { p, firstFailed } of failed) {
-    const day = nextRetryDay(localDay(firstFailed), p.attempt, declineKind(p.error_status));
+  for (const { p, firstFailed, accessStops, paymentTypeId, paymentKind, surcharge } of failed) {
+    const day = nextRetryDay(localDay(firstFailed), p.attempt, declineKind(p.error_status), accessStops ? localDay(accessStops) : null);
     if (!day || day > today) continue;
-    const attempt = p.attempt + 1;
-    const { id: _id, created_at: _created, error_status: _e, error_description: _d, stripe_id: _s, gocardless_payment_id: _g, ...same } = p;
-    retries.push({
-      ...same,
-      expected_charge_date: day,
-      status: "pending",
-      is_retry: true,
-      attempt,
-      idempotency_key: chargeKey(p.subscription_id!, localDay(p.period_start_at!), attempt),
-      created_at: now,
-    });
+    // The member's payment method now, not the failed try's: the e-mail asked them to update it before this try.
+    const kind = (paymentKind ?? null) as PaymentTypeKind | null;
+    retries.push({ ...retryOf(p, day, now), payment_type_id: paymentTypeId ?? p.payment_type_id, surcharge: kind ? surchargeFor(p.amount, kind, surcharge) : p.surcharge });
   }
   if (!retries.length) return 0;
   return (await insertRows(db, payments, retries, { onConflict: sql` on conflict do nothing`, returnIds: true })).length;
+}
+
+/**
+ * The next attempt of a failed period: the same charge (who, what, which period, how to pay) under a new key, and
+ * nothing of the failed try's own dealings with its provider (its references, answer and polls), named column by
+ * column so a reference added later cannot be carried over by accident (the bank payment's id once was).
+ */
+export function retryOf(p: typeof payments.$inferSelect, day: LocalDay, now: Date): PaymentInsert {
+  const attempt = p.attempt + 1;
+  return {
+    organisation_id: p.organisation_id,
+    gym_id: p.gym_id,
+    user_id: p.user_id,
+    subscription_id: p.subscription_id,
+    payment_type_id: p.payment_type_id,
+    destination_account_id: p.destination_account_id,
+    amount: p.amount,
+    surcharge: p.surcharge,
+    period_start_at: p.period_start_at,
+    period_end_at: p.period_end_at,
+    type: p.type,
+    is_pro_rata: p.is_pro_rata,
+    is_term_membership: p.is_term_membership,
+    credit_used: p.credit_used,
+    balance_owing: p.balance_owing,
+    periods_owing: p.periods_owing,
+    force_amount: p.force_amount,
+    meta: p.meta,
+    expected_charge_date: day,
+    status: "pending",
+    is_retry: true,
+    attempt,
+    idempotency_key: chargeKey(p.subscription_id!, localDay(p.period_start_at!), attempt),
+    created_at: now,
+  };
 }

@@ -15,13 +15,14 @@ export { planCharges, planRetries } from "./plan";
 
 /**
  * The billing run (issue 11), in steps that each survive a crash at any point:
- * 0. upcoming subscriptions whose day has come start (./start.ts), their first payment charged.
+ * 0. grace periods that ran out unpaid end the member's access (./outcomes.ts endLapsedGraces), before anything
+ *    is planned for the day; then upcoming subscriptions whose day has come start (./start.ts), their first
+ *    payment charged.
  * 1. planning (./plan.ts): every period come due, and every soft decline whose retry day has come, becomes a
  *    `pending` payment, committed with the subscription's period moved on. Nothing is charged yet.
  * 2. charging (./charge.ts): every pending payment goes to its provider with its idempotency key; the answers are
  *    written down (./outcomes.ts). A crash in between is reconciled by sending the same key again.
- * 3. grace periods that ran out unpaid end the member's access (./outcomes.ts endLapsedGraces), at the door too
- *    (./doors.ts), which also lets back in those whose membership was settled.
+ * 3. the door (./doors.ts) is told whose access stopped, and lets back in those whose membership was settled.
  * Payments under way at a provider (direct debits, bank payments) are asked for their state in step 2 of each run;
  * the providers' webhooks usually settle them sooner.
  * The run works across organisations, as the seed and sign-in do: it is the system, not a member of staff.
@@ -33,7 +34,7 @@ export interface RunReport extends ChargeReport {
   /** Subscriptions whose grace period ran out unpaid in this run: access stopped. */
   lapsed: number;
   doors: DoorReport;
-  /** How long each step took, in milliseconds (start, plan, charge, lapse). */
+  /** How long each step took, in milliseconds (lapse, start, plan, charge, doors). */
   ms: Record<string, number>;
 }
 
@@ -43,6 +44,10 @@ export async function billingRun(db: Db, providers: Providers, now: Date): Promi
   // A simulated clock (npm run billing, the tests) follows the run, so the sandboxes live on the run's day.
   providers.clock.set?.(now);
   const timer = stepTimer();
+  // Access that stopped when a day began is stopped before anything is planned or charged for that day: a period
+  // starting on or after the stop day is never charged (issue 28, finding 1).
+  const lapsed = (await endLapsedGraces(db, now)).length;
+  timer.lap("lapse");
   const started = await startDueSubscriptions(db, providers, now);
   timer.lap("start");
   const planned = (await planCharges(db, now)) + (await planRetries(db, now));
@@ -52,9 +57,9 @@ export async function billingRun(db: Db, providers: Providers, now: Date): Promi
   timer.lap("plan");
   const charged = await chargePending(db, providers, now);
   timer.lap("charge");
-  const lapsed = (await endLapsedGraces(db, now)).length;
+  // Last, so the door hears both of this run's news: access stopped above, and access back for debts paid now.
   const doors = await syncDoorAccess(db, providers, now);
-  timer.lap("lapse");
+  timer.lap("doors");
   return { started, planned, ...charged, lapsed, doors, ms: timer.ms };
 }
 

@@ -1,14 +1,12 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { BillingFrequency } from "../../domain/billing";
-import { formatDate, localDay, startOfLocalDay } from "../../domain/dates";
+import { eq, inArray, sql } from "drizzle-orm";
+import { formatDate, localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
-import { periodOn } from "../../domain/periods";
 import type { ManualPaymentRequest } from "../../domain/schemas/subscriptions";
 import { invalid } from "../api/errors";
 import { latestAttempt } from "../billing/plan";
-import { organisation_users, payments, prices, subscriptions } from "../db/schema";
+import { settleIfPaidUp } from "../billing/settle";
+import { organisation_users, payments } from "../db/schema";
 import type { Tenant } from "../db/tenant";
-import type { Db } from "../db/client";
 import { recordEvent } from "./events";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
@@ -90,32 +88,6 @@ export async function applyManualPayment(t: Tenant, m: Membership, req: ManualPa
   const summary = `${formatCents(effect.total)} owing for ${effect.periods.length} period${effect.periods.length === 1 ? "" : "s"} ${how}${req.note ? `: ${req.note}` : ""}`;
   const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: `payment.${req.method}`, summary, before, after: snapshot(after) });
   return { effect, paymentIds: inserted.map((p) => p.id), charge, event, repeated: false };
-}
-
-/**
- * Nothing owed any more: the grace period ends, and a membership stopped for the debt starts again with the period
- * running today (charged by the next run; the weeks it was stopped are not). On any handle: the request's, or the
- * system's after a charge.
- */
-export async function settleIfPaidUp(db: Db, subscriptionId: number, now: Date): Promise<boolean> {
-  const [s] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
-  if (!s || (!s.grace_period_ends_at && s.upcoming_state !== "failed")) return false;
-  const [{ owing }] = await db
-    .select({ owing: sql<number>`count(*)::int` })
-    .from(payments)
-    .where(and(eq(payments.subscription_id, subscriptionId), inArray(payments.status, ["failed", "awaiting_payment"]), latestAttempt, sql`${payments.period_start_at} is not null`));
-  if (owing) return false;
-  const values: Partial<typeof subscriptions.$inferInsert> = { grace_period_ends_at: null, updated_at: now };
-  if (s.upcoming_state === "failed") {
-    values.upcoming_state = null;
-    const [price] = await db.select({ frequency: prices.billing_frequency }).from(prices).where(eq(prices.id, s.price_id));
-    if (s.billing_anchor && s.current_period_end && price && price.frequency !== "one_off") {
-      const running = periodOn(s.billing_anchor, price.frequency as BillingFrequency, localDay(now));
-      if (running.start > localDay(s.current_period_end)) values.current_period_end = startOfLocalDay(running.start);
-    }
-  }
-  await db.update(subscriptions).set(values).where(eq(subscriptions.id, subscriptionId));
-  return true;
 }
 
 /** POST /api/payments/{id}/received: a bank transfer staff see arrive; it settles like a payment at the desk. */

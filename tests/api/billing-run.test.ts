@@ -146,10 +146,11 @@ describe("the billing run", () => {
     expect(localDay(stillOwing.grace_period_ends_at!)).toBe("2026-01-19");
   });
 
-  it("stops retrying when the schedule is spent: four retries in the week after the failure", async () => {
+  it("stops retrying when the schedule is spent: four retries in the week after the failure, the last on the last day of access", async () => {
     const providers = sandboxProviders(env.db);
     const s = await member("pm_card_chargeDeclinedInsufficientFunds");
-    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-19", "2026-01-21", "2026-01-25"]) await billingRun(env.db, providers, at(day));
+    // A week's grace from the 12th: access stops as the 19th begins, so the 7th day's try is made on the 18th.
+    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-18", "2026-01-19", "2026-01-21", "2026-01-25"]) await billingRun(env.db, providers, at(day));
     const tries = (await paymentsOf(s.id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12");
     expect(tries.map((p) => [p.attempt, p.status])).toEqual([
       [0, "failed"],
@@ -184,10 +185,13 @@ describe("the billing run", () => {
     const providers = sandboxProviders(env.db);
     const s = await member("pm_card_chargeDeclinedLostCard");
     await billingRun(env.db, providers, at("2026-01-12"));
-    await billingRun(env.db, providers, at("2026-01-18"));
-    // Still inside the grace period (it ends as the 19th begins): the next week is charged, and carries the debt.
-    expect(await paymentsOf(s.id)).toHaveLength(2);
-    const report = await billingRun(env.db, providers, at("2026-01-19"));
+    // A fortnight's grace (as an organisation may set): access lasts until the 26th begins.
+    await env.db.update(subscriptions).set({ grace_period_ends_at: startOfLocalDay("2026-01-26") }).where(eq(subscriptions.id, s.id));
+    await billingRun(env.db, providers, at("2026-01-25"));
+    // Still inside the grace period: the next week is charged, and carries the debt.
+    expect(await paymentsOf(s.id)).toHaveLength(3);
+    // Access stops as the 26th begins, before that day's week is planned: it is never charged (issue 28, finding 1).
+    const report = await billingRun(env.db, providers, at("2026-01-26"));
     expect(report.lapsed).toBeGreaterThanOrEqual(1);
     const rows = await paymentsOf(s.id);
     expect(rows.map((p) => [localDay(p.period_start_at!), p.status, p.balance_owing, p.periods_owing])).toEqual([
@@ -198,7 +202,7 @@ describe("the billing run", () => {
     const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
     expect([after.upcoming_state, after.grace_period_ends_at]).toEqual(["failed", null]);
     // Access has stopped: nothing more is charged or retried until the debt is settled.
-    await billingRunUntil(env.db, providers, "2026-01-20", "2026-02-10");
+    await billingRunUntil(env.db, providers, "2026-01-27", "2026-02-10");
     expect(await paymentsOf(s.id)).toHaveLength(3);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BillingFrequency } from "../../domain/billing";
-import { declineKind, graceEnds, nextRetryDay, type DeclineKind } from "../../domain/failures";
+import { declineKind, graceEnds, nextRetryDay, retrySchedule, type DeclineKind } from "../../domain/failures";
 import { breakFee, chargesLeft } from "../../domain/terms";
 
 describe("declineKind: soft declines are retried, hard ones are not", () => {
@@ -32,6 +32,23 @@ describe("nextRetryDay: 1, 3, 5 and 7 days after the first failure", () => {
     [0, "hard", null],
   ])("after %i retries of a %s decline: %s", (retries, kind, expected) => {
     expect(nextRetryDay("2026-12-29", retries, kind)).toBe(expected);
+  });
+
+  it.each<[string, string[]]>([
+    ["2027-01-05", ["2026-12-30", "2027-01-01", "2027-01-03", "2027-01-04"]], // a week's grace: the 7th day's try moves to the 6th
+    ["2027-01-03", ["2026-12-30", "2027-01-01", "2027-01-02"]], // five days: 1, 3 and the last day of access
+    ["2027-01-02", ["2026-12-30", "2027-01-01"]], // four days: the last day of access has its try already
+    ["2026-12-31", ["2026-12-30"]],
+    ["2026-12-30", []], // one day: access stops before the first try
+    ["2027-01-12", ["2026-12-30", "2027-01-01", "2027-01-03", "2027-01-05"]], // two weeks: the whole schedule
+  ])("tries only while the member has access (it stops when %s begins): %j", (stops, expected) => {
+    expect(retrySchedule("2026-12-29", "soft", stops)).toEqual(expected);
+    expect(expected.map((_, n) => nextRetryDay("2026-12-29", n, "soft", stops))).toEqual(expected);
+    expect(nextRetryDay("2026-12-29", expected.length, "soft", stops)).toBeNull();
+  });
+
+  it("never tries a hard decline again, whatever the grace period", () => {
+    expect(retrySchedule("2026-12-29", "hard", "2027-01-30")).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { addCalendarDays, capitaliseWords, formatDate, localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
+import { EXPECTED_PAYMENTS_DEFAULT_DAYS } from "../../domain/schemas/debugging";
 import { DateInput, Field, SubmitRow } from "../features/debugging/forms";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
@@ -15,8 +16,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const today = localDay(new Date());
   const values = {
-    from: url.searchParams.get("from") ?? addCalendarDays(today, -27),
-    to: url.searchParams.get("to") ?? today,
+    // The API's own default when a day is not given (decision 0040); a blank field counts as not given.
+    from: url.searchParams.get("from") || addCalendarDays(today, -(EXPECTED_PAYMENTS_DEFAULT_DAYS - 1)),
+    to: url.searchParams.get("to") || today,
     mismatches: url.searchParams.get("mismatches") === "1" ? "1" : "",
   };
   const page = Math.max(1, Math.min(100_000, Number(url.searchParams.get("page")) || 1));

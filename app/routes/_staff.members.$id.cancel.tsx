@@ -141,7 +141,18 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
 
 function UndoForm({ view, answer, pending }: { view: View; answer: Answer; pending: boolean }) {
   const [form] = useForm<Record<string, unknown>>({ id: "undo", lastResult: answer?.result });
-  const effect = answer?.preview as { paidUntil: string | null; nextChargeOn: string | null } | null | undefined;
+  const effect = answer?.preview as
+    | {
+        paidUntil: string | null;
+        nextChargeOn: string | null;
+        nextCharge: { day: string; amount: number } | null;
+        pausesRestored: { start: string; end: string }[];
+        pausesOver: { start: string; end: string }[];
+        priceChangeRestored: { amount: number; takes_effect: string } | null;
+      }
+    | null
+    | undefined;
+  const span = (p: { start: string; end: string }) => `${formatDay(p.start)} until ${formatDay(p.end)}`;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate>
       <FormErrors id={form.errorId} errors={form.errors} />
@@ -153,7 +164,12 @@ function UndoForm({ view, answer, pending }: { view: View; answer: Answer; pendi
       {effect && answer?.previewed ? (
         <ConfirmStep previewed={answer.previewed} confirm="Undo the cancellation" pending={pending}>
           <EffectRow label="Membership" before="Cancelled" after="Runs on as before" />
-          <EffectRow label="Next charge" after={effect.nextChargeOn ? `On ${formatDay(effect.nextChargeOn)}` : "None"} />
+          <EffectRow label="Next charge" after={effect.nextCharge ? `${formatCents(effect.nextCharge.amount)} on ${formatDay(effect.nextCharge.day)}` : "None"} />
+          {effect.pausesRestored.length ? <EffectRow label="Pauses put back" after={effect.pausesRestored.map(span).join("; ")} /> : null}
+          {effect.pausesOver.length ? <EffectRow label="Pauses over, not put back" after={effect.pausesOver.map(span).join("; ")} /> : null}
+          {effect.priceChangeRestored ? (
+            <EffectRow label="Price change put back" after={`${formatCents(effect.priceChangeRestored.amount)} from ${formatDay(effect.priceChangeRestored.takes_effect)}`} />
+          ) : null}
         </ConfirmStep>
       ) : null}
     </Form>

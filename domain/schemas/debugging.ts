@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addCalendarDays } from "../dates";
 import { optional } from "./fields";
 import { databaseId } from "./ids";
 
@@ -25,6 +26,38 @@ export const expectedPaymentsQuery = z
     message: `Look at ${EXPECTED_PAYMENTS_MAX_DAYS} days or fewer at a time`,
     path: ["to"],
   });
+
+/**
+ * SPEC §7 lists GET /api/expected-payments-debugging with no query: a day not given (or left blank) is filled in
+ * (decision 0040). Nothing given: the last four weeks up to today in Auckland, as /expected-payments-debugging
+ * shows. Only the start: four weeks from it, never past today (or the start itself, when it is later). Only the
+ * end: the four weeks up to it. A day given but malformed is not filled in: it is the field's 422.
+ */
+export const EXPECTED_PAYMENTS_DEFAULT_DAYS = 28;
+const isDay = (v: unknown): v is string => {
+  if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+};
+
+export function withDefaultDays(raw: unknown, today: string): unknown {
+  if (typeof raw !== "object" || raw === null) return raw;
+  const q = { ...(raw as Record<string, unknown>) };
+  const blank = (v: unknown) => v === undefined || v === "";
+  const span = EXPECTED_PAYMENTS_DEFAULT_DAYS - 1;
+  if (blank(q.from) && blank(q.to)) return { ...q, from: addCalendarDays(today, -span), to: today };
+  if (blank(q.to)) {
+    const from = q.from;
+    if (!isDay(from)) return { ...q, to: today };
+    const end = addCalendarDays(from, span);
+    return { ...q, to: end < today ? end : from > today ? from : today };
+  }
+  if (blank(q.from)) return { ...q, from: isDay(q.to) ? addCalendarDays(q.to, -span) : addCalendarDays(today, -span) };
+  return q;
+}
+
+/** The query with its days filled in as of `today` (Auckland). */
+export const expectedPaymentsQueryOn = (today: string) => z.preprocess((raw) => withDefaultDays(raw, today), expectedPaymentsQuery);
 
 /** GET /api/active-user-debugging?member=&day= */
 export const activeUserQuery = z.object({

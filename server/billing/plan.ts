@@ -63,6 +63,7 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
         amount: prices.amount,
         frequency: prices.billing_frequency,
         toAmount: toPrice.amount,
+        toFrequency: toPrice.billing_frequency,
         pauses: pausesColumn,
         paymentTypeId: organisation_users.default_payment_type_id,
         paymentKind: payment_types.type,
@@ -100,8 +101,9 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
     const rows = new Map<number, PaymentInsert[]>();
     for (const row of due) {
       const s = row.s;
+      // A change to another billing frequency is never applied (decision 0040): the member stays on their price.
       const change =
-        s.transition_to_price_id && row.toAmount !== null
+        s.transition_to_price_id && row.toAmount !== null && row.toFrequency === row.frequency
           ? { from: localDay(s.transition_takes_effect_at ?? s.current_period_end!), amount: row.toAmount }
           : null;
       const charges = chargesDue(

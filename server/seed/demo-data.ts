@@ -794,7 +794,7 @@ function planMorgan(user: typeof users.$inferSelect, ctx: MemberContext): Member
   const org = ctx.world.demo;
   const gym = org.gyms[0];
   const price = ctx.catalogue.get(org.id)!.find((p) => p.offeringName === "Anytime 24/7" && p.frequency === "weekly" && !p.term && !p.archived)!;
-  const subscription = subscriptionFor(r, ctx, org, "active", price, ctx.cal.daysAgo(240));
+  const subscription = subscriptionFor(r, ctx, org, gym, "active", price, ctx.cal.daysAgo(240));
   return {
     rng: r,
     userId: user.id,
@@ -894,11 +894,11 @@ function planSubscription(r: Rng, ctx: MemberContext, org: OrgInfo, gym: GymInfo
       anchor = cal.daysAgo(r.int(1, 365));
   }
   if (price.archived) anchor = cal.daysAgo(r.int(250, 365));
-  return subscriptionFor(r, ctx, org, story, price, anchor);
+  return subscriptionFor(r, ctx, org, gym, story, price, anchor);
 }
 
 /** The subscription row and its billed periods for a story starting on `anchorDay`. */
-function subscriptionFor(r: Rng, ctx: MemberContext, org: OrgInfo, story: Story, price: PriceInfo, anchorDay: Day): SubscriptionPlan {
+function subscriptionFor(r: Rng, ctx: MemberContext, org: OrgInfo, gym: GymInfo, story: Story, price: PriceInfo, anchorDay: Day): SubscriptionPlan {
   const { cal } = ctx;
   const monthly = !!periodLength(price.frequency)?.months;
   const anchor = monthly ? clampToDay28(anchorDay) : anchorDay;
@@ -971,8 +971,10 @@ function subscriptionFor(r: Rng, ctx: MemberContext, org: OrgInfo, story: Story,
     const ends = addDays(current, org.graceDays);
     row.grace_period_ends_at = cal.start(ends > cal.today ? ends : cal.daysAgo(-r.int(1, 4)));
   } else if (story === "active" && r.chance(0.03)) {
-    // A scheduled move to another price of the same offering at the next renewal.
-    const other = ctx.catalogue.get(org.id)!.find((p) => p.offeringId === price.offeringId && p.id !== price.id && !p.archived && !p.term && p.frequency !== "one_off");
+    // A scheduled move at the next renewal to another price billed as often (decision 0040: a change keeps the
+    // member's billing rhythm), of the same offering if it has one, else of another sold at the member's gym.
+    const movable = ctx.catalogue.get(org.id)!.filter((p) => (p.allGyms || p.gymIds.includes(gym.id)) && p.id !== price.id && !p.archived && !p.term && !p.private && p.frequency === price.frequency);
+    const other = movable.find((p) => p.offeringId === price.offeringId) ?? movable[0];
     if (other) Object.assign(row, { transition_to_price_id: other.id, transition_takes_effect_at: cal.start(currentEnd), version: 2 });
   }
   return plan;

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { FREQUENCY_LABELS, type BillingFrequency } from "../../domain/billing";
 import { formatDay, localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import type { BulkPriceChangeRequest } from "../../domain/schemas/bulk-price-change";
@@ -34,13 +35,23 @@ function chosen(t: Tenant, req: Pick<BulkPriceChangeRequest, "from_price_ids">, 
 /** The prices moved from and to: this organisation's (404-free: a wrong id is the form's error). */
 async function checkPrices(t: Tenant, req: BulkPriceChangeRequest) {
   const ids = [...new Set([...req.from_price_ids, req.to_price_id])];
-  const found = await t.db.select({ id: prices.id, archived_at: prices.archived_at }).from(prices).where(t.where(prices, inArray(prices.id, ids)));
+  const found = await t.db
+    .select({ id: prices.id, archived_at: prices.archived_at, billing_frequency: prices.billing_frequency })
+    .from(prices)
+    .where(t.where(prices, inArray(prices.id, ids)));
   const known = new Set(found.map((p) => p.id));
   const errors: Record<string, string[]> = {};
   if (req.from_price_ids.some((id) => !known.has(id))) errors.from_price_ids = ["Choose prices from the list"];
   const to = found.find((p) => p.id === req.to_price_id);
   if (!to || to.archived_at) errors.to_price_id = ["Choose a price from the list"];
   else if (req.from_price_ids.includes(req.to_price_id)) errors.to_price_id = ["Choose a price other than the ones members move from"];
+  else if (!errors.from_price_ids) {
+    // A change keeps each member's billing rhythm (decision 0040): refused for all at once, not member by member.
+    const rhythms = new Set(found.filter((p) => req.from_price_ids.includes(p.id)).map((p) => p.billing_frequency as BillingFrequency));
+    const label = (f: BillingFrequency) => FREQUENCY_LABELS[f].toLowerCase();
+    if (rhythms.size > 1) errors.from_price_ids = [`Choose prices billed ${label(to.billing_frequency as BillingFrequency)}, as the new price is: a change keeps each member's billing rhythm`];
+    else if (rhythms.size === 1 && !rhythms.has(to.billing_frequency as BillingFrequency)) errors.to_price_id = [`Choose a ${label([...rhythms][0])} price: a change keeps each member's billing rhythm`];
+  }
   if (Object.keys(errors).length) throw new ApiError(422, "Check the prices chosen.", "validation", errors);
 }
 

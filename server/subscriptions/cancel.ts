@@ -1,11 +1,12 @@
 import { eq, gt, isNull } from "drizzle-orm";
-import { formatDate, formatDay, localDay, startOfLocalDay } from "../../domain/dates";
+import { formatDay, localDay, startOfLocalDay } from "../../domain/dates";
 import { previewCancel } from "../../domain/lifecycle";
 import { CANCELLATION_REASON_LABELS, type CancelRequest } from "../../domain/schemas/subscriptions";
 import { invalid } from "../api/errors";
 import { organisation_users, payments, price_changes, subscription_pauses } from "../db/schema";
 import type { Tenant } from "../db/tenant";
 import { recordEvent } from "./events";
+import { whatItTook } from "./undo-cancel";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
 /**
@@ -13,7 +14,7 @@ import { changeSubscription, snapshot, type Membership } from "./membership";
  * ends today; final). A term membership cancelled after its cooling-off window pays the gym's break fee, charged at
  * once through the member's payment method (`charge` runs after the commit: the payment is written down first);
  * such a cancellation cannot be undone, the member having paid to leave. Pauses still to come and a scheduled price
- * change go with it.
+ * change go with it; what it took is written on its history line, so an undo puts back exactly that (./undo-cancel.ts).
  */
 const day = formatDay;
 
@@ -41,18 +42,21 @@ export async function applyCancel(t: Tenant, m: Membership, req: CancelRequest, 
     transition_to_price_id: null,
     transition_takes_effect_at: null,
   });
-  await t.db
+  const removedPauses = await t.db
     .update(subscription_pauses)
     .set({ removed_at: now })
-    .where(t.where(subscription_pauses, eq(subscription_pauses.subscription_id, m.s.id), gt(subscription_pauses.start_day, today), isNull(subscription_pauses.removed_at)));
-  if (m.s.transition_to_price_id) {
-    await t.db
-      .update(price_changes)
-      .set({ cancelled_at: now })
-      .where(t.where(price_changes, eq(price_changes.subscription_id, m.s.id), isNull(price_changes.applied_at), isNull(price_changes.cancelled_at)));
-  }
+    .where(t.where(subscription_pauses, eq(subscription_pauses.subscription_id, m.s.id), gt(subscription_pauses.start_day, today), isNull(subscription_pauses.removed_at)))
+    .returning({ id: subscription_pauses.id });
+  const cancelledChanges = m.s.transition_to_price_id
+    ? await t.db
+        .update(price_changes)
+        .set({ cancelled_at: now })
+        .where(t.where(price_changes, eq(price_changes.subscription_id, m.s.id), isNull(price_changes.applied_at), isNull(price_changes.cancelled_at)))
+        .returning({ id: price_changes.id })
+    : [];
   // Upcoming charges shown to staff will not come.
-  await t.db.delete(payments).where(t.where(payments, eq(payments.subscription_id, m.s.id), eq(payments.status, "upcoming")));
+  const deleted = await t.db.delete(payments).where(t.where(payments, eq(payments.subscription_id, m.s.id), eq(payments.status, "upcoming"))).returning();
+  const took = whatItTook(m.s, after, removedPauses, cancelledChanges, deleted);
   let feePaymentId: number | null = null;
   if (effect.breakFee > 0) {
     const [membership] = await t.db
@@ -85,29 +89,6 @@ export async function applyCancel(t: Tenant, m: Membership, req: CancelRequest, 
   const summary =
     `Cancelled ${req.when === "now" ? "now" : `at the end of the paid period: access until ${day(effect.accessEnds)}`} (${reasons})` +
     (effect.breakFee ? `; break fee ${(effect.breakFee / 100).toFixed(2)} charged` : effect.coolingOff ? "; within the cooling-off period, no break fee" : "");
-  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "cancel", summary, before, after: snapshot(after) });
+  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "cancel", summary, before, after: { ...snapshot(after), took } });
   return { effect, event, subscription: after, feePaymentId };
-}
-
-/** Undoing a cancellation while undo_cancellation_until lasts: the membership runs on as before. */
-export function undoEffect(m: Membership, now: Date) {
-  if (!m.s.cancelled_at) throw invalid({ _: ["This membership is not cancelled"] });
-  if (!m.s.undo_cancellation_until || now >= m.s.undo_cancellation_until) {
-    throw invalid({ _: [m.s.undo_cancellation_until ? `It could be undone until ${formatDate(m.s.undo_cancellation_until)}` : "This cancellation cannot be undone"] });
-  }
-  return { paidUntil: m.facts.paidUntil, nextChargeOn: m.facts.paidUntil };
-}
-
-export async function applyUndoCancel(t: Tenant, m: Membership, version: number, actorId: number, now: Date) {
-  const effect = undoEffect(m, now);
-  const before = snapshot(m.s);
-  const after = await changeSubscription(t, m.s.id, version, {
-    cancelled_at: null,
-    undo_cancellation_until: null,
-    cancellation_reasons: null,
-    cancellation_comments: null,
-    cancelled_during_cooling_off_period: false,
-  });
-  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "cancel.undo", summary: "Cancellation undone: the membership runs on", before, after: snapshot(after) });
-  return { effect, event, subscription: after };
 }

@@ -181,6 +181,22 @@ describe("the billing run", () => {
     expect((await paymentsOf(s.id)).map((p) => p.amount)).toEqual([1_999, 1_800, 1_499, 1_499]);
   });
 
+  it("never applies a scheduled change to a price of another billing frequency: the member stays on their price (issue 28, audit finding 6)", async () => {
+    const offering = await makeOffering(env.db, org.id, { name: "Monthly plan" });
+    const monthly = await makePrice(env.db, offering, { amount: 6_999, billing_frequency: "monthly" });
+    // Written straight to the database: no path of the app makes one any more.
+    const s = await member("pm_card_visa", { transition_to_price_id: monthly.id, transition_takes_effect_at: startOfLocalDay("2026-01-19") });
+    await planCharges(env.db, at("2026-01-26"));
+    const [now] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect([now.price_id, localDay(now.current_period_end!)]).toEqual([weekly.id, "2026-02-02"]);
+    expect((await paymentsOf(s.id)).map((p) => [localDay(p.period_start_at!), localDay(p.period_end_at!), p.amount])).toEqual([
+      ["2026-01-05", "2026-01-12", 1_999],
+      ["2026-01-12", "2026-01-19", 1_999],
+      ["2026-01-19", "2026-01-26", 1_999],
+      ["2026-01-26", "2026-02-02", 1_999],
+    ]);
+  });
+
   it("carries what is owed on the next payments, and stops access when the grace period runs out unpaid", async () => {
     const providers = sandboxProviders(env.db);
     const s = await member("pm_card_chargeDeclinedLostCard");

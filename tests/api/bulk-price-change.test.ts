@@ -107,6 +107,18 @@ describe("the bulk price change", () => {
     expect(await env.db.select().from(bulk_price_changes)).toEqual([]);
   });
 
+  it("refuses a price of another billing frequency, before any member is taken (issue 28, audit finding 6)", async () => {
+    const monthly = await makePrice(env.db, { id: other.offering_id, organisation_id: org.id }, { amount: 9_900, billing_frequency: "monthly" });
+    const preview = await admin.call("POST", "/api/members/change-price/preview", body({ to_price_id: monthly.id }));
+    expect([preview.status, preview.json.errors?.to_price_id]).toEqual([422, ["Choose a weekly price: a change keeps each member's billing rhythm"]]);
+    const confirmed = await admin.call("POST", "/api/members/change-price", body({ to_price_id: monthly.id, key: "bulk-key-monthly" }));
+    expect(confirmed.status).toBe(422);
+    // Prices moved from of two frequencies cannot all keep their rhythm on one new price.
+    const mixed = await admin.call("POST", "/api/members/change-price/preview", body({ from_price_ids: [weekly.id, monthly.id], to_price_id: dearer.id }));
+    expect([mixed.status, mixed.json.errors?.from_price_ids]).toEqual([422, ["Choose prices billed weekly, as the new price is: a change keeps each member's billing rhythm"]]);
+    expect(await env.db.select().from(bulk_price_changes).where(eq(bulk_price_changes.to_price_id, monthly.id))).toEqual([]);
+  });
+
   it("takes a plain HTML form's repeated price boxes", async () => {
     const form = new URLSearchParams([
       ["from_price_ids", String(weekly.id)],

@@ -75,11 +75,28 @@ describe("GET /api/expected-payments-debugging", () => {
     expect(only.json.data.meta.total).toBe(6);
   });
 
+  it("looks at the last four weeks up to today (Auckland) when the days are not given, as SPEC §7 calls it (issue 28, audit finding 9b)", async () => {
+    const admin = await signedIn(api, env.db, "deb.admin@example.com", PASSWORD);
+    const bare = await admin.call("GET", "/api/expected-payments-debugging");
+    expect([bare.status, bare.json.data?.from, bare.json.data?.to]).toEqual([200, "2026-01-08", "2026-02-04"]);
+    expect(bare.json.data.summary).toMatchObject({ missing: 3, charged_twice: 1 });
+    // One end given: four weeks from the start (not past today), or up to the end.
+    const from = (await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-01")).json.data;
+    expect([from.from, from.to]).toEqual(["2026-01-01", "2026-01-28"]);
+    const recent = (await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-26")).json.data;
+    expect([recent.from, recent.to]).toEqual(["2026-01-26", "2026-02-04"]);
+    const to = (await admin.call("GET", "/api/expected-payments-debugging?to=2026-01-31&mismatches=1")).json.data;
+    expect([to.from, to.to]).toEqual(["2026-01-04", "2026-01-31"]);
+    const empty = await admin.call("GET", "/api/expected-payments-debugging?from=&to=");
+    expect([empty.status, empty.json.data?.from]).toEqual([200, "2026-01-08"]);
+  });
+
   it("refuses a backwards or too long range with 422, and those who may not see money with 403", async () => {
     const admin = await signedIn(api, env.db, "deb.admin@example.com", PASSWORD);
     expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-02-08&to=2026-01-12")).status).toBe(422);
     expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-01&to=2026-06-01")).json.errors.to).toEqual(["Look at 92 days or fewer at a time"]);
-    expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-01")).status).toBe(422);
+    expect((await admin.call("GET", "/api/expected-payments-debugging?from=2026-01-32")).json.errors.from).toEqual(["Enter a real start date"]);
+    expect((await admin.call("GET", "/api/expected-payments-debugging?to=yesterday")).json.errors.to[0]).toBe("Enter the end date as yyyy-mm-dd");
     const trainer = await signedIn(api, env.db, "deb.trainer@example.com", PASSWORD);
     expect((await trainer.call("GET", "/api/expected-payments-debugging?from=2026-01-12&to=2026-02-08")).status).toBe(403);
   });

@@ -65,3 +65,12 @@ describe("the demo seed's derived columns and rollups", () => {
     });
   }
 });
+
+describe("the demo seed's scheduled price changes (issue 28, audit finding 6)", () => {
+  it("only ever move a member to a price of the same billing frequency", async () => {
+    const changes = await rows(sql`select json_build_object('from', p.billing_frequency, 'to', t.billing_frequency)::text as row
+      from subscriptions s join prices p on p.id = s.price_id join prices t on t.id = s.transition_to_price_id`);
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.map((c) => JSON.parse(c) as { from: string; to: string }).filter((c) => c.from !== c.to)).toEqual([]);
+  });
+});

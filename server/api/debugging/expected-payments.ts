@@ -56,6 +56,7 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
       amount: prices.amount,
       frequency: prices.billing_frequency,
       toAmount: toPrice.amount,
+      toFrequency: toPrice.billing_frequency,
       pauses: pausesColumn,
     })
     .from(subscriptions)
@@ -118,7 +119,8 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
               amount: s.force_price_amount ?? s.amount,
               cancelledFrom: s.cancelled_at ? localDay(s.cancelled_at) : null,
               pauses: schedulePauses(s.pauses, s),
-              priceChange: s.toAmount !== null ? { from: localDay(s.transition_takes_effect_at ?? s.current_period_end!), amount: s.toAmount } : null,
+              // As the billing run: a change to another billing frequency is never applied (decision 0040).
+              priceChange: s.toAmount !== null && s.toFrequency === s.frequency ? { from: localDay(s.transition_takes_effect_at ?? s.current_period_end!), amount: s.toAmount } : null,
             },
             until,
           );

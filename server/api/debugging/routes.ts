@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
-import { activeUserQuery, expectedPaymentsQuery } from "../../../domain/schemas/debugging";
+import { localDay } from "../../../domain/dates";
+import { activeUserQuery, expectedPaymentsQueryOn } from "../../../domain/schemas/debugging";
 import { readQuery } from "../body";
 import type { ApiEnv } from "../context";
 import { requireStaff } from "../middleware";
@@ -14,10 +15,11 @@ export const debuggingRoutes = new Hono<ApiEnv>()
   /**
    * GET /api/expected-payments-debugging?from=&to=&gym=&mismatches=1&page=: what the billing engine expects to charge
    * per subscription in the range against what it charged, mismatches first. A gym's for those who see its money; the
-   * whole organisation's for those who see money in every gym.
+   * whole organisation's for those who see money in every gym. Without from/to: the last four weeks up to today in
+   * Auckland (domain/schemas/debugging.ts withDefaultDays).
    */
   .get("/expected-payments-debugging", requireStaff, requireCan("money.read"), async (c) => {
-    const q = readQuery(c, expectedPaymentsQuery);
+    const q = readQuery(c, expectedPaymentsQueryOn(localDay(now(c))));
     assertCan(c.var.user!, "money.read", q.gym ?? null);
     return c.json({ data: await expectedPayments(c.var.tenant, q, now(c)) });
   })

@@ -15,7 +15,8 @@ import { dropFigures } from "../../cache/shared-figures";
 import { payments } from "../../db/schema";
 import { chargeCommitted } from "../../billing/after-commit";
 import { ProviderError } from "../../providers/errors";
-import { applyCancel, applyUndoCancel, cancelEffect, undoEffect } from "../../subscriptions/cancel";
+import { applyCancel, cancelEffect } from "../../subscriptions/cancel";
+import { applyUndoCancel, undoEffect } from "../../subscriptions/undo-cancel";
 import { doorAccess, recreateDoorLogin } from "../../subscriptions/door";
 import { memberEvents } from "../../subscriptions/events";
 import { loadMembership } from "../../subscriptions/membership";
@@ -93,10 +94,10 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
   .post("/subscriptions/:id{[0-9]+}/undo-cancel", requireStaff, requireCan("subscriptions.write"), async (c) => {
     const m = await membershipFor(c, subscriptionId(c), "subscriptions.write");
     const req = await readBody(c, undoCancelRequest);
-    if (req.preview) return c.json({ data: { preview: undoEffect(m, now(c)) } });
+    if (req.preview) return c.json({ data: { preview: strip(await undoEffect(c.var.tenant, m, now(c))) } });
     const done = await applyUndoCancel(c.var.tenant, m, req.version, c.var.user!.row.id, now(c));
     await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
-    return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
+    return c.json({ data: { effect: strip(done.effect), event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/change-price-email-preview: the e-mail the member would get, before anything is scheduled. */
   .post("/subscriptions/change-price-email-preview", requireStaff, requireCan("subscriptions.write"), async (c) => {

@@ -100,6 +100,29 @@ describe("GET /api/expected-payments-debugging", () => {
     const trainer = await signedIn(api, env.db, "deb.trainer@example.com", PASSWORD);
     expect((await trainer.call("GET", "/api/expected-payments-debugging?from=2026-01-12&to=2026-02-08")).status).toBe(403);
   });
+
+  it("says of a failed period what the billing run will do next, by the run's own retry rule (issue 28, finding 5)", async () => {
+    const org = await makeOrganisation(env.db, { name: "Debug Retries" });
+    const gym = await makeGym(env.db, org.id, "Retry Road");
+    const boss = await makeUser(env.db, { name: "retry admin", email: "retry.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    await addStaff(env.db, boss.id, org.id, "admin");
+    const price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
+    const failing = async (name: string, code: string, failed: string, graceEnds: string) => {
+      const user = await makeUser(env.db, { name, email: `${name.replace(/ /g, ".")}@example.com` });
+      await addMember(env.db, user.id, org.id, gym.id);
+      const s = await makeSubscription(env.db, price, user.id, gym.id, { billing_anchor: "2026-02-02", created_at: day("2026-02-02"), grace_period_ends_at: day(graceEnds) });
+      await makePayment(env.db, s, { amount: 2_000, status: "failed", error_status: code, period_start_at: day("2026-02-02"), period_end_at: day("2026-02-09"), failed_at: new Date(day(failed).getTime() + 10 * 3_600_000) });
+    };
+    await failing("soft week", "insufficient_funds", "2026-02-03", "2026-02-10");
+    await failing("soft day", "insufficient_funds", "2026-02-03", "2026-02-04");
+    await failing("lost card", "lost_card", "2026-02-03", "2026-02-10");
+    const admin = await signedIn(api, env.db, "retry.admin@example.com", PASSWORD);
+    const rows = (await admin.call("GET", "/api/expected-payments-debugging?from=2026-02-02&to=2026-02-08")).json.data.data as { member: { name: string }; message: string }[];
+    const said = (name: string) => rows.find((r) => r.member.name === name)?.message;
+    expect(said("soft week")).toBe("Not paid: 1 try, the last failed (insufficient_funds). Next try on 4 Feb 2026.");
+    expect(said("soft day")).toBe("Not paid: 1 try, the last failed (insufficient_funds). No more tries: access stops on 4 Feb 2026 unless it is paid.");
+    expect(said("lost card")).toBe("Not paid: 1 try, the last failed (lost_card). Not tried again: the member must change their payment method.");
+  });
 });
 
 describe("GET /api/active-user-debugging", () => {

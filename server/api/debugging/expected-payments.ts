@@ -2,7 +2,9 @@ import { eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-or
 import { alias } from "drizzle-orm/pg-core";
 import { pausesColumn, schedulePauses } from "../../billing/pauses";
 import type { BillingFrequency } from "../../../domain/billing";
-import { addCalendarDays, localDay, startOfLocalDay } from "../../../domain/dates";
+import { addCalendarDays, formatDay, localDay, startOfLocalDay } from "../../../domain/dates";
+import { declineKind, nextRetryDay } from "../../../domain/failures";
+import type { LocalDay } from "../../../domain/periods";
 import { formatCents } from "../../../domain/money";
 import { chargesDue } from "../../../domain/schedule";
 import { payments, prices, subscriptions, users } from "../../db/schema";
@@ -53,6 +55,7 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
       transition_takes_effect_at: subscriptions.transition_takes_effect_at,
       current_period_end: subscriptions.current_period_end,
       upcoming_state: subscriptions.upcoming_state,
+      grace_period_ends_at: subscriptions.grace_period_ends_at,
       amount: prices.amount,
       frequency: prices.billing_frequency,
       toAmount: toPrice.amount,
@@ -82,6 +85,7 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
       status: payments.status,
       amount: payments.amount,
       error_status: payments.error_status,
+      failed_at: payments.failed_at,
     })
     .from(payments)
     .where(
@@ -130,7 +134,8 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
     for (const { period, amount } of due) {
       seen.add(period.start);
       const attempts = (periods.get(period.start) ?? []).sort((a, b) => a.attempt - b.attempt);
-      rows.push({ subscription_id: s.id, member, period_start: period.start, expected_amount: amount, charged: attempts.map(strip), ...judge(amount, attempts) });
+      const accessStops = s.grace_period_ends_at ? localDay(s.grace_period_ends_at) : null;
+      rows.push({ subscription_id: s.id, member, period_start: period.start, expected_amount: amount, charged: attempts.map(strip), ...judge(amount, attempts, accessStops) });
     }
     for (const [start, attempts] of periods) {
       if (seen.has(start) || start > until) continue;
@@ -168,7 +173,9 @@ const strip = (p: { id: number; attempt: number; status: string; amount: number;
   error_status: p.error_status,
 });
 
-function judge(expected: number, attempts: { status: string; amount: number; error_status: string | null }[]): { verdict: Verdict; message: string } {
+type Attempt = { status: string; amount: number; error_status: string | null; failed_at: Date | null };
+
+function judge(expected: number, attempts: Attempt[], accessStops: LocalDay | null): { verdict: Verdict; message: string } {
   if (!attempts.length) return { verdict: "missing", message: "Came due and was never charged." };
   const paid = attempts.filter((a) => a.status === "sent");
   if (paid.length > 1) return { verdict: "charged_twice", message: `Paid ${paid.length} times for one period.` };
@@ -179,5 +186,15 @@ function judge(expected: number, attempts: { status: string; amount: number; err
   }
   const latest = attempts[attempts.length - 1];
   if (["pending", "awaiting_payment", "pending_request"].includes(latest.status)) return { verdict: "in_progress", message: `Under way: ${latest.status.replace(/_/g, " ")}.` };
-  return { verdict: "failed", message: `Not paid: ${attempts.length} ${attempts.length === 1 ? "try" : "tries"}, the last ${latest.status}${latest.error_status ? ` (${latest.error_status})` : ""}.` };
+  return { verdict: "failed", message: `Not paid: ${attempts.length} ${attempts.length === 1 ? "try" : "tries"}, the last ${latest.status}${latest.error_status ? ` (${latest.error_status})` : ""}. ${nextTry(attempts, accessStops)}` };
+}
+
+/** What the billing run will do next about a failed period: the same rule it plans retries by (domain/failures.ts). */
+function nextTry(attempts: Attempt[], accessStops: LocalDay | null): string {
+  const latest = attempts[attempts.length - 1];
+  const first = attempts.find((a) => a.failed_at)?.failed_at;
+  if (declineKind(latest.error_status) === "hard") return "Not tried again: the member must change their payment method.";
+  const day = first ? nextRetryDay(localDay(first), attempts.length - 1, "soft", accessStops) : null;
+  if (day) return `Next try on ${formatDay(day)}.`;
+  return accessStops ? `No more tries: access stops on ${formatDay(accessStops)} unless it is paid.` : "No more tries: the schedule is spent.";
 }

@@ -13,7 +13,8 @@ import { setup, signedIn } from "./harness";
 
 /**
  * Issue 28, finding 7: an event settles a payment only from the provider's own answer for the object we made, on
- * the account it belongs to, for the amount and currency we asked.
+ * the account it belongs to, for the amount and currency we asked. Finding 9a: a Stripe signature from the future
+ * is as stale as one from the past.
  */
 let env: Awaited<ReturnType<typeof setup>>;
 let api: ReturnType<typeof createApi>;
@@ -191,5 +192,20 @@ describe("the sandboxes answer as the real services do", () => {
     const paid = await providers.bank(ours.gym).pay({ amount: 2_060, token: "user_token_sandbox_member", fromAccount: "acc_sandbox_everyday", to, statement, idempotencyKey: `scope:${Math.random()}` });
     expect((await providers.bank(ours.gym).retrieve("user_token_sandbox_member", paid.id))?.made).toMatchObject({ amount: 2_060, currency: "nzd" });
     expect(await providers.bank(ours.gym).retrieve("user_token_sandbox_someone_else", paid.id)).toBeNull();
+  });
+});
+
+describe("Stripe's signature tolerance (finding 9a)", () => {
+  it("refuses a signature timestamped an hour in the future with 401, stored rejected", async () => {
+    const p = await pendingPayment();
+    const res = await toStripe(stripeEvent(ours.gym.stripe_id, { id: "pi_from_the_future", metadata: { payment_id: String(p.id) } }), new Date(Date.now() + 3_600_000));
+    expect(res.status).toBe(401);
+    expect((await callRow(res.json.call_id)).status).toBe("rejected");
+    expect((await paymentRow(p.id)).status).toBe("pending");
+  });
+
+  it("still takes a signature a little ahead of our clock (within 300 s)", async () => {
+    const res = await toStripe(stripeEvent(null, { id: "pi_slightly_ahead" }), new Date(Date.now() + 60_000));
+    expect(res.status).toBe(200);
   });
 });

@@ -3,4 +3,4 @@
 /** The providers that call us, as staff see their names (cards, direct debit, bank payments). */
 export const WEBHOOK_PROVIDER_NAMES = { stripe: "Stripe", gocardless: "GoCardless", akahu: "Akahu" } as const;
 
-export const WEBHOOK_CALL_STATUSES = ["received", "processed", "duplicate", "ignored", "failed", "rejected"] as const;
+export const WEBHOOK_CALL_STATUSES = ["received", "processed", "duplicate", "ignored", "refused", "failed", "rejected"] as const;

@@ -958,8 +958,11 @@ export const webhook_calls = pgTable(
     provider: text("provider").$type<"stripe" | "gocardless" | "akahu">().notNull(),
     event_id: text("event_id"),
     event_type: text("event_type"),
-    /** received → processed | duplicate | ignored | failed; rejected when the signature is bad (never processed). */
-    status: text("status").$type<"received" | "processed" | "duplicate" | "ignored" | "failed" | "rejected">().notNull(),
+    /**
+     * received → processed | duplicate | ignored | failed; rejected when the signature is bad (never processed);
+     * refused when a signed event is not its provider's word on our payment (decision 0039: never applied).
+     */
+    status: text("status").$type<"received" | "processed" | "duplicate" | "ignored" | "failed" | "rejected" | "refused">().notNull(),
     /** What processing did, in words (which payment it settled, or why it did nothing). */
     result: text("result"),
     headers: jsonb("headers").$type<Record<string, string>>().notNull(),

@@ -18,3 +18,20 @@ export type PaymentProviderName = "stripe" | "gocardless" | "akahu";
 
 /** An adapter is the offline sandbox, the real service, or missing (production without credentials: it refuses, retryably). */
 export type ProviderMode = "sandbox" | "live" | "unconfigured";
+
+/**
+ * What a provider's own books say an object it made was for, as its retrieve call answers: a webhook settles one
+ * of our payments only when this matches the payment (server/webhooks/provenance.ts), never from the event's copy.
+ */
+export interface ProviderRecord {
+  /** Integer cents, and the ISO currency in lower case. */
+  amount: number;
+  currency: string;
+  /** The Stripe Connect account it lives on (null: the platform's own); null where credentials scope it instead. */
+  account: string | null;
+  /** What we sent with it when we made it (our payment_id). */
+  metadata: Record<string, string>;
+}
+
+/** A provider's answer for an object it holds: its state, and what it was made for. */
+export type Retrieved<T> = T & { made: ProviderRecord };

@@ -99,7 +99,6 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
   };
   const sandbox = {
     cards: sandboxCards(db),
-    directDebit: sandboxDirectDebits(db, clock),
     bank: sandboxBank(db, clock),
     doors: sandboxDoors(db),
     links: sandboxLinks(db, settings.linkBase),
@@ -140,7 +139,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       const token = gymCredential(gym, "gocardless", "access_token") ?? settings.gocardless?.accessToken;
       const environment = (gymCredential(gym, "gocardless", "environment") as "live" | "sandbox" | null) ?? settings.gocardless?.environment ?? "live";
       if (token) return once(`gocardless:${environment}:${token}`, () => gocardlessDirectDebits({ accessToken: token, environment }));
-      if (settings.sandboxAllowed) return sandbox.directDebit;
+      if (settings.sandboxAllowed) return sandboxDirectDebits(db, clock, gym.gocardless_organisation_id);
       const refuse = async () => Promise.reject(missing("GoCardless", "the gym's GoCardless connection or GOCARDLESS_ACCESS_TOKEN"));
       return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse };
     },

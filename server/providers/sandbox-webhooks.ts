@@ -68,6 +68,8 @@ export function stripeEventFor(row: LedgerRow) {
     api_version: "2025-10-29",
     created: Math.floor(row.created_at.getTime() / 1000),
     livemode: false,
+    // A connected account's events say whose they are, as Stripe Connect sends them.
+    ...(row.request.account ? { account: String(row.request.account) } : {}),
     type: succeeded ? "payment_intent.succeeded" : "payment_intent.payment_failed",
     data: {
       object: {
@@ -96,7 +98,8 @@ export function gocardlessEventFor(row: LedgerRow, status: string, at: Date) {
     created_at: at.toISOString(),
     resource_type: "payments",
     action,
-    links: { payment: row.object_id },
+    // A partner app's events name the creditor's organisation; the sandbox's, when the gym has one.
+    links: { payment: row.object_id, ...(row.request.organisation ? { organisation: String(row.request.organisation) } : {}) },
     details: failed
       ? { origin: "bank", cause: row.decline_code ?? "failed", description: String(row.request.failure_description ?? "The payment failed.") }
       : { origin: "gocardless", cause: `payment_${action}`, description: `The payment was ${action.replace(/_/g, " ")}.` },

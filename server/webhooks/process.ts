@@ -1,26 +1,36 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type Stripe from "stripe";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
 import type { Db } from "../db/client";
 import { bank_connections, gyms, organisations, payments } from "../db/schema";
-import { bankPaymentResult, type AkahuWebhookPayload, type BankPaymentStatus } from "../providers/bank/bank-provider";
+import { bankPaymentResult, type AkahuWebhookPayload } from "../providers/bank/bank-provider";
 import type { ChargeResult, PaymentProviderName } from "../providers/charge-result";
 import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
 import type { Providers } from "../providers/registry";
+import { heldElsewhere, notOurCharge } from "./provenance";
 
 /**
  * What a provider's event means for our payments (issue 11). Events may come twice, late or out of order, so
  * nothing here trusts an event's order: a payment only moves forward (only an unsettled one is settled, through
- * the same outcomes.ts as the billing run), and the provider is asked for the payment's state now, which wins over
- * the event's snapshot; the event's own words are used only when the provider cannot be asked.
+ * the same outcomes.ts as the billing run), and only from the provider's own answer for the object we made, on
+ * the account it belongs to, for our amount (./provenance.ts, decision 0039). The event's snapshot settles nothing:
+ * a provider that cannot be asked throws (the call is answered 503 and sent again later); one that knows no such
+ * object, or an event or object that is not our payment's, is refused (stored, answered 2xx, never applied).
  */
 export interface Processed {
-  status: "processed" | "ignored";
+  status: "processed" | "ignored" | "refused";
   result: string;
   organisationId: number | null;
 }
+
+/** An event that names our payment but is not its provider's word on it: kept for staff, changes nothing. */
+const refused = (p: { id: number; organisation_id: number }, why: string): Processed => ({
+  status: "refused",
+  result: `Refused; payment ${p.id} left as it is. ${why}`,
+  organisationId: p.organisation_id,
+});
 
 const STRIPE_INTENT_EVENTS = new Set(["payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.processing", "payment_intent.canceled"]);
 
@@ -32,6 +42,11 @@ async function paymentFor(db: Db, where: SQL | undefined) {
       subscription_id: payments.subscription_id,
       organisation_id: payments.organisation_id,
       user_id: payments.user_id,
+      amount: payments.amount,
+      surcharge: payments.surcharge,
+      stripe_id: payments.stripe_id,
+      gocardless_payment_id: payments.gocardless_payment_id,
+      akahu_payment_id: payments.akahu_payment_id,
       is_term_membership: payments.is_term_membership,
       gym: { id: gyms.id, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations },
       grace: { amount: organisations.failed_payment_grace_period, unit: organisations.failed_payment_grace_period_unit },
@@ -78,15 +93,29 @@ async function settle(db: Db, p: OurPayment, outcome: ChargeOutcome, what: strin
 export async function processStripeEvent(db: Db, providers: Providers, event: Stripe.Event, now: Date): Promise<Processed> {
   if (!STRIPE_INTENT_EVENTS.has(event.type)) return { status: "ignored", result: `${event.type} is not an event we act on.`, organisationId: null };
   const intent = event.data.object as Stripe.PaymentIntent;
-  const paymentId = Number(intent.metadata?.payment_id);
-  const p = await paymentFor(
-    db,
-    Number.isSafeInteger(paymentId) && paymentId > 0 ? or(eq(payments.stripe_id, intent.id), eq(payments.id, paymentId)) : eq(payments.stripe_id, intent.id),
-  );
+  const p = await stripePaymentOf(db, intent);
   if (!p) return { status: "ignored", result: `No payment of ours is ${intent.id}.`, organisationId: await organisationOfAccount(db, event.account) };
-  // The provider's state now, not the event's: a late payment_failed after a success must not undo it.
-  const current = (await providers.cards.retrieve(intent.id, event.account ?? p.gym.stripe_id)) ?? stateOfIntent(intent);
+  // A Connect event says whose account it comes from; our charge was made on the gym's (none: the platform's own).
+  const account = p.gym.stripe_id ?? null;
+  if ((event.account ?? null) !== account) {
+    return refused(p, `The event comes from Stripe account ${event.account ?? "(the platform's own)"}; payment ${p.id}'s gym is paid on ${account ?? "the platform's own"}.`);
+  }
+  if (p.stripe_id && p.stripe_id !== intent.id) return refused(p, heldElsewhere("Stripe", intent.id, { paymentId: p.id, held: p.stripe_id }));
+  // Stripe's answer now, on the gym's account, not the event's copy: a late payment_failed after a success must not
+  // undo it, and an intent Stripe never made (or made on another account) settles nothing.
+  const current = await providers.cards.retrieve(intent.id, account);
+  if (!current) return refused(p, `Stripe knows no ${intent.id} on account ${account ?? "(the platform's own)"}.`);
+  const wrong = notOurCharge("Stripe", intent.id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.stripe_id, account });
+  if (wrong) return refused(p, wrong);
   return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`);
+}
+
+/** The payment an intent is for: the one we wrote it down for, else the one its metadata names (checked at Stripe before use). */
+async function stripePaymentOf(db: Db, intent: Stripe.PaymentIntent) {
+  const held = await paymentFor(db, eq(payments.stripe_id, intent.id));
+  if (held) return held;
+  const paymentId = Number(intent.metadata?.payment_id);
+  return Number.isSafeInteger(paymentId) && paymentId > 0 ? paymentFor(db, eq(payments.id, paymentId)) : null;
 }
 
 /** The organisation whose gym is paid through a Stripe Connect account: whose staff see a call we could not match. */
@@ -94,13 +123,6 @@ async function organisationOfAccount(db: Db, account: string | undefined | null)
   if (!account) return null;
   const [gym] = await db.select({ organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.stripe_id, account)).limit(1);
   return gym?.organisation_id ?? null;
-}
-
-function stateOfIntent(intent: Stripe.PaymentIntent): ChargeResult {
-  if (intent.status === "succeeded") return { status: "succeeded", id: intent.id };
-  if (intent.status === "processing") return { status: "processing", id: intent.id };
-  const error = intent.last_payment_error;
-  return { status: "declined", id: intent.id, declineCode: error?.decline_code ?? error?.code ?? intent.status, message: error?.message ?? "The card was not charged." };
 }
 
 /** A GoCardless event (https://developer.gocardless.com/api-reference#core-endpoints-events). */
@@ -113,8 +135,6 @@ export interface GoCardlessEvent {
   details?: { cause?: string; description?: string; origin?: string };
 }
 
-const GOCARDLESS_STATUSES = new Set(["pending_submission", "submitted", "confirmed", "paid_out", "failed", "cancelled", "charged_back"]);
-
 export async function processGoCardlessEvent(db: Db, providers: Providers, event: GoCardlessEvent, now: Date): Promise<Processed> {
   if (event.resource_type !== "payments" || !event.links?.payment) {
     return { status: "ignored", result: `${event.resource_type}.${event.action} is not an event we act on.`, organisationId: await organisationOfCreditor(db, event.links?.organisation) };
@@ -122,9 +142,17 @@ export async function processGoCardlessEvent(db: Db, providers: Providers, event
   const id = event.links.payment;
   const p = await paymentFor(db, eq(payments.gocardless_payment_id, id));
   if (!p) return { status: "ignored", result: `No payment of ours is ${id}.`, organisationId: await organisationOfCreditor(db, event.links.organisation) };
+  // A partner app's events name the creditor they are for; the gym's is the only one whose events settle its payments.
+  const creditor = p.gym.gocardless_organisation_id;
+  if (creditor && event.links.organisation && event.links.organisation !== creditor) {
+    return refused(p, `The event is for GoCardless organisation ${event.links.organisation}; payment ${p.id}'s gym collects as ${creditor}.`);
+  }
+  // Asked with the gym's own credentials, GoCardless answers only for its creditor's payments.
   const current = await providers.directDebit(p.gym).retrieve(id);
-  if (!current && !GOCARDLESS_STATUSES.has(event.action)) return { status: "ignored", result: `payments.${event.action} leaves payment ${p.id} as it is.`, organisationId: p.organisation_id };
-  const state: DirectDebitPayment = current ?? { id, status: event.action as DirectDebitPayment["status"], chargeDate: null };
+  if (!current) return refused(p, `GoCardless knows no ${id} for the gym's creditor ${creditor ?? "(the deployment's)"}.`);
+  const wrong = notOurCharge("GoCardless", id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.gocardless_payment_id });
+  if (wrong) return refused(p, wrong);
+  const state: DirectDebitPayment = { ...current };
   // A failure's cause is told on its event; the payment object does not carry it.
   if (!state.cause && event.action === state.status) Object.assign(state, { cause: event.details?.cause ?? null, description: event.details?.description ?? null });
   return settle(db, p, outcomeOf(p, "gocardless", directDebitResult(state), now), `GoCardless says ${id} ${state.status}`);
@@ -165,13 +193,19 @@ export async function processAkahuEvent(db: Db, providers: Providers, payload: A
   const id = payload.item_id;
   const p = await paymentFor(db, eq(payments.akahu_payment_id, id));
   if (!p) return { status: "ignored", result: `No payment of ours is ${id}.`, organisationId: subscriber?.organisationId ?? null };
+  // We subscribe per member: an update subscribed for someone else does not speak for this member's payment.
+  if (subscriber && (subscriber.organisationId !== p.organisation_id || subscriber.userId !== p.user_id)) {
+    return refused(p, `The update was subscribed for another member (organisation ${subscriber.organisationId}, member ${subscriber.userId}), not payment ${p.id}'s.`);
+  }
   const [connection] = await db
     .select({ token: bank_connections.access_token })
     .from(bank_connections)
     .where(and(eq(bank_connections.organisation_id, p.organisation_id), eq(bank_connections.user_id, p.user_id), eq(bank_connections.provider, "akahu")));
-  const current = connection ? await providers.bank(p.gym).retrieve(connection.token, id) : null;
-  // RECEIVED: the money reached the gym's account, which only a sent payment does.
-  const told: BankPaymentStatus = payload.webhook_code === "RECEIVED" ? "SENT" : ((payload.status as BankPaymentStatus | undefined) ?? "READY");
-  const state = current ?? { id, status: told, statusCode: payload.status_code ?? null, statusText: payload.status_text ?? null };
-  return settle(db, p, outcomeOf(p, "akahu", bankPaymentResult(state), now), `Akahu says ${id} ${state.status}`);
+  // Only the member's own token shows their payments; without it Akahu cannot be asked, and the event alone settles nothing.
+  if (!connection) return refused(p, `Akahu cannot be asked about ${id}: member ${p.user_id} has no bank connection.`);
+  const current = await providers.bank(p.gym).retrieve(connection.token, id);
+  if (!current) return refused(p, `Akahu knows no ${id} for member ${p.user_id}.`);
+  const wrong = notOurCharge("Akahu", id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.akahu_payment_id });
+  if (wrong) return refused(p, wrong);
+  return settle(db, p, outcomeOf(p, "akahu", bankPaymentResult(current), now), `Akahu says ${id} ${current.status}`);
 }

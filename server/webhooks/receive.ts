@@ -82,7 +82,9 @@ export async function receiveWebhook(
           const results: Processed[] = [];
           for (const e of events) results.push(await processGoCardlessEvent(db, deps.providers, e, deps.now()));
           return {
-            status: results.some((r) => r.status === "processed") ? "processed" : "ignored",
+            // One refused event marks the whole call for staff; what the others did is in the result, and doing them
+            // again on a redelivery changes nothing (payments only move forward).
+            status: results.some((r) => r.status === "refused") ? "refused" : results.some((r) => r.status === "processed") ? "processed" : "ignored",
             result: results.map((r) => r.result).join(" ") || "No events.",
             organisationId: results.find((r) => r.organisationId)?.organisationId ?? null,
           };
@@ -125,7 +127,9 @@ export async function receiveWebhook(
   try {
     const processed = await event.run();
     await finish({ status: processed.status, event_id: event.id, event_type: event.type, organisation_id: processed.organisationId ?? replay?.organisationId ?? null, result: processed.result });
-    return { status: 200, body: { message: processed.status === "processed" ? "Processed." : "Ignored.", call_id: call.id, result: processed.result } };
+    // A refused event is answered 2xx too: sent again it would be refused again, for as long as the provider retries.
+    const message = { processed: "Processed.", ignored: "Ignored.", refused: "Refused: not applied." }[processed.status];
+    return { status: 200, body: { message, call_id: call.id, result: processed.result } };
   } catch (err) {
     // Stored as failed and answered 503, so the provider tries again later (a passing fault heals itself); staff can
     // also replay it from /webhook-calls once the cause is fixed.

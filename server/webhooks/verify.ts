@@ -5,8 +5,8 @@ import type { Config } from "../config";
 /**
  * Webhook signatures, as each provider specifies them (issue 11). A call whose signature fails is stored as
  * rejected and never processed.
- * - Stripe: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, within 300 s of now, checked by
- *   the official SDK (`webhooks.constructEventAsync`).
+ * - Stripe: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, checked by the official SDK
+ *   (`webhooks.constructEventAsync`), with t within 300 s of now either way (the SDK bounds only the past).
  * - GoCardless: `Webhook-Signature: <hex HMAC-SHA256 of the body>` with the endpoint's secret.
  * - Akahu: `X-Akahu-Signature: <base64 RSA-SHA256 of the body>` by Akahu's private key `X-Akahu-Signing-Key`, whose
  *   public half Akahu publishes (checked by the official SDK, ../providers/bank/akahu-live.ts; the sandbox's own
@@ -56,7 +56,24 @@ export async function verifyStripe(body: string, header: string | undefined, sec
   if (!header) throw new Error("No Stripe-Signature header.");
   // The SDK reads the clock itself; our clock is passed so tests (and replays of old calls) are exact.
   const cryptoProvider = Stripe.createNodeCryptoProvider();
-  return stripe.webhooks.constructEventAsync(body, header, secret, STRIPE_TOLERANCE_SECONDS, cryptoProvider, now.getTime());
+  const event = await stripe.webhooks.constructEventAsync(body, header, secret, STRIPE_TOLERANCE_SECONDS, cryptoProvider, now.getTime());
+  // The SDK bounds only the past (now - t > tolerance): a signature stamped ahead of our clock would stay good for
+  // as long as its stamp is ahead, so the future is bounded the same here.
+  const signedAt = signedTimestamp(header);
+  if (signedAt - Math.floor(now.getTime() / 1000) > STRIPE_TOLERANCE_SECONDS) {
+    throw new Error(`The Stripe-Signature is timestamped ${signedAt - Math.floor(now.getTime() / 1000)} s ahead of our clock (tolerance ${STRIPE_TOLERANCE_SECONDS} s).`);
+  }
+  return event;
+}
+
+/** The header's t= as the SDK reads it (the last one given): the timestamp the checked signature covers. */
+function signedTimestamp(header: string): number {
+  let t = Number.NaN;
+  for (const part of header.split(",")) {
+    const [key, value] = part.split("=");
+    if (key === "t") t = Number.parseInt(value, 10);
+  }
+  return t;
 }
 
 /** Stripe's header for a body, as Stripe makes it: for the sandbox's deliveries and the tests. */

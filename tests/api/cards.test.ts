@@ -54,6 +54,15 @@ describe("the sandbox card provider", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("retrieves only the intents it made, on the account each was made on, with the amount and metadata it was made with", async () => {
+    const cards = sandboxCards(env.db);
+    const made = await cards.charge(charge({ account: "acct_sandbox_gym", metadata: { payment_id: "77" } }));
+    expect(await cards.retrieve(made.id!, "acct_sandbox_gym")).toEqual({ ...made, made: { amount: 2_574, currency: "nzd", account: "acct_sandbox_gym", metadata: { payment_id: "77" } } });
+    expect(await cards.retrieve(made.id!, "acct_another_gym")).toBeNull();
+    expect(await cards.retrieve(made.id!, null)).toBeNull();
+    expect(await cards.retrieve("pi_sandbox_never_made", "acct_sandbox_gym")).toBeNull();
+  });
+
   it("refuses a key used again with other parameters, and amounts Stripe refuses", async () => {
     const cards = sandboxCards(env.db);
     await cards.charge(charge({ idempotencyKey: "payment:43" }));
@@ -85,6 +94,16 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
         failNext--;
         res.statusCode = 503;
         res.end(JSON.stringify({ error: { type: "api_error", message: "Service unavailable" } }));
+        return;
+      }
+      if (req.method === "GET" && req.url!.startsWith("/v1/payment_intents/")) {
+        // Stripe keeps an intent on the account it was made on: asked on any other, it does not exist.
+        if (req.url === "/v1/payment_intents/pi_live_1" && req.headers["stripe-account"] === "acct_gym") {
+          res.end(JSON.stringify({ id: "pi_live_1", object: "payment_intent", amount: 2574, currency: "nzd", status: "succeeded", metadata: { payment_id: "1" } }));
+          return;
+        }
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { type: "invalid_request_error", code: "resource_missing", message: "No such payment_intent" } }));
         return;
       }
       const pm = body.get("payment_method");
@@ -127,6 +146,18 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
       confirm: "true",
       "metadata[payment_id]": "1",
     });
+  });
+
+  it("retrieves an intent on the connected account it was made on, with what it was made for; on another account it does not exist", async () => {
+    seen.length = 0;
+    expect(await live().retrieve("pi_live_1", "acct_gym")).toEqual({
+      status: "succeeded",
+      id: "pi_live_1",
+      made: { amount: 2574, currency: "nzd", account: "acct_gym", metadata: { payment_id: "1" } },
+    });
+    expect(seen[0].account).toBe("acct_gym");
+    expect(await live().retrieve("pi_live_1", "acct_someone_else")).toBeNull();
+    expect(seen[1].account).toBe("acct_someone_else");
   });
 
   it("turns Stripe's card error into a decline with its decline code, and a processing intent into processing", async () => {

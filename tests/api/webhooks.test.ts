@@ -56,7 +56,17 @@ async function pendingPayment(card = "pm_card_visa", extra: Partial<typeof payme
   });
 }
 
-const stripeEvent = (id: string, type: string, intent: Record<string, unknown>) => JSON.stringify({ id, object: "event", type, data: { object: { object: "payment_intent", ...intent } } });
+const stripeEvent = (id: string, type: string, intent: Record<string, unknown>, account?: string | null) =>
+  JSON.stringify({ id, object: "event", type, ...(account ? { account } : {}), data: { object: { object: "payment_intent", ...intent } } });
+
+/** The gym's Connect account now: its charges live there, and their events say so. */
+const gymAccount = async () => (await env.db.select({ stripe_id: gyms.stripe_id }).from(gyms).where(eq(gyms.id, gym.id)))[0].stripe_id;
+
+/** The charge Stripe made for a payment as our billing run asks for it (rails.ts), before a crash kept us from writing it down. */
+async function chargedAtStripe(p: typeof payments.$inferSelect, paymentMethod = "pm_card_visa") {
+  const metadata = { payment_id: String(p.id), subscription_id: String(p.subscription_id) };
+  return sandboxCards(env.db).charge({ amount: p.amount + p.surcharge, currency: "nzd", customer: null, paymentMethod, account: await gymAccount(), idempotencyKey: p.idempotency_key!, description: "", metadata });
+}
 
 async function post(path: string, body: string, headers: Record<string, string>) {
   const res = await api.fetch(new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }), { clientIp: "198.51.100.1" });
@@ -71,7 +81,7 @@ describe("POST /api/webhooks/stripe", () => {
   it("stores the call, checks Stripe's signature and settles the payment from the provider's state", async () => {
     const p = await pendingPayment();
     // The provider charged it, and our run died before writing it down; Stripe's event tells us.
-    const [charged] = await Promise.all([sandboxCards(env.db).charge({ amount: 2_000, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: p.idempotency_key!, description: "", metadata: {} })]);
+    const charged = await chargedAtStripe(p);
     const body = stripeEvent("evt_good_1", "payment_intent.succeeded", { id: charged.id, status: "succeeded", metadata: { payment_id: String(p.id) } });
     const res = await toStripe(body);
     expect(res.status).toBe(200);
@@ -117,8 +127,8 @@ describe("POST /api/webhooks/stripe", () => {
     expect([(await callRow(forGym.json.call_id)).status, (await callRow(forGym.json.call_id)).organisation_id]).toEqual(["ignored", org.id]);
     expect(second.status).toBe(200);
     const p2 = await pendingPayment();
-    const charged = await sandboxCards(env.db).charge({ amount: 2_000, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: p2.idempotency_key!, description: "", metadata: {} });
-    const ok = stripeEvent("evt_twice", "payment_intent.succeeded", { id: charged.id, status: "succeeded", metadata: { payment_id: String(p2.id) } });
+    const charged = await chargedAtStripe(p2);
+    const ok = stripeEvent("evt_twice", "payment_intent.succeeded", { id: charged.id, status: "succeeded", metadata: { payment_id: String(p2.id) } }, "acct_hook_gym");
     const a = await toStripe(ok);
     const b = await toStripe(ok);
     expect([(await callRow(a.json.call_id)).status, (await callRow(b.json.call_id)).status]).toEqual(["processed", "duplicate"]);
@@ -126,12 +136,12 @@ describe("POST /api/webhooks/stripe", () => {
 
   it("never lets a late or out-of-order event move a payment back: the provider's state now wins", async () => {
     const p = await pendingPayment();
-    const charged = await sandboxCards(env.db).charge({ amount: 2_000, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: p.idempotency_key!, description: "", metadata: {} });
+    const charged = await chargedAtStripe(p);
     // A payment_failed snapshot arrives first, for a charge that in fact succeeded (retried by Stripe): we ask.
-    const lie = await toStripe(stripeEvent("evt_order_1", "payment_intent.payment_failed", { id: charged.id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } }));
+    const lie = await toStripe(stripeEvent("evt_order_1", "payment_intent.payment_failed", { id: charged.id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } }, await gymAccount()));
     expect((await paymentRow(p.id)).status).toBe("sent");
     expect(lie.json.result).toMatch(/succeeded/);
-    const late = await toStripe(stripeEvent("evt_order_2", "payment_intent.payment_failed", { id: charged.id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } }));
+    const late = await toStripe(stripeEvent("evt_order_2", "payment_intent.payment_failed", { id: charged.id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } }, await gymAccount()));
     expect((await callRow(late.json.call_id)).status).toBe("ignored");
     expect((await paymentRow(p.id)).status).toBe("sent");
   });
@@ -139,8 +149,8 @@ describe("POST /api/webhooks/stripe", () => {
   it("starts the grace period when Stripe reports a decline for a pending payment", async () => {
     const p = await pendingPayment("pm_card_chargeDeclinedLostCard");
     // The provider declined it; our record of it was lost with a crash.
-    const declined = await sandboxCards(env.db).charge({ amount: 2_000, currency: "nzd", customer: null, paymentMethod: "pm_card_chargeDeclinedLostCard", idempotencyKey: p.idempotency_key!, description: "", metadata: {} });
-    await toStripe(stripeEvent("evt_lost", "payment_intent.payment_failed", { id: declined.id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } }));
+    const declined = await chargedAtStripe(p, "pm_card_chargeDeclinedLostCard");
+    await toStripe(stripeEvent("evt_lost", "payment_intent.payment_failed", { id: declined.id, status: "requires_payment_method", metadata: { payment_id: String(p.id) } }, await gymAccount()));
     const after = await paymentRow(p.id);
     expect([after.status, after.error_status]).toEqual(["failed", "lost_card"]);
     const [s] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, after.subscription_id!));
@@ -150,12 +160,22 @@ describe("POST /api/webhooks/stripe", () => {
 
 describe("POST /api/webhooks/gocardless", () => {
   it("checks the Webhook-Signature and settles direct debits by their GoCardless id; a redelivery is a duplicate", async () => {
-    const paid = await pendingPayment("pm_card_visa", { gocardless_payment_id: "PM00HOOK1" });
-    const failed = await pendingPayment("pm_card_visa", { gocardless_payment_id: "PM00HOOK2" });
+    // Collected by GoCardless ten days ago (one from an account short of funds), as the run asks: by now settled there.
+    const collect = async (account: string) => {
+      const p = await pendingPayment();
+      const [ours] = await env.db.select().from(gyms).where(eq(gyms.id, gym.id));
+      const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000);
+      const dd = sandboxProviders(env.db, { now: () => tenDaysAgo }).directDebit(ours);
+      const made = await dd.collect({ amount: 2_000, currency: "nzd", mandate: "MD_HOOK", accountNumber: account, chargeDate: null, idempotencyKey: p.idempotency_key!, description: "", metadata: { payment_id: String(p.id) } });
+      await env.db.update(payments).set({ gocardless_payment_id: made.id }).where(eq(payments.id, p.id));
+      return { ...p, gocardless_payment_id: made.id };
+    };
+    const paid = await collect("12-3456-0123456-00");
+    const failed = await collect("12-3456-0009995-00");
     const body = JSON.stringify({
       events: [
-        { id: "EV001", created_at: "2026-01-14T10:00:00Z", resource_type: "payments", action: "confirmed", links: { payment: "PM00HOOK1", organisation: "OR1" }, details: { cause: "payment_confirmed" } },
-        { id: "EV002", created_at: "2026-01-14T10:00:00Z", resource_type: "payments", action: "failed", links: { payment: "PM00HOOK2" }, details: { cause: "insufficient_funds", description: "The customer had insufficient funds." } },
+        { id: "EV001", created_at: "2026-01-14T10:00:00Z", resource_type: "payments", action: "confirmed", links: { payment: paid.gocardless_payment_id, organisation: "OR1" }, details: { cause: "payment_confirmed" } },
+        { id: "EV002", created_at: "2026-01-14T10:00:00Z", resource_type: "payments", action: "failed", links: { payment: failed.gocardless_payment_id }, details: { cause: "insufficient_funds", description: "The customer had insufficient funds." } },
         { id: "EV003", created_at: "2026-01-14T10:00:00Z", resource_type: "mandates", action: "created", links: { mandate: "MD1" } },
       ],
       meta: { webhook_id: "WB001" },

@@ -81,12 +81,22 @@ describe("GoCardless (gocardless-nodejs, against nock)", () => {
   });
 
   it("reads a failed payment's cause from its failed event, and turns an inactive mandate into a cancelled-mandate decline", async () => {
-    nock(api).get("/payments/PM0002").reply(200, { payments: { id: "PM0002", status: "failed", charge_date: "2026-01-14" } });
+    nock(api)
+      .get("/payments/PM0002")
+      .reply(200, { payments: { id: "PM0002", status: "failed", charge_date: "2026-01-14", amount: 2500, currency: "NZD", metadata: { payment_id: "7" }, links: { mandate: "MD123", creditor: "CR1" } } });
     nock(api)
       .get("/events")
       .query({ payment: "PM0002", action: "failed", limit: "1" })
       .reply(200, { events: [{ id: "EV1", action: "failed", details: { cause: "insufficient_funds", description: "The customer's account had insufficient funds." } }], meta: {} });
-    expect(await live().retrieve("PM0002")).toEqual({ id: "PM0002", status: "failed", chargeDate: "2026-01-14", cause: "insufficient_funds", description: "The customer's account had insufficient funds." });
+    // With what GoCardless says it was made for: a webhook settles our payment only when that is ours.
+    expect(await live().retrieve("PM0002")).toEqual({
+      id: "PM0002",
+      status: "failed",
+      chargeDate: "2026-01-14",
+      cause: "insufficient_funds",
+      description: "The customer's account had insufficient funds.",
+      made: { amount: 2500, currency: "nzd", account: null, metadata: { payment_id: "7" } },
+    });
     nock(api)
       .post("/payments")
       .reply(422, { error: { type: "invalid_state", code: 422, message: "The mandate is not active", errors: [{ reason: "mandate_is_inactive", message: "The mandate is not active" }] } });
@@ -115,7 +125,10 @@ describe("Akahu (akahu SDK, against a local fake)", () => {
         if (body.from === "acc_gone") return json(res, 401, { success: false, message: "Unauthorized" });
         return json(res, 200, { success: true, item: { _id: "payment_1", status: body.amount > 1000 ? "PENDING_APPROVAL" : "READY", from: body.from, to: body.to, amount: body.amount } });
       }
-      if (req.path === "/v1/payments/payment_1") return json(res, 200, { success: true, item: { _id: "payment_1", status: "DECLINED", status_code: "INSUFFICIENT_FUNDS", status_text: "Not enough money." } });
+      if (req.path === "/v1/payments/payment_1") {
+        const item = { _id: "payment_1", status: "DECLINED", status_code: "INSUFFICIENT_FUNDS", status_text: "Not enough money.", amount: 25.1, meta: { destination: { reference: "P7" } } };
+        return json(res, 200, { success: true, item });
+      }
       if (req.path === "/v1/payments/payment_busy") return json(res, 503, { success: false, message: "Down for maintenance" });
       if (req.path === "/v1/keys/7") return json(res, 200, { success: true, item: publicKey });
       json(res, 404, { success: false, message: "Not found" });
@@ -134,7 +147,15 @@ describe("Akahu (akahu SDK, against a local fake)", () => {
   });
 
   it("reads a payment's state, turns a refused token into authentication_failed, and a 5xx into a retryable unknown", async () => {
-    expect(await live().retrieve("user_token_1", "payment_1")).toEqual({ id: "payment_1", status: "DECLINED", statusCode: "INSUFFICIENT_FUNDS", statusText: "Not enough money." });
+    // Akahu counts in dollars: what it says the payment was made for comes back in cents.
+    expect(await live().retrieve("user_token_1", "payment_1")).toEqual({
+      id: "payment_1",
+      status: "DECLINED",
+      statusCode: "INSUFFICIENT_FUNDS",
+      statusText: "Not enough money.",
+      made: { amount: 2510, currency: "nzd", account: null, metadata: { reference: "P7" } },
+    });
+    expect(fake.seen.find((s) => s.path === "/v1/payments/payment_1")?.headers.authorization).toBe("Bearer user_token_1");
     expect(await live().pay({ ...request, fromAccount: "acc_gone" })).toMatchObject({ id: "", status: "DECLINED", statusCode: "AUTHENTICATION_FAILED" });
     const err = await live().retrieve("user_token_1", "payment_busy").catch((e: unknown) => e);
     expect([err instanceof ProviderError, (err as ProviderError).retryable]).toEqual([true, true]);

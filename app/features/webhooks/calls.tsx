@@ -14,6 +14,7 @@ const STATUS_STYLE: Record<string, string> = {
   duplicate: "bg-slate-100 text-slate-700",
   ignored: "bg-slate-100 text-slate-700",
   received: "bg-amber-100 text-amber-800",
+  refused: "bg-red-100 text-red-800",
   failed: "bg-red-100 text-red-800",
   rejected: "bg-red-100 text-red-800",
 };

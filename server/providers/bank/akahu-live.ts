@@ -112,9 +112,14 @@ export function akahuBank(settings: AkahuSettings): BankProvider {
         return { id: "", status: "DECLINED", statusCode: code, statusText: `Akahu: ${refused.message}` };
       }
     },
+    /** With the member's token: Akahu shows a user only the payments made from their own accounts. */
     async retrieve(token, id) {
       try {
-        return asState(await (await akahu()).payments.get(token, id));
+        const payment = await (await akahu()).payments.get(token, id);
+        const reference = payment.meta?.destination?.reference;
+        // Akahu pays in New Zealand dollars only, and counts them in dollars.
+        const made = { amount: Math.round(payment.amount * 100), currency: "nzd", account: null, metadata: (reference ? { reference } : {}) as Record<string, string> };
+        return { ...asState(payment), made };
       } catch (err) {
         if ((err as AkahuErrorLike).isAkahuError && (err as AkahuErrorLike).status === 404) return null;
         throw new ProviderError(`Akahu: ${(err as Error).message}`, true);

@@ -1,4 +1,4 @@
-import type { ChargeResult, ProviderMode } from "../charge-result";
+import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
 
 /**
  * Bank payments through an open-banking provider (Akahu), as the billing engine asks for them (issue 11): the
@@ -64,8 +64,8 @@ export interface BankProvider {
   exchange(code: string, redirectUri: string): Promise<{ token: string }>;
   accounts(token: string): Promise<SharedAccount[]>;
   pay(request: BankPaymentRequest): Promise<BankPayment>;
-  /** A payment's state at Akahu now, or null when it knows no such payment. */
-  retrieve(token: string, id: string): Promise<BankPayment | null>;
+  /** A payment's state at Akahu now, with what it was made for, or null when the member (their token) has no such payment. */
+  retrieve(token: string, id: string): Promise<Retrieved<BankPayment> | null>;
   /** Checks a webhook's RSA signature against Akahu's published key `keyId`; answers the payload, or throws. */
   verifyWebhook(body: string, keyId: string | undefined, signature: string | undefined): Promise<AkahuWebhookPayload>;
 }

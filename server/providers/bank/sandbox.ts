@@ -1,4 +1,4 @@
-import { createSign, createVerify, randomBytes } from "node:crypto";
+import { createHash, createSign, createVerify, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { bankPaymentTimeline } from "../../../domain/bank-payment";
 import type { Db } from "../../db/client";
@@ -19,6 +19,9 @@ const DECLINES: Partial<Record<SandboxAccountBehaviour, { code: string; text: st
 };
 
 type LedgerRow = typeof sandbox_ledger.$inferSelect;
+
+/** Whose token made a payment: kept as a digest, so the sandbox's books hold no member's credential. */
+const userOf = (token: string) => createHash("sha256").update(token).digest("hex").slice(0, 32);
 
 const outcomeOf = (row: LedgerRow) => (row.status === "PENDING_APPROVAL" ? "approval" : row.status === "SENT" ? "sent" : "declined");
 
@@ -77,12 +80,15 @@ export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
       if (!session || session.status !== "complete") throw new ProviderError("Akahu: the user token is not valid (unauthorized).", false);
       return (session.result as { shared: SharedAccount[] }).shared;
     },
-    async retrieve(_token, id) {
+    /** As Akahu: a member's token shows only the payments made with it. */
+    async retrieve(token, id) {
       const [row] = await db
         .select()
         .from(sandbox_ledger)
         .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.object_id, id)));
-      return row ? sandboxBankPaymentAt(row, clock.now()) : null;
+      if (!row || row.request.user !== userOf(token)) return null;
+      const reference = (row.request.meta as { destination?: { reference?: string } } | undefined)?.destination?.reference;
+      return { ...sandboxBankPaymentAt(row, clock.now()), made: { amount: row.amount, currency: row.currency, account: null, metadata: (reference ? { reference } : {}) as Record<string, string> } };
     },
     async pay(req: BankPaymentRequest) {
       if (!Number.isSafeInteger(req.amount) || req.amount < 1) throw new ProviderError("amount must be more than $0.00 (400).", false);
@@ -90,7 +96,7 @@ export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
       const behaviour = sandboxAccountBehaviour(req.accountNumber);
       const decline = DECLINES[behaviour];
       const status = decline ? "DECLINED" : behaviour === "needs_approval" ? "PENDING_APPROVAL" : "SENT";
-      const request = { amount: req.amount, from: req.fromAccount, to: req.to, meta: { destination: req.statement }, status_text: decline?.text ?? null };
+      const request = { amount: req.amount, from: req.fromAccount, to: req.to, meta: { destination: req.statement }, user: userOf(req.token), status_text: decline?.text ?? null };
       const [written] = await db
         .insert(sandbox_ledger)
         .values({

@@ -1,4 +1,4 @@
-import type { ChargeResult, ProviderMode } from "../charge-result";
+import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
 
 /**
  * Card payments, as the billing engine asks for them (issue 11). One interface, two adapters: the sandbox
@@ -62,8 +62,11 @@ export interface CardProvider {
   startSetup(request: CardSetupRequest): Promise<{ id: string; url: string }>;
   /** What became of a setup page: still open, expired (or cancelled), or complete with the saved card. Null when unknown. */
   readSetup(id: string, account?: string | null): Promise<CardSetupResult | null>;
-  /** A charge's state at the provider now, or null when it knows no such charge: webhooks apply this, not the event's snapshot. */
-  retrieve(id: string, account?: string | null): Promise<CardChargeResult | null>;
+  /**
+   * A charge's state at the provider now, with what it was made for, or null when the account holds no such charge
+   * (an intent of another account is unknown on this one, as Stripe answers): webhooks apply this, never the event's copy.
+   */
+  retrieve(id: string, account?: string | null): Promise<Retrieved<CardChargeResult> | null>;
 }
 
 /** A member's saved card, from their payment type's details (stripe_card: customer, payment_method, last_four). */

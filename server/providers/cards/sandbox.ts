@@ -102,9 +102,12 @@ export function sandboxCards(db: Db): CardProvider {
       const result = session.result as { customer: string; payment_method: string; card: SavedCardDetails };
       return { status: "complete", reference: session.request.client_reference_id ?? null, customer: result.customer, paymentMethod: result.payment_method, card: result.card };
     },
-    async retrieve(id) {
+    /** As Stripe: an intent is found only on the account it was made on (asked on another, it does not exist). */
+    async retrieve(id, account) {
       const [row] = await byObject.execute({ provider, id });
-      return row ? answer(row) : null;
+      if (!row || (row.request.account ?? null) !== (account ?? null)) return null;
+      const made = { amount: row.amount, currency: row.currency, account: (row.request.account as string | null | undefined) ?? null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} };
+      return { ...answer(row), made };
     },
     async charge(req: CardCharge): Promise<CardChargeResult> {
       if (!Number.isSafeInteger(req.amount) || req.amount < 50) throw new ProviderError("Amount must be at least 50 cents (amount_too_small).", false);
@@ -117,7 +120,7 @@ export function sandboxCards(db: Db): CardProvider {
       const [written] = await record.execute({
         provider,
         key: req.idempotencyKey,
-        request: { ...request, metadata: req.metadata },
+        request: { ...request, metadata: req.metadata, account: req.account ?? null },
         objectId: objectId(),
         amount: req.amount,
         currency: req.currency,

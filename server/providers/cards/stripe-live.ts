@@ -82,10 +82,12 @@ export function stripeCards(settings: StripeSettings): CardProvider {
         return failed(err);
       }
     },
+    /** On the connected account the charge was made on: Stripe answers 404 for an intent of any other account. */
     async retrieve(id, account) {
+      const on = account ?? settings.account ?? null;
       try {
-        const intent = await stripe.paymentIntents.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined });
-        return intentResult(intent);
+        const intent = await stripe.paymentIntents.retrieve(id, {}, { stripeAccount: on ?? undefined });
+        return { ...intentResult(intent), made: { amount: intent.amount, currency: intent.currency, account: on, metadata: { ...intent.metadata } } };
       } catch (err) {
         if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
         if (err instanceof Stripe.errors.StripeError) throw new ProviderError(`Stripe: ${err.message}`, true);

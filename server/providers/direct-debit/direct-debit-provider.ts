@@ -1,6 +1,6 @@
 import type { DirectDebitStatus } from "../../../domain/direct-debit";
 import type { LocalDay } from "../../../domain/periods";
-import type { ChargeResult, ProviderMode } from "../charge-result";
+import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
 
 /**
  * Direct debit, as the billing engine asks for it (issue 11): a payment collected against the member's mandate on
@@ -62,8 +62,8 @@ export interface DirectDebitProvider {
   /** What became of a mandate page (the billing request): still open, expired or cancelled, or a mandate made. Null when unknown. */
   readMandate(id: string): Promise<MandateSetupResult | null>;
   collect(request: DirectDebitCollection): Promise<DirectDebitPayment>;
-  /** The payment's state at the provider now, or null when it knows no such payment. */
-  retrieve(id: string): Promise<DirectDebitPayment | null>;
+  /** The payment's state at the provider now, with what it was made for, or null when this creditor has no such payment. */
+  retrieve(id: string): Promise<Retrieved<DirectDebitPayment> | null>;
 }
 
 const SETTLED = new Set(["confirmed", "paid_out"]);

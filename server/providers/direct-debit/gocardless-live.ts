@@ -128,9 +128,12 @@ export function gocardlessDirectDebits(settings: GoCardlessSettings): DirectDebi
         return { id: "", status: "failed", chargeDate: null, cause, description: `GoCardless: ${err.message}` };
       }
     },
+    /** With the gym's token: GoCardless answers only for its own creditor's payments (404 for another's). */
     async retrieve(id) {
       try {
-        return await withCause(await call(`payment ${id}`, (client) => client.payments.find(id)));
+        const payment = await call(`payment ${id}`, (client) => client.payments.find(id));
+        const made = { amount: Number(payment.amount), currency: String(payment.currency ?? "").toLowerCase(), account: null, metadata: { ...(payment.metadata as Record<string, string> | undefined) } };
+        return { ...(await withCause(payment)), made };
       } catch (err) {
         const { ApiError } = (await sdk()).errors;
         if (err instanceof ApiError && Number(err.code) === 404) return null;

@@ -33,9 +33,11 @@ export function sandboxDirectDebitAt(row: LedgerRow, now: Date): DirectDebitPaym
  * The offline GoCardless. It keeps its own books in `sandbox_ledger` (provider 'gocardless'), outside the caller's
  * transaction, one row per idempotency key: asked again with the same key it answers the payment it created, as
  * GoCardless does. Whether a payment will be paid or fail is settled when it is created, from the mandate's bank
- * account (../sandbox-accounts.ts); when it happens follows the BECS NZ timeline on the sandbox's clock.
+ * account (../sandbox-accounts.ts); when it happens follows the BECS NZ timeline on the sandbox's clock. As a gym's
+ * own access token does, it is one creditor's (`creditor`, the gym's GoCardless organisation): it answers only for
+ * the payments made for it, and its events name it (links.organisation).
  */
-export function sandboxDirectDebits(db: Db, clock: SandboxClock): DirectDebitProvider {
+export function sandboxDirectDebits(db: Db, clock: SandboxClock, creditor: string | null = null): DirectDebitProvider {
   const provider = "gocardless";
   const flows = sandboxSessions(db, "gocardless", "BRQ");
   return {
@@ -69,7 +71,9 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock): DirectDebitPro
         .select()
         .from(sandbox_ledger)
         .where(and(eq(sandbox_ledger.provider, provider), eq(sandbox_ledger.object_id, id)));
-      return row ? sandboxDirectDebitAt(row, clock.now()) : null;
+      if (!row || (row.request.organisation ?? null) !== creditor) return null;
+      const made = { amount: row.amount, currency: row.currency, account: null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} };
+      return { ...sandboxDirectDebitAt(row, clock.now()), made };
     },
     async collect(req: DirectDebitCollection) {
       if (!Number.isSafeInteger(req.amount) || req.amount < 1) throw new ProviderError("amount must be a whole number of cents above 0 (validation_failed).", false);
@@ -77,7 +81,7 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock): DirectDebitPro
       const now = clock.now();
       const failure = FAILURES[sandboxAccountBehaviour(req.accountNumber)];
       const chargeDate = chargeDateFor(now, req.chargeDate);
-      const request = { amount: req.amount, currency: req.currency, mandate: req.mandate, charge_date: chargeDate, metadata: req.metadata, failure_description: failure?.description ?? null };
+      const request = { amount: req.amount, currency: req.currency, mandate: req.mandate, charge_date: chargeDate, metadata: req.metadata, organisation: creditor, failure_description: failure?.description ?? null };
       const [written] = await db
         .insert(sandbox_ledger)
         .values({

@@ -29,6 +29,7 @@ import { webhookRoutes } from "./webhooks/routes";
 import { deepLinkRoutes } from "./deep-links/routes";
 import { subscriptionRoutes } from "./subscriptions/routes";
 import { paymentListRoutes } from "./payments/routes";
+import { refundRoutes } from "./payments/refunds";
 import { bulkPriceChangeRoutes } from "./members/change-price";
 import { signupRoutes } from "./signup/routes";
 import { sandboxPageRoutes } from "./signup/sandbox-pages";
@@ -71,6 +72,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", deepLinkRoutes)
   .route("/", subscriptionRoutes)
   .route("/", paymentListRoutes)
+  .route("/", refundRoutes)
   .route("/", bulkPriceChangeRoutes)
   .route("/", signupRoutes)
   .route("/", sandboxPageRoutes);

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { payments } from "../db/schema";
 import type { Providers } from "../providers/registry";
 import { chargePending, type ChargeReport } from "./charge";
+import { pursueRefunds } from "./refunds";
 import { syncDoorAccess, type DoorReport } from "./doors";
 import { endLapsedGraces } from "./outcomes";
 import { planCharges, planRetries } from "./plan";
@@ -34,6 +35,8 @@ export interface RunReport extends ChargeReport {
   /** Subscriptions whose grace period ran out unpaid in this run: access stopped. */
   lapsed: number;
   doors: DoorReport;
+  /** Refunds asked after this run: made, refused, still on their way. */
+  refunds: { succeeded: number; failed: number; pending: number };
   /** How long each step took, in milliseconds (lapse, start, plan, charge, doors). */
   ms: Record<string, number>;
 }
@@ -56,11 +59,13 @@ export async function billingRun(db: Db, providers: Providers, now: Date): Promi
   if (planned >= ANALYZE_AFTER) await db.execute(sql`analyze payments`);
   timer.lap("plan");
   const charged = await chargePending(db, providers, now);
+  // Refunds on their way (a direct debit's takes a day or more) or never answered: asked again (./refunds.ts).
+  const refunds = await pursueRefunds(db, providers, null, now);
   timer.lap("charge");
   // Last, so the door hears both of this run's news: access stopped above, and access back for debts paid now.
   const doors = await syncDoorAccess(db, providers, now);
   timer.lap("doors");
-  return { started, planned, ...charged, lapsed, doors, ms: timer.ms };
+  return { started, planned, ...charged, lapsed, doors, refunds, ms: timer.ms };
 }
 
 /** Milliseconds per step, for the run's log line and the benchmark. */
@@ -82,7 +87,7 @@ function stepTimer() {
  * job will do day by day, for `npm run billing -- --until` and the tests, which move time on. Reports are added up.
  */
 export async function billingRunUntil(db: Db, providers: Providers, from: LocalDay, until: LocalDay): Promise<Omit<RunReport, "ms"> & { days: number }> {
-  const total = { started: 0, planned: 0, charged: 0, declined: 0, awaiting: 0, leftPending: 0, lapsed: 0, doors: { suspended: 0, restored: 0, failed: 0 }, days: 0 };
+  const total = { started: 0, planned: 0, charged: 0, declined: 0, awaiting: 0, leftPending: 0, lapsed: 0, doors: { suspended: 0, restored: 0, failed: 0 }, refunds: { succeeded: 0, failed: 0, pending: 0 }, days: 0 };
   for (let day = from; day <= until; day = addCalendarDays(day, 1)) {
     const report = await billingRun(db, providers, new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000));
     total.started += report.started;
@@ -92,6 +97,8 @@ export async function billingRunUntil(db: Db, providers: Providers, from: LocalD
     total.awaiting += report.awaiting;
     total.lapsed += report.lapsed;
     for (const k of ["suspended", "restored", "failed"] as const) total.doors[k] += report.doors[k];
+    for (const k of ["succeeded", "failed"] as const) total.refunds[k] += report.refunds[k];
+    total.refunds.pending = report.refunds.pending;
     total.days++;
   }
   // What is left waiting at the end, not a sum of every day's.

@@ -56,8 +56,9 @@ function paymentOutcomeRule(): DomainRule {
       SELECT organisation_id, gym_id, ${day}, coalesce(sum(amount) FILTER (WHERE payment_outcome(status) = 'successful'), 0),
              count(*) FILTER (WHERE payment_outcome(status) = 'failed')
       FROM payments GROUP BY 1, 2, 3
-      ON CONFLICT (organisation_id, gym_id, day) DO UPDATE SET collected = excluded.collected, failed_payments = excluded.failed_payments
-      WHERE (r.collected, r.failed_payments) IS DISTINCT FROM (excluded.collected, excluded.failed_payments)`,
+      ON CONFLICT (organisation_id, gym_id, day) DO UPDATE SET collected = excluded.collected - r.returned, failed_payments = excluded.failed_payments
+      WHERE (r.collected, r.failed_payments) IS DISTINCT FROM (excluded.collected - r.returned, excluded.failed_payments)`,
+      // (collected is net of what was given back that day, drizzle/0036: refunds and lost chargebacks stay subtracted.)
       // The payments list's totals are by outcome: made again whole (drizzle/0023).
       "DELETE FROM payment_totals_daily",
       `INSERT INTO payment_totals_daily (organisation_id, gym_id, day, outcome, method, payments, amount)

@@ -528,6 +528,47 @@ export const payments = pgTable(
   ],
 );
 
+/**
+ * Money going back after a payment was paid (issue 28): a refund (full or partial, made by staff or at the provider)
+ * or a chargeback (the payer's bank took it back; opened, then won or lost). Each is its own entry against the
+ * payment, in cents. A refund is written down before its provider is asked (its key goes with the request); a
+ * provider's own refund or dispute we learn of by webhook is written down once, by the provider's id.
+ */
+export const payment_adjustments = pgTable(
+  "payment_adjustments",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    payment_id: integer("payment_id").notNull().references(() => payments.id),
+    kind: text("kind").$type<"refund" | "chargeback">().notNull(),
+    /** refund: pending → succeeded | failed; chargeback: open → won | lost. */
+    status: text("status").$type<"pending" | "succeeded" | "failed" | "open" | "won" | "lost">().notNull(),
+    amount: integer("amount").notNull(),
+    reason: text("reason"),
+    note: text("note"),
+    /** Who did it: staff (actor_id) or the provider (its dashboard, or the payer's bank). */
+    source: text("source").$type<"staff" | "provider">().notNull(),
+    actor_id: integer("actor_id").references(() => users.id),
+    /** How the money goes back: the payment's provider, or by hand (cash, EFTPOS, bank transfer). */
+    method: text("method").notNull(),
+    provider_id: text("provider_id"),
+    idempotency_key: text("idempotency_key"),
+    error: text("error"),
+    settled_at: ts("settled_at"),
+    created_at: created(),
+  },
+  (t) => [
+    index("payment_adjustments_payment_idx").on(t.organisation_id, t.payment_id),
+    index("payment_adjustments_org_created_idx").on(t.organisation_id, t.created_at),
+    uniqueIndex("payment_adjustments_key_idx").on(t.idempotency_key),
+    uniqueIndex("payment_adjustments_provider_idx").on(t.method, t.provider_id).where(sql`provider_id is not null`),
+    index("payment_adjustments_pending_idx").on(t.id).where(sql`status in ('pending', 'open')`),
+    check("payment_adjustments_amount_positive", sql`amount > 0`),
+  ],
+);
+
 export const visits = pgTable(
   "visits",
   {
@@ -827,10 +868,12 @@ export const daily_revenue = pgTable(
     organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
     gym_id: integer("gym_id").notNull().references(() => gyms.id),
     day: date("day").notNull(),
-    /** Cents of payments with status 'sent', by the day they were created. */
+    /** Cents of payments with status 'sent', by the day they were created, less `returned` (net revenue). */
     collected: bigint("collected", { mode: "number" }).notNull().default(0),
     /** Payments created that day that failed (domain/payment.ts: neither sent nor one of the non-failed statuses). */
     failed_payments: integer("failed_payments").notNull().default(0),
+    /** Cents given back that day: refunds made and chargebacks lost (payment_adjustments), already taken off `collected`. */
+    returned: bigint("returned", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organisation_id, t.gym_id, t.day] })],
 );
@@ -987,7 +1030,7 @@ export const billing_notices = pgTable(
     id: serial("id").primaryKey(),
     organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
     user_id: integer("user_id").notNull().references(() => users.id),
-    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending">().notNull(),
+    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund">().notNull(),
     key: text("key").notNull(),
     payment_id: integer("payment_id"),
     subscription_id: integer("subscription_id"),

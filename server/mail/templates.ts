@@ -177,3 +177,15 @@ export function pifInviteMail(to: string, name: string, p: { gym: string; offeri
   ];
   return { to, subject: `Welcome to ${p.gym}: set your password`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Welcome to ${p.gym}`, lines, { label: "Set your password", url: p.url }) };
 }
+
+/** Money going back to the member (issue 28): a refund made, or on its way through their card or bank. */
+export function refundMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; how: string; pending: boolean }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `${p.gym} has refunded ${p.amount} of your payment of ${p.paid} on ${p.paidOn}.`,
+    p.pending ? `${p.how}. It is on its way and can take a few business days to reach you.` : `${p.how}.`,
+    "If you have questions about it, reply to the gym in the app.",
+  ];
+  const subject = `${p.gym} refunded ${p.amount}`;
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}

@@ -98,7 +98,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
     return made.get(key) as T;
   };
   const sandbox = {
-    cards: sandboxCards(db),
+    cards: sandboxCards(db, clock),
     bank: sandboxBank(db, clock),
     doors: sandboxDoors(db),
     links: sandboxLinks(db, settings.linkBase),
@@ -115,6 +115,10 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
           retrieve: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           startSetup: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           readSetup: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          refund: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          retrieveRefund: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          listRefunds: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          retrieveDispute: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
         };
 
   const doors: DoorProvider = settings.kisiApiKey
@@ -141,7 +145,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       if (token) return once(`gocardless:${environment}:${token}`, () => gocardlessDirectDebits({ accessToken: token, environment }));
       if (settings.sandboxAllowed) return sandboxDirectDebits(db, clock, gym.gocardless_organisation_id);
       const refuse = async () => Promise.reject(missing("GoCardless", "the gym's GoCardless connection or GOCARDLESS_ACCESS_TOKEN"));
-      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse };
+      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse, refund: refuse, retrieveRefund: refuse, listRefunds: refuse };
     },
     bank(gym) {
       const appToken = (gym && gymCredential(gym, "akahu", "app_token")) ?? settings.akahu?.appToken;

@@ -39,7 +39,8 @@ beforeAll(async () => {
   await run("truncate daily_revenue, daily_visits, payment_totals_daily");
   for (const table of ["payments", "visits"]) {
     await run(`create temporary table copy_${table} as select * from ${table}`);
-    await run(`truncate ${table}`); // no triggers: nothing is subtracted
+    // No triggers: nothing is subtracted. (Refunds and chargebacks hang off payments; the demo seeds none.)
+    await run(`truncate ${table}${table === "payments" ? " cascade" : ""}`);
     const [last] = await rows(sql.raw(`select max(id)::text as row from copy_${table}`));
     for (let from = 1; from <= Number(last); from += BATCH) {
       await run(`insert into ${table} select * from copy_${table} where id >= ${from} and id < ${from + BATCH} order by id`);

@@ -1,4 +1,5 @@
 import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
+import type { Disputes, Refunding } from "../refunds";
 
 /**
  * Card payments, as the billing engine asks for them (issue 11). One interface, two adapters: the sandbox
@@ -54,7 +55,7 @@ export type CardSetupResult =
   | { status: "open" | "expired" }
   | { status: "complete"; reference: string | null; customer: string; paymentMethod: string; card: SavedCardDetails };
 
-export interface CardProvider {
+export interface CardProvider extends Refunding, Disputes {
   readonly name: "stripe";
   readonly mode: ProviderMode;
   charge(request: CardCharge): Promise<CardChargeResult>;

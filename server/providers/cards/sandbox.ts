@@ -4,6 +4,8 @@ import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
 import { ProviderError } from "../errors";
 import { sandboxSessions } from "../sandbox-sessions";
+import { systemClock, type SandboxClock } from "../clock";
+import { sandboxDisputes, sandboxRefunds } from "../refunds";
 import type { CardCharge, CardChargeResult, CardProvider, CardSetupResult, SavedCardDetails } from "./card-provider";
 
 /**
@@ -44,7 +46,7 @@ const objectId = () => `pi_sandbox_${randomBytes(12).toString("hex")}`;
  * transaction, as a provider's are; a request sent again with the same idempotency key is answered from them
  * (the same result, nothing charged again), and the same key with other parameters is refused, as Stripe does.
  */
-export function sandboxCards(db: Db): CardProvider {
+export function sandboxCards(db: Db, clock: SandboxClock = systemClock): CardProvider {
   const provider = "stripe";
   // Prepared once: a run sends thousands of charges, and building each statement again was most of their cost.
   const record = db
@@ -85,6 +87,8 @@ export function sandboxCards(db: Db): CardProvider {
   return {
     name: provider,
     mode: "sandbox",
+    ...sandboxRefunds(db, "stripe", clock),
+    ...sandboxDisputes(db),
     async startSetup(req) {
       const session = await setups.open({
         idempotencyKey: req.idempotencyKey,

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { ProviderError } from "../errors";
+import { stripeDisputeStatus, stripeRefundStatus, type ProviderRefund } from "../refunds";
 import type { CardCharge, CardChargeResult, CardProvider, CardSetupResult } from "./card-provider";
 
 export interface StripeSettings {
@@ -94,6 +95,44 @@ export function stripeCards(settings: StripeSettings): CardProvider {
         throw err;
       }
     },
+    /** A refund of the intent, on the account it was charged on, with our key (https://docs.stripe.com/api/refunds/create). */
+    async refund(req) {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: req.paymentReference, amount: req.amount, metadata: req.metadata, reason: stripeReason(req.reason) },
+          { idempotencyKey: req.idempotencyKey, stripeAccount: req.account ?? settings.account ?? undefined },
+        );
+        return refundOf(refund);
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    async retrieveRefund(id, account) {
+      try {
+        return refundOf(await stripe.refunds.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined }));
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        return failed(err);
+      }
+    },
+    async listRefunds(paymentReference, account) {
+      try {
+        const list = await stripe.refunds.list({ payment_intent: paymentReference, limit: 100 }, { stripeAccount: account ?? settings.account ?? undefined });
+        return list.data.map(refundOf);
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    async retrieveDispute(id, account) {
+      try {
+        const d = await stripe.disputes.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined });
+        const intent = typeof d.payment_intent === "string" ? d.payment_intent : (d.payment_intent?.id ?? "");
+        return { id: d.id, status: stripeDisputeStatus(d.status), amount: d.amount, paymentReference: intent, reason: d.reason ?? null };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        return failed(err);
+      }
+    },
     async charge(req: CardCharge): Promise<CardChargeResult> {
       // Stripe cannot charge a card it never saved: the member has to add one (a hard decline, not retried).
       if (!req.paymentMethod) return { status: "declined", id: null, declineCode: "no_payment_method", message: "No card is saved at Stripe for this member." };
@@ -132,4 +171,14 @@ function intentResult(intent: Stripe.PaymentIntent): CardChargeResult {
   if (intent.status === "processing" || intent.status === "requires_capture") return { status: "processing", id: intent.id };
   const error = intent.last_payment_error;
   return { status: "declined", id: intent.id, declineCode: error?.decline_code ?? error?.code ?? intent.status, message: error?.message ?? "The card was not charged." };
+}
+
+function refundOf(r: Stripe.Refund): ProviderRefund {
+  const intent = typeof r.payment_intent === "string" ? r.payment_intent : (r.payment_intent?.id ?? "");
+  return { id: r.id, status: stripeRefundStatus(r.status), amount: r.amount, paymentReference: intent, failureReason: r.failure_reason ?? null, metadata: { ...r.metadata } };
+}
+
+/** Stripe takes three reasons; ours that are not among them go without one. */
+function stripeReason(reason: string | null | undefined): Stripe.RefundCreateParams.Reason | undefined {
+  return reason === "duplicate" || reason === "fraudulent" || reason === "requested_by_customer" ? reason : undefined;
 }

@@ -1,6 +1,7 @@
 import type { DirectDebitStatus } from "../../../domain/direct-debit";
 import type { LocalDay } from "../../../domain/periods";
 import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
+import type { Refunding } from "../refunds";
 
 /**
  * Direct debit, as the billing engine asks for it (issue 11): a payment collected against the member's mandate on
@@ -55,7 +56,7 @@ export type MandateSetupResult =
   | { status: "open" | "expired" }
   | { status: "complete"; reference: string | null; mandate: string; accountHolder: string; accountNumber: string };
 
-export interface DirectDebitProvider {
+export interface DirectDebitProvider extends Refunding {
   readonly name: "gocardless";
   readonly mode: ProviderMode;
   startMandate(request: MandateSetupRequest): Promise<{ id: string; url: string }>;

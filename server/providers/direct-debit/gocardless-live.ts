@@ -1,5 +1,6 @@
 import type { Payment } from "gocardless-nodejs";
 import { ProviderError } from "../errors";
+import { gocardlessRefundStatus, type ProviderRefund } from "../refunds";
 import { lazily } from "../lazily";
 import { withTimeout } from "../timeout";
 import type { DirectDebitPayment, DirectDebitProvider, MandateSetupResult } from "./direct-debit-provider";
@@ -128,6 +129,39 @@ export function gocardlessDirectDebits(settings: GoCardlessSettings): DirectDebi
         return { id: "", status: "failed", chargeDate: null, cause, description: `GoCardless: ${err.message}` };
       }
     },
+    /**
+     * A refund of one of the creditor's payments, with our key; GoCardless asks for the running total refunded so
+     * far as a confirmation, so two refunds made at once cannot both pass (https://developer.gocardless.com/api-reference#core-endpoints-refunds).
+     */
+    async refund(req) {
+      try {
+        const refund = await call("a new refund", (client) =>
+          client.refunds.create(
+            { amount: req.amount, total_amount_confirmation: req.refundedBefore + req.amount, links: { payment: req.paymentReference }, metadata: req.metadata },
+            req.idempotencyKey,
+          ),
+        );
+        return refundOf(refund, req.paymentReference);
+      } catch (err) {
+        const { ApiError } = (await sdk()).errors;
+        if (err instanceof ApiError) throw new ProviderError(`GoCardless refused the refund: ${err.message}`, false);
+        throw err;
+      }
+    },
+    async retrieveRefund(id) {
+      try {
+        return refundOf(await call(`refund ${id}`, (client) => client.refunds.find(id)), null);
+      } catch (err) {
+        const { ApiError } = (await sdk()).errors;
+        if (err instanceof ApiError && Number(err.code) === 404) return null;
+        if (err instanceof ApiError) throw new ProviderError(`GoCardless: ${err.message}`, true);
+        throw err;
+      }
+    },
+    async listRefunds(paymentReference) {
+      const list = await call(`the refunds of ${paymentReference}`, (client) => client.refunds.list({ payment: paymentReference, limit: 100 }));
+      return (list.refunds ?? []).map((r) => refundOf(r, paymentReference));
+    },
     /** With the gym's token: GoCardless answers only for its own creditor's payments (404 for another's). */
     async retrieve(id) {
       try {
@@ -141,5 +175,16 @@ export function gocardlessDirectDebits(settings: GoCardlessSettings): DirectDebi
         throw err;
       }
     },
+  };
+}
+
+/** A GoCardless refund as ours: its status, amount in cents and the payment it refunds. */
+function refundOf(r: { id?: string; status?: string; amount?: string | number; links?: { payment?: string }; metadata?: unknown }, payment: string | null): ProviderRefund {
+  return {
+    id: r.id!,
+    status: gocardlessRefundStatus(r.status ?? null),
+    amount: Number(r.amount),
+    paymentReference: r.links?.payment ?? payment ?? "",
+    metadata: { ...(r.metadata as Record<string, string> | undefined) },
   };
 }

@@ -7,6 +7,7 @@ import type { SandboxClock } from "../clock";
 import { ProviderError } from "../errors";
 import { sandboxAccountBehaviour, type SandboxAccountBehaviour } from "../sandbox-accounts";
 import { sandboxSessions } from "../sandbox-sessions";
+import { sandboxRefunds } from "../refunds";
 import type { DirectDebitCollection, DirectDebitPayment, DirectDebitProvider, MandateSetupResult } from "./direct-debit-provider";
 
 /** How the payer's bank answers, as GoCardless reports it (`details.cause` and its description). */
@@ -41,6 +42,7 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock, creditor: strin
   const provider = "gocardless";
   const flows = sandboxSessions(db, "gocardless", "BRQ");
   return {
+    ...sandboxRefunds(db, "gocardless", clock, creditor),
     async startMandate(req) {
       const account = `${req.account.bank}-${req.account.branch}-${req.account.number}-${req.account.suffix}`;
       const session = await flows.open({

@@ -58,7 +58,7 @@ afterAll(() => env.close());
 /** A weekly member whose week of 12 January is charged by the billing run through the sandbox provider. */
 async function paidMember(kind: "stripe_card" | "gocardless_bank_account" = "stripe_card") {
   const user = await makeUser(env.db, { name: `refund member ${++n}`, email: `refund${n}@example.com` });
-  const details = kind === "stripe_card" ? { last_four: "4242", payment_method: "pm_card_visa" } : { name: "Refund Member", account_number: "12-3456-0123456-00", mandate_id: `MD${n}` };
+  const details: Record<string, string> = kind === "stripe_card" ? { last_four: "4242", payment_method: "pm_card_visa" } : { name: "Refund Member", account_number: "12-3456-0123456-00", mandate_id: `MD${n}` };
   const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: kind, details }).returning();
   await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
   const s = await makeSubscription(env.db, weekly, user.id, gym.id, { billing_anchor: "2026-01-05", current_period_start: startOfLocalDay("2026-01-05"), current_period_end: startOfLocalDay("2026-01-12") });

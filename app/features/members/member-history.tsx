@@ -62,7 +62,7 @@ function paymentNotes(p: PaymentsPage["data"][number]) {
  * only when it adds something, and notes wrap. On a phone each payment is a card (stack-table,
  * app/tailwind.css) that leaves out empty notes.
  */
-export function PaymentsTable({ payments, params }: { payments: PaymentsPage; params: URLSearchParams }) {
+export function PaymentsTable({ payments, params, memberId }: { payments: PaymentsPage; params: URLSearchParams; memberId: number }) {
   return (
     <Section id="payments" title={`Payments (${payments.meta.total})`}>
       {payments.data.length === 0 ? (
@@ -93,6 +93,16 @@ export function PaymentsTable({ payments, params }: { payments: PaymentsPage; pa
                       <span>
                         <span className="block whitespace-nowrap">{formatCents(p.amount)}</span>
                         {p.surcharge ? <span className="block whitespace-nowrap text-xs text-slate-600">+ {formatCents(p.surcharge)} surcharge</span> : null}
+                        {p.adjustments.map((a) => (
+                          <span key={a.id} className={`block whitespace-nowrap text-xs ${a.status === "failed" || a.status === "won" ? "text-slate-600" : "font-medium text-amber-800"}`}>
+                            {a.in_words}
+                          </span>
+                        ))}
+                        {p.can_refund && p.refundable > 0 && !p.refund_blocked ? (
+                          <Link to={`/members/${memberId}/refunds/${p.id}`} className="block text-xs font-medium text-brand-700 hover:underline">
+                            Refund<span className="sr-only"> the payment of {formatCents(p.amount + p.surcharge)}</span>
+                          </Link>
+                        ) : null}
                       </span>
                     </td>
                     <td data-label="Period" className={`${td} whitespace-nowrap`}>

@@ -86,7 +86,7 @@ export function MemberPage({ data }: { data: MemberPageData }) {
         </div>
         <div className="space-y-6 xl:col-span-2">
           <MemberProfile member={member} />
-          {payments ? <PaymentsTable payments={payments} params={params} /> : null}
+          {payments ? <PaymentsTable payments={payments} params={params} memberId={member.id} /> : null}
           <VisitsTable visits={visits} params={params} />
           <MembershipHistory events={events} />
         </div>

@@ -1,7 +1,8 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { paymentOutcome } from "../../../domain/payment";
-import { access_control_credentials, gyms, offerings, payments, price_changes, prices, users, visits } from "../../db/schema";
+import { adjustmentsView } from "../../billing/refunds";
+import { access_control_credentials, gyms, offerings, payment_adjustments, payments, price_changes, prices, users, visits } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
 
 export const HISTORY_PER_PAGE = 25;
@@ -9,7 +10,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const pageMeta = (page: number, total: number) => ({ page, per_page: HISTORY_PER_PAGE, total, pages: Math.max(1, Math.ceil(total / HISTORY_PER_PAGE)) });
 
 /** GET /api/users/{id}/payments: newest first, each read as SPEC §4 says (sent: successful; a few statuses: not failed; else failed). */
-export async function memberPayments(t: Tenant, userId: number, page: number) {
+export async function memberPayments(t: Tenant, userId: number, page: number, mayRefund: (gymId: number) => boolean = () => false) {
   const where = t.where(payments, eq(payments.user_id, userId));
   const [rows, [{ n }]] = await Promise.all([
     t.db
@@ -21,9 +22,15 @@ export async function memberPayments(t: Tenant, userId: number, page: number) {
       .offset((page - 1) * HISTORY_PER_PAGE),
     t.db.select({ n: count() }).from(payments).where(where),
   ]);
+  // Refunds and chargebacks of the page's payments only (issue 28): what each gave back, and what may still be.
+  const adjustments = rows.length
+    ? await t.db.select().from(payment_adjustments).where(t.where(payment_adjustments, inArray(payment_adjustments.payment_id, rows.map((p) => p.id)))).orderBy(asc(payment_adjustments.id))
+    : [];
   return {
     data: rows.map((p) => ({
       id: p.id,
+      ...adjustmentsView(p.amount + p.surcharge, adjustments.filter((a) => a.payment_id === p.id)),
+      can_refund: p.status === "sent" && mayRefund(p.gym_id),
       amount: p.amount,
       surcharge: p.surcharge,
       period_start_at: iso(p.period_start_at),

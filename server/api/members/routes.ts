@@ -86,7 +86,7 @@ export const memberRoutes = new Hono<ApiEnv>()
   })
   .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {
     const found = await memberFor(c, "money.read");
-    return c.json({ data: await memberPayments(c.var.tenant, found.user.id, pageParam(c)) });
+    return c.json({ data: await memberPayments(c.var.tenant, found.user.id, pageParam(c), (gymId) => can(c.var.user!, "money.write", gymId)) });
   })
   .get("/users/:id{[0-9]+}/visits", requireStaff, async (c) => {
     const found = await memberFor(c, "members.read");

@@ -207,6 +207,8 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/subscriptions/:id/start-now": { body: () => ({ version: 1 }) },
   "POST /api/subscriptions/:id/manual-payment": { body: () => ({ method: "cash", key: "tenant-matrix-0001", version: 1 }) },
   "POST /api/payments/:id/received": {},
+  "GET /api/payments/:id/refunds": {},
+  "POST /api/payments/:id/refunds": { body: () => ({ amount: 100, reason: "requested_by_customer", key: "tenant-matrix-0003" }) },
   "POST /api/members/change-price/preview": { body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all" }) },
   "POST /api/members/change-price": { body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all", key: "alpha-form-key-1" }) },
   "GET /api/members/change-price": {},

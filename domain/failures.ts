@@ -35,6 +35,9 @@ export const HARD_DECLINES = new Set([
   "new_account_information_available",
   // Ours: the member has no card saved at the provider
   "no_payment_method",
+  // Ours: a paid charge the payer's bank took back (a lost dispute, a direct debit charged back): charging the same
+  // card or account again is wrong; staff take it (server/billing/chargebacks.ts)
+  "charged_back",
   // GoCardless
   "mandate_cancelled",
   "mandate_expired",

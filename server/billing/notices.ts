@@ -44,6 +44,7 @@ const HARD_REASONS: Record<string, string> = {
   authentication_failed: "your bank connection needs to be renewed",
   no_bank_connection: "your bank is not connected",
   no_mandate: "no direct debit authority is set up",
+  charged_back: "your bank took the payment back",
 };
 
 type Kind = "payment_failed" | "card_unusable" | "grace_ending";

@@ -1,15 +1,19 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
 import type { Db } from "../db/client";
-import { bank_connections, gyms, organisations, payments } from "../db/schema";
+import { bank_connections, payments } from "../db/schema";
 import { bankPaymentResult, type AkahuWebhookPayload } from "../providers/bank/bank-provider";
 import type { ChargeResult, PaymentProviderName } from "../providers/charge-result";
 import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
 import type { Providers } from "../providers/registry";
+import { goCardlessTakenBack, isStripeAdjustmentEvent, processGoCardlessRefund, processStripeAdjustment } from "./adjustments";
+import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { heldElsewhere, notOurCharge } from "./provenance";
+
+export type { Processed };
 
 /**
  * What a provider's event means for our payments (issue 11). Events may come twice, late or out of order, so
@@ -18,49 +22,9 @@ import { heldElsewhere, notOurCharge } from "./provenance";
  * the account it belongs to, for our amount (./provenance.ts, decision 0039). The event's snapshot settles nothing:
  * a provider that cannot be asked throws (the call is answered 503 and sent again later); one that knows no such
  * object, or an event or object that is not our payment's, is refused (stored, answered 2xx, never applied).
+ * Refunds and chargebacks of paid payments are ./adjustments.ts's.
  */
-export interface Processed {
-  status: "processed" | "ignored" | "refused";
-  result: string;
-  organisationId: number | null;
-}
-
-/** An event that names our payment but is not its provider's word on it: kept for staff, changes nothing. */
-const refused = (p: { id: number; organisation_id: number }, why: string): Processed => ({
-  status: "refused",
-  result: `Refused; payment ${p.id} left as it is. ${why}`,
-  organisationId: p.organisation_id,
-});
-
 const STRIPE_INTENT_EVENTS = new Set(["payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.processing", "payment_intent.canceled"]);
-
-async function paymentFor(db: Db, where: SQL | undefined) {
-  const [row] = await db
-    .select({
-      id: payments.id,
-      status: payments.status,
-      subscription_id: payments.subscription_id,
-      organisation_id: payments.organisation_id,
-      user_id: payments.user_id,
-      amount: payments.amount,
-      surcharge: payments.surcharge,
-      stripe_id: payments.stripe_id,
-      gocardless_payment_id: payments.gocardless_payment_id,
-      akahu_payment_id: payments.akahu_payment_id,
-      is_term_membership: payments.is_term_membership,
-      gym: { id: gyms.id, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations },
-      grace: { amount: organisations.failed_payment_grace_period, unit: organisations.failed_payment_grace_period_unit },
-      termGrace: { amount: organisations.term_membership_grace_period, unit: organisations.term_membership_grace_period_unit },
-    })
-    .from(payments)
-    .innerJoin(organisations, eq(organisations.id, payments.organisation_id))
-    .innerJoin(gyms, eq(gyms.id, payments.gym_id))
-    .where(where)
-    .limit(1);
-  return row ?? null;
-}
-
-type OurPayment = NonNullable<Awaited<ReturnType<typeof paymentFor>>>;
 
 function outcomeOf(p: OurPayment, provider: PaymentProviderName, state: ChargeResult, now: Date): ChargeOutcome {
   if (state.status === "succeeded") return { kind: "paid", paymentId: p.id, subscriptionId: p.subscription_id, provider, reference: state.id };
@@ -91,15 +55,15 @@ async function settle(db: Db, p: OurPayment, outcome: ChargeOutcome, what: strin
 }
 
 export async function processStripeEvent(db: Db, providers: Providers, event: Stripe.Event, now: Date): Promise<Processed> {
+  if (isStripeAdjustmentEvent(event.type)) return processStripeAdjustment(db, providers, event, now);
   if (!STRIPE_INTENT_EVENTS.has(event.type)) return { status: "ignored", result: `${event.type} is not an event we act on.`, organisationId: null };
   const intent = event.data.object as Stripe.PaymentIntent;
-  const p = await stripePaymentOf(db, intent);
+  const p = await stripePaymentOf(db, intent.id, intent.metadata);
   if (!p) return { status: "ignored", result: `No payment of ours is ${intent.id}.`, organisationId: await organisationOfAccount(db, event.account) };
   // A Connect event says whose account it comes from; our charge was made on the gym's (none: the platform's own).
   const account = p.gym.stripe_id ?? null;
-  if ((event.account ?? null) !== account) {
-    return refused(p, `The event comes from Stripe account ${event.account ?? "(the platform's own)"}; payment ${p.id}'s gym is paid on ${account ?? "the platform's own"}.`);
-  }
+  const otherAccount = wrongStripeAccount(p, event.account);
+  if (otherAccount) return refused(p, otherAccount);
   if (p.stripe_id && p.stripe_id !== intent.id) return refused(p, heldElsewhere("Stripe", intent.id, { paymentId: p.id, held: p.stripe_id }));
   // Stripe's answer now, on the gym's account, not the event's copy: a late payment_failed after a success must not
   // undo it, and an intent Stripe never made (or made on another account) settles nothing.
@@ -108,21 +72,6 @@ export async function processStripeEvent(db: Db, providers: Providers, event: St
   const wrong = notOurCharge("Stripe", intent.id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.stripe_id, account });
   if (wrong) return refused(p, wrong);
   return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`);
-}
-
-/** The payment an intent is for: the one we wrote it down for, else the one its metadata names (checked at Stripe before use). */
-async function stripePaymentOf(db: Db, intent: Stripe.PaymentIntent) {
-  const held = await paymentFor(db, eq(payments.stripe_id, intent.id));
-  if (held) return held;
-  const paymentId = Number(intent.metadata?.payment_id);
-  return Number.isSafeInteger(paymentId) && paymentId > 0 ? paymentFor(db, eq(payments.id, paymentId)) : null;
-}
-
-/** The organisation whose gym is paid through a Stripe Connect account: whose staff see a call we could not match. */
-async function organisationOfAccount(db: Db, account: string | undefined | null): Promise<number | null> {
-  if (!account) return null;
-  const [gym] = await db.select({ organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.stripe_id, account)).limit(1);
-  return gym?.organisation_id ?? null;
 }
 
 /** A GoCardless event (https://developer.gocardless.com/api-reference#core-endpoints-events). */
@@ -136,6 +85,7 @@ export interface GoCardlessEvent {
 }
 
 export async function processGoCardlessEvent(db: Db, providers: Providers, event: GoCardlessEvent, now: Date): Promise<Processed> {
+  if (event.resource_type === "refunds" && event.links?.refund) return processGoCardlessRefund(db, providers, event, now);
   if (event.resource_type !== "payments" || !event.links?.payment) {
     return { status: "ignored", result: `${event.resource_type}.${event.action} is not an event we act on.`, organisationId: await organisationOfCreditor(db, event.links?.organisation) };
   }
@@ -144,25 +94,19 @@ export async function processGoCardlessEvent(db: Db, providers: Providers, event
   if (!p) return { status: "ignored", result: `No payment of ours is ${id}.`, organisationId: await organisationOfCreditor(db, event.links.organisation) };
   // A partner app's events name the creditor they are for; the gym's is the only one whose events settle its payments.
   const creditor = p.gym.gocardless_organisation_id;
-  if (creditor && event.links.organisation && event.links.organisation !== creditor) {
-    return refused(p, `The event is for GoCardless organisation ${event.links.organisation}; payment ${p.id}'s gym collects as ${creditor}.`);
-  }
+  const otherCreditor = wrongCreditor(p, event.links.organisation);
+  if (otherCreditor) return refused(p, otherCreditor);
   // Asked with the gym's own credentials, GoCardless answers only for its creditor's payments.
   const current = await providers.directDebit(p.gym).retrieve(id);
   if (!current) return refused(p, `GoCardless knows no ${id} for the gym's creditor ${creditor ?? "(the deployment's)"}.`);
   const wrong = notOurCharge("GoCardless", id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.gocardless_payment_id });
   if (wrong) return refused(p, wrong);
+  // A paid direct debit the payer's bank took back (charged back, or a late failure): a chargeback, owing again.
+  if (p.status === "sent" && (current.status === "charged_back" || current.status === "failed")) return goCardlessTakenBack(db, p, current, event, now);
   const state: DirectDebitPayment = { ...current };
   // A failure's cause is told on its event; the payment object does not carry it.
   if (!state.cause && event.action === state.status) Object.assign(state, { cause: event.details?.cause ?? null, description: event.details?.description ?? null });
   return settle(db, p, outcomeOf(p, "gocardless", directDebitResult(state), now), `GoCardless says ${id} ${state.status}`);
-}
-
-/** The organisation whose gym collects through a GoCardless organisation (a partner app's event names it). */
-async function organisationOfCreditor(db: Db, creditor: string | undefined): Promise<number | null> {
-  if (!creditor) return null;
-  const [gym] = await db.select({ organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.gocardless_organisation_id, creditor)).limit(1);
-  return gym?.organisation_id ?? null;
 }
 
 /** The member a webhook subscription was made for: we subscribe with state `o{organisation}:u{user}` (server/providers/bank). */

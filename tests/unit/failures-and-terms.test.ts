@@ -15,6 +15,7 @@ describe("declineKind: soft declines are retried, hard ones are not", () => {
     ["expired_card", "hard"],
     ["mandate_cancelled", "hard"], // GoCardless
     ["bank_account_closed", "hard"],
+    ["charged_back", "hard"], // the payer disputed it: not their card again, staff take it
     ["a_code_we_have_never_seen", "soft"],
     [null, "soft"],
   ])("%s is %s", (code, kind) => {

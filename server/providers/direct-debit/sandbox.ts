@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { chargeDateFor, directDebitTimeline, statusAt } from "../../../domain/direct-debit";
 import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
@@ -26,7 +26,15 @@ type LedgerRow = typeof sandbox_ledger.$inferSelect;
 export function sandboxDirectDebitAt(row: LedgerRow, now: Date): DirectDebitPayment {
   const chargeDate = String(row.request.charge_date);
   const status = statusAt(directDebitEvents(row), now);
-  const failure = status === "failed" ? { cause: row.decline_code, description: String(row.request.failure_description ?? "") || null } : {};
+  const late = status === "failed" && row.status !== "failed";
+  const failure =
+    status === "charged_back"
+      ? { cause: "authorisation_disputed", description: "The customer disputed the payment with their bank." }
+      : late
+        ? { cause: "refer_to_payer", description: "The customer's bank returned the payment after it was confirmed (a late failure)." }
+        : status === "failed"
+          ? { cause: row.decline_code, description: String(row.request.failure_description ?? "") || null }
+          : {};
   return { id: row.object_id, status, chargeDate, ...failure };
 }
 
@@ -117,7 +125,25 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock, creditor: strin
 
 /** Every status a ledger row's payment passes through, with when (for the sandbox's webhooks). */
 export function directDebitEvents(row: LedgerRow) {
-  return directDebitTimeline(row.created_at, String(row.request.charge_date), row.status === "failed" ? "failed" : "paid");
+  const timeline = directDebitTimeline(row.created_at, String(row.request.charge_date), row.status === "failed" ? "failed" : "paid");
+  // A paid payment the payer's bank took back later (`chargeBackSandboxDirectDebit`): charged back, or a late failure.
+  const back = row.request.taken_back as { status: "charged_back" | "failed"; at: string } | undefined;
+  return back && row.status !== "failed" ? [...timeline, { status: back.status, at: new Date(back.at) }] : timeline;
+}
+
+/**
+ * The payer's bank takes a paid direct debit back, as GoCardless reports it (payment actions `charged_back`, or
+ * `failed` after it was confirmed: a late failure): what a test or the dev pages play. From `at` the sandbox answers
+ * the new status, and its webhooks send the event.
+ */
+export async function chargeBackSandboxDirectDebit(db: Db, id: string, at: Date, status: "charged_back" | "failed" = "charged_back"): Promise<void> {
+  await db
+    .update(sandbox_ledger)
+    .set({
+      request: sql`${sandbox_ledger.request} || ${JSON.stringify({ taken_back: { status, at: at.toISOString() } })}::jsonb`,
+      next_event_at: sql`coalesce(${sandbox_ledger.next_event_at}, ${at.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(sandbox_ledger.provider, "gocardless"), eq(sandbox_ledger.object_id, id)));
 }
 
 

@@ -1,0 +1,159 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { formatDate, formatDay, localDay, startOfLocalDay } from "../../domain/dates";
+import { graceEnds, type GraceUnit } from "../../domain/failures";
+import { formatCents } from "../../domain/money";
+import type { LocalDay } from "../../domain/periods";
+import type { ChargebackStatus } from "../../domain/refunds";
+import type { Db } from "../db/client";
+import { organisations, payment_adjustments, payments, subscription_events, subscriptions } from "../db/schema";
+
+/**
+ * Chargebacks (issue 28): a paid payment the payer's bank took back (a Stripe dispute, a GoCardless direct debit
+ * charged back). One place for both providers' events (server/webhooks/adjustments.ts), which call it only with the
+ * provider's own answer. A chargeback is its own payment_adjustments row (kind chargeback, source provider), found
+ * again by its provider id, and it only moves forward: open → won | lost, decided once. The paid payment stays paid
+ * (its money was collected); the revenue rollup takes a lost chargeback off on the day it was lost (settled_at).
+ *
+ * A lost chargeback makes the amount owing again, as a failed charge does: the period gets a new attempt, failed
+ * with `charged_back` (a hard decline: the member's card or account is not charged again by the engine; staff take
+ * it, or the member pays it), so the period's latest attempt is failed and everything that reads debt (the billing
+ * run, the status card, "take the balance owing", the grace-ending e-mail) sees it. The grace period starts as for a
+ * failed charge: the organisation's (or its term memberships') from today, unless one runs already.
+ */
+export interface Chargeback {
+  paymentId: number;
+  method: "stripe" | "gocardless";
+  /** The provider's dispute id (Stripe), or ours for a direct debit charged back (`{payment}:chargeback`). */
+  providerId: string;
+  status: ChargebackStatus;
+  amount: number;
+  reason: string | null;
+  /** Why the period is owed again, in words, for the failed attempt (error_description). */
+  description: string;
+}
+
+export interface ChargebackWritten {
+  adjustment: typeof payment_adjustments.$inferSelect;
+  /** recorded: new; decided: an open one won or lost now; unchanged: told again. */
+  change: "recorded" | "decided" | "unchanged";
+  /** When this write lost it: the period's new failed attempt, and the day access stops unless it is paid. */
+  owed: { attemptId: number | null; accessUntil: LocalDay | null } | null;
+}
+
+export async function recordChargeback(db: Db, c: Chargeback, now: Date): Promise<ChargebackWritten> {
+  return db.transaction(async (tx) => {
+    // The payment's row is locked while its chargeback is written: two deliveries of one dispute take turns.
+    const [p] = await tx.select().from(payments).where(eq(payments.id, c.paymentId)).for("update");
+    if (!p) throw new Error(`Payment ${c.paymentId} is gone.`);
+    const sameChargeback = and(eq(payment_adjustments.method, c.method), eq(payment_adjustments.provider_id, c.providerId));
+    const [held] = await tx.select().from(payment_adjustments).where(sameChargeback);
+    const decided = c.status === "open" ? null : now;
+    let written: typeof payment_adjustments.$inferSelect | undefined;
+    let change: ChargebackWritten["change"] = "unchanged";
+    if (!held) {
+      [written] = await tx
+        .insert(payment_adjustments)
+        .values({
+          organisation_id: p.organisation_id,
+          gym_id: p.gym_id,
+          user_id: p.user_id,
+          payment_id: p.id,
+          kind: "chargeback",
+          status: c.status,
+          amount: c.amount,
+          reason: c.reason,
+          source: "provider",
+          method: c.method,
+          provider_id: c.providerId,
+          settled_at: decided,
+          created_at: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (written) change = "recorded";
+    } else if (held.kind === "chargeback" && held.payment_id === p.id && held.status === "open" && c.status !== "open") {
+      [written] = await tx
+        .update(payment_adjustments)
+        .set({ status: c.status, amount: c.amount, settled_at: decided })
+        .where(and(eq(payment_adjustments.id, held.id), eq(payment_adjustments.status, "open")))
+        .returning();
+      if (written) change = "decided";
+    }
+    const adjustment = written ?? held ?? (await tx.select().from(payment_adjustments).where(sameChargeback))[0];
+    const owed = written?.status === "lost" ? await oweAgain(tx as unknown as Db, p, c, now) : null;
+    return { adjustment, change, owed };
+  });
+}
+
+/** The charged-back amount owed again for the payment's period, and the grace period started (see above). */
+async function oweAgain(db: Db, p: typeof payments.$inferSelect, c: Chargeback, now: Date): Promise<ChargebackWritten["owed"]> {
+  let attemptId: number | null = null;
+  let accessUntil: LocalDay | null = null;
+  const on = formatDate(p.created_at);
+  if (p.subscription_id && p.period_start_at) {
+    const [{ last }] = await db
+      .select({ last: sql<number>`max(${payments.attempt})`.mapWith(Number) })
+      .from(payments)
+      .where(and(eq(payments.subscription_id, p.subscription_id), eq(payments.period_start_at, p.period_start_at)));
+    const [attempt] = await db
+      .insert(payments)
+      .values({
+        organisation_id: p.organisation_id,
+        gym_id: p.gym_id,
+        user_id: p.user_id,
+        subscription_id: p.subscription_id,
+        payment_type_id: p.payment_type_id,
+        destination_account_id: p.destination_account_id,
+        amount: c.amount,
+        surcharge: 0,
+        period_start_at: p.period_start_at,
+        period_end_at: p.period_end_at,
+        type: p.type,
+        is_pro_rata: p.is_pro_rata,
+        is_term_membership: p.is_term_membership,
+        is_retry: true,
+        attempt: (last ?? p.attempt) + 1,
+        status: "failed",
+        error_status: "charged_back",
+        error_description: c.description,
+        failed_at: now,
+        idempotency_key: null,
+        created_at: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    attemptId = attempt?.id ?? null;
+    const [org] = await db
+      .select({ amount: organisations.failed_payment_grace_period, unit: organisations.failed_payment_grace_period_unit, termAmount: organisations.term_membership_grace_period, termUnit: organisations.term_membership_grace_period_unit })
+      .from(organisations)
+      .where(eq(organisations.id, p.organisation_id));
+    const ends = p.is_term_membership ? graceEnds(localDay(now), org.termAmount, org.termUnit as GraceUnit) : graceEnds(localDay(now), org.amount, org.unit as GraceUnit);
+    // As a failed charge: a running grace period is not extended, and a membership stopped already stays stopped.
+    const [started] = await db
+      .update(subscriptions)
+      .set({ grace_period_ends_at: startOfLocalDay(ends), updated_at: now })
+      .where(and(eq(subscriptions.id, p.subscription_id), isNull(subscriptions.grace_period_ends_at), isNull(subscriptions.upcoming_state)))
+      .returning({ ends: subscriptions.grace_period_ends_at });
+    const [running] = started ? [started] : await db.select({ ends: subscriptions.grace_period_ends_at }).from(subscriptions).where(eq(subscriptions.id, p.subscription_id));
+    accessUntil = running?.ends ? localDay(running.ends) : null;
+  }
+  await db.insert(subscription_events).values({
+    organisation_id: p.organisation_id,
+    subscription_id: p.subscription_id,
+    user_id: p.user_id,
+    actor_id: null,
+    action: "payment.charged_back",
+    summary: `The member's bank took back ${formatCents(c.amount)} of the payment on ${on}${c.reason ? ` (${c.reason.replace(/_/g, " ")})` : ""}: ${attemptId ? "owing again" : "to be settled with the member"}.`,
+  });
+  return { attemptId, accessUntil };
+}
+
+/** A chargeback's outcome in words, for the webhook call's result. `what`: how the provider names it ("Dispute dp_…"). */
+export function chargebackInWords(what: string, w: ChargebackWritten): string {
+  const amount = formatCents(w.adjustment.amount);
+  if (w.change === "unchanged") return `${what} is ${w.adjustment.status} already; nothing changes.`;
+  if (w.adjustment.status === "open") return `${what} open: ${amount} disputed at the member's bank; nothing is owed unless it is lost.`;
+  if (w.adjustment.status === "won") return `${what} won: ${amount} stays the gym's; nothing is owed.`;
+  if (!w.owed?.attemptId) return `${what} lost: ${amount} charged back; it is not a membership's period, so staff settle it with the member.`;
+  return `${what} lost: ${amount} charged back, owing again (payment ${w.owed.attemptId}, a hard decline: not charged again by the billing run)${w.owed.accessUntil ? `; access stops on ${formatDay(w.owed.accessUntil)} unless it is paid` : ""}.`;
+}

@@ -39,18 +39,24 @@ CREATE POLICY tenant_isolation ON "payment_adjustments" TO gym_tenant
 --> statement-breakpoint
 -- Revenue is net of money given back: a refund made or a chargeback lost comes off the day it happened (0003's
 -- rollups: statement triggers with transition tables, old rows subtracted and new ones added, keys in order).
+-- Revenue counts a payment's amount without its card surcharge, so what comes off it is the refund's share of the
+-- amount: all of it for an unsurcharged payment, and never the surcharge the member also gets back.
 CREATE FUNCTION rollup_payment_adjustments() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     INSERT INTO daily_revenue AS r (organisation_id, gym_id, day, collected, returned)
-    SELECT organisation_id, gym_id, (settled_at AT TIME ZONE 'Pacific/Auckland')::date, sum(amount), -sum(amount)
-    FROM old_rows WHERE status IN ('succeeded', 'lost') AND settled_at IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    SELECT o.organisation_id, o.gym_id, (o.settled_at AT TIME ZONE 'Pacific/Auckland')::date,
+           sum(o.amount::bigint * p.amount / nullif(p.amount + p.surcharge, 0)), -sum(o.amount::bigint * p.amount / nullif(p.amount + p.surcharge, 0))
+    FROM old_rows o JOIN payments p ON p.id = o.payment_id
+    WHERE o.status IN ('succeeded', 'lost') AND o.settled_at IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (organisation_id, gym_id, day) DO UPDATE SET collected = r.collected + excluded.collected, returned = r.returned + excluded.returned;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO daily_revenue AS r (organisation_id, gym_id, day, collected, returned)
-    SELECT organisation_id, gym_id, (settled_at AT TIME ZONE 'Pacific/Auckland')::date, -sum(amount), sum(amount)
-    FROM new_rows WHERE status IN ('succeeded', 'lost') AND settled_at IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    SELECT n.organisation_id, n.gym_id, (n.settled_at AT TIME ZONE 'Pacific/Auckland')::date,
+           -sum(n.amount::bigint * p.amount / nullif(p.amount + p.surcharge, 0)), sum(n.amount::bigint * p.amount / nullif(p.amount + p.surcharge, 0))
+    FROM new_rows n JOIN payments p ON p.id = n.payment_id
+    WHERE n.status IN ('succeeded', 'lost') AND n.settled_at IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (organisation_id, gym_id, day) DO UPDATE SET collected = r.collected + excluded.collected, returned = r.returned + excluded.returned;
   END IF;
   RETURN NULL;

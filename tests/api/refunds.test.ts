@@ -163,6 +163,18 @@ describe("refunding money taken by hand, or by direct debit", () => {
     expect([row.status, row.method, row.provider_id, row.settled_at !== null]).toEqual(["succeeded", "cash", null, true]);
   });
 
+  it("takes off revenue only the refund's share of the amount: a surcharge given back was never revenue", async () => {
+    const { payment } = await paidMember();
+    const desk = await makePayment(env.db, { id: payment.subscription_id!, organisation_id: org.id, user_id: payment.user_id, gym_id: gym.id }, { amount: 2_000, surcharge: 100, status: "sent", pif_payment: "eftpos", type: "pif" });
+    const revenue = async () => {
+      const [r] = await env.db.select({ c: sql<number>`sum(${daily_revenue.collected})`, back: sql<number>`sum(${daily_revenue.returned})` }).from(daily_revenue).where(eq(daily_revenue.organisation_id, org.id));
+      return [Number(r.c), Number(r.back)];
+    };
+    const [collected, returned] = await revenue();
+    expect((await refund(desk.id, { amount: 2_100 })).status).toBe(201);
+    expect(await revenue()).toEqual([collected - 2_000, returned + 2_000]);
+  });
+
   it("refunds a direct debit through GoCardless: on its way first, made once GoCardless pays it, asked by the billing run", async () => {
     const { payment } = await paidMember("gocardless_bank_account");
     expect((await refund(payment.id, { amount: 2_500 })).status).toBe(201);

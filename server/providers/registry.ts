@@ -143,7 +143,8 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       const token = gymCredential(gym, "gocardless", "access_token") ?? settings.gocardless?.accessToken;
       const environment = (gymCredential(gym, "gocardless", "environment") as "live" | "sandbox" | null) ?? settings.gocardless?.environment ?? "live";
       if (token) return once(`gocardless:${environment}:${token}`, () => gocardlessDirectDebits({ accessToken: token, environment }));
-      if (settings.sandboxAllowed) return sandboxDirectDebits(db, clock, gym.gocardless_organisation_id);
+      // One sandbox per creditor, made once: the billing run asks for it for every direct debit it sends.
+      if (settings.sandboxAllowed) return once(`gocardless-sandbox:${gym.gocardless_organisation_id ?? ""}`, () => sandboxDirectDebits(db, clock, gym.gocardless_organisation_id));
       const refuse = async () => Promise.reject(missing("GoCardless", "the gym's GoCardless connection or GOCARDLESS_ACCESS_TOKEN"));
       return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse, refund: refuse, retrieveRefund: refuse, listRefunds: refuse };
     },

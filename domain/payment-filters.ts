@@ -15,3 +15,8 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethodFilter, string> = {
   cash: "Cash",
   bank_transfer: "Bank transfer",
 };
+
+/** Payments with money given back (issue 28): a refund made or under way, a chargeback lost, a chargeback still open. */
+export const PAYMENT_ADJUSTED_FILTERS = ["refunded", "charged_back", "disputed"] as const;
+export type PaymentAdjustedFilter = (typeof PAYMENT_ADJUSTED_FILTERS)[number];
+export const PAYMENT_ADJUSTED_LABELS: Record<PaymentAdjustedFilter, string> = { refunded: "Refunded", charged_back: "Charged back", disputed: "Disputed" };

@@ -36,16 +36,26 @@ export const REFUND_REASON_LABELS: Record<RefundReason, string> = {
   other: "Another reason",
 };
 
+/**
+ * The statuses in which an adjustment's money is no longer the gym's: a refund made or under way, a chargeback lost.
+ * The lists' SQL (server/api/payments/adjustments.ts) reads these too, so the two cannot disagree.
+ */
+export const GIVEN_BACK_REFUND_STATUSES = ["pending", "succeeded"] as const satisfies readonly RefundStatus[];
+export const GIVEN_BACK_CHARGEBACK_STATUSES = ["lost"] as const satisfies readonly ChargebackStatus[];
+/** A chargeback the bank has not decided yet. */
+export const OPEN_CHARGEBACK_STATUS = "open" satisfies ChargebackStatus;
+
+const isGivenBack = (a: AdjustmentFacts) =>
+  a.kind === "refund" ? (GIVEN_BACK_REFUND_STATUSES as readonly string[]).includes(a.status) : (GIVEN_BACK_CHARGEBACK_STATUSES as readonly string[]).includes(a.status);
+
 /** Refunds made or under way, and chargebacks lost: money that is no longer the gym's. */
 export function givenBack(adjustments: AdjustmentFacts[]): number {
-  return adjustments
-    .filter((a) => (a.kind === "refund" ? a.status === "pending" || a.status === "succeeded" : a.status === "lost"))
-    .reduce((sum, a) => sum + a.amount, 0);
+  return adjustments.filter(isGivenBack).reduce((sum, a) => sum + a.amount, 0);
 }
 
 /** Of a payment of `paid` cents, what may still be refunded, or why nothing may be while a dispute is open. */
 export function refundable(paid: number, adjustments: AdjustmentFacts[]): { left: number; blocked: string | null } {
-  const open = adjustments.some((a) => a.kind === "chargeback" && a.status === "open");
+  const open = adjustments.some((a) => a.kind === "chargeback" && a.status === OPEN_CHARGEBACK_STATUS);
   const left = Math.max(0, paid - givenBack(adjustments));
   return { left, blocked: open ? "A dispute is open on this payment: the bank decides it, so it cannot be refunded meanwhile" : null };
 }

@@ -2,8 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { formatDateTime, formatDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
-import { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS } from "../../domain/payment-filters";
+import {
+  PAYMENT_ADJUSTED_FILTERS,
+  PAYMENT_ADJUSTED_LABELS,
+  PAYMENT_METHOD_FILTERS,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_OUTCOME_FILTERS,
+  PAYMENT_OUTCOME_LABELS,
+} from "../../domain/payment-filters";
 import { Pagination } from "../features/members/members-table";
+import { GivenBack } from "../features/money-lists/given-back";
 import { gymOptions, ListFilters, ListHeading } from "../features/money-lists/list-filters";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { readForm } from "../lib/forms.server";
@@ -14,7 +22,7 @@ import type { loader as staffLoader } from "./_staff";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Gym Membership" }];
 
-const FILTER_KEYS = ["from", "to", "status", "method", "gym", "q", "member"];
+const FILTER_KEYS = ["from", "to", "status", "method", "adjusted", "gym", "q", "member"];
 
 /** /payments (issue 12): the organisation's payments, filtered through the URL, with totals, pages and the CSV export. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -83,6 +91,7 @@ export default function PaymentsIndex() {
           { name: "to", label: "To", type: "date" },
           { name: "status", label: "Status", any: "Any status", options: PAYMENT_OUTCOME_FILTERS.map((s) => ({ value: s, label: PAYMENT_OUTCOME_LABELS[s] })) },
           { name: "method", label: "Payment method", any: "Any method", options: PAYMENT_METHOD_FILTERS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] })) },
+          { name: "adjusted", label: "Given back", any: "Any", options: PAYMENT_ADJUSTED_FILTERS.map((a) => ({ value: a, label: PAYMENT_ADJUSTED_LABELS[a] })) },
           ...((staff?.me.gyms.length ?? 0) > 1 || isAdmin ? [{ name: "gym", label: "Gym", any: "Current gym", options: gymOptions(staff?.me.gyms ?? [], isAdmin) }] : []),
           { name: "q", label: "Member (name or e-mail)", type: "search" as const },
         ]}
@@ -101,6 +110,11 @@ export default function PaymentsIndex() {
                 <p className="text-xs text-slate-600">{(count as number).toLocaleString("en-NZ")} payments</p>
               </div>
             ))}
+            {list.totals.returned !== null ? (
+              <p className="text-sm text-slate-700 sm:col-span-3">
+                Refunds and chargebacks settled in these days: <span className="font-semibold text-slate-900">{formatCents(list.totals.returned)}</span>
+              </p>
+            ) : null}
           </section>
           {list.data.length ? (
             <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
@@ -127,8 +141,12 @@ export default function PaymentsIndex() {
                         </Link>
                       </td>
                       <td data-label="Amount" className="px-3 py-2 text-slate-800">
-                        {formatCents(p.amount + p.surcharge)}
-                        {p.surcharge ? <span className="block text-xs text-slate-600">incl. {formatCents(p.surcharge)} surcharge</span> : null}
+                        {/* One box, so on a phone (stacked table) the lines under the amount stay in its column. */}
+                        <div>
+                          {formatCents(p.amount + p.surcharge)}
+                          {p.surcharge ? <span className="block text-xs text-slate-600">incl. {formatCents(p.surcharge)} surcharge</span> : null}
+                          <GivenBack refunded={p.refunded} chargedBack={p.charged_back} disputed={p.disputed} />
+                        </div>
                       </td>
                       <td data-label="Status" className="px-3 py-2">
                         <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${OUTCOME_CLASS[p.outcome]}`}>{OUTCOME_WORD[p.outcome]}</span>

@@ -1,9 +1,17 @@
 import { z } from "zod";
 import { optional } from "./fields";
 import { databaseId } from "./ids";
-import { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS, type PaymentMethodFilter } from "../payment-filters";
+import {
+  PAYMENT_ADJUSTED_FILTERS,
+  PAYMENT_METHOD_FILTERS,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_OUTCOME_FILTERS,
+  PAYMENT_OUTCOME_LABELS,
+  type PaymentAdjustedFilter,
+  type PaymentMethodFilter,
+} from "../payment-filters";
 
-export { PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS, type PaymentMethodFilter };
+export { PAYMENT_ADJUSTED_FILTERS, PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS, PAYMENT_OUTCOME_FILTERS, PAYMENT_OUTCOME_LABELS, type PaymentAdjustedFilter, type PaymentMethodFilter };
 
 /**
  * The /payments and /visits lists' filters (issue 12): GET parameters, so a filtered list is a link, and the same
@@ -36,6 +44,8 @@ export const paymentListQuery = z
     ...common,
     status: optional(z.enum(PAYMENT_OUTCOME_FILTERS, { errorMap: () => ({ message: "Choose a status from the list" }) })),
     method: optional(z.enum(PAYMENT_METHOD_FILTERS, { errorMap: () => ({ message: "Choose a payment method from the list" }) })),
+    /** Payments with money given back (issue 28): refunded, charged back or disputed. */
+    adjusted: optional(z.enum(PAYMENT_ADJUSTED_FILTERS, { errorMap: () => ({ message: "Choose refunded, charged back or disputed" }) })),
   })
   .superRefine(range);
 export type PaymentListQuery = z.infer<typeof paymentListQuery>;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { member_imports, offering_gyms, offerings, organisation_users, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
+import { member_imports, offering_gyms, offerings, organisation_users, payment_adjustments, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn, testConfig } from "./harness";
@@ -44,7 +44,24 @@ async function offering(orgId: number, name: string, values: Partial<typeof offe
 }
 
 async function pay(orgId: number, gymId: number, userId: number, amount: number, created_at: Date, status = "sent") {
-  await env.db.insert(payments).values({ organisation_id: orgId, gym_id: gymId, user_id: userId, amount, status, created_at });
+  const [p] = await env.db.insert(payments).values({ organisation_id: orgId, gym_id: gymId, user_id: userId, amount, status, created_at }).returning();
+  return p;
+}
+
+/** Money given back on a payment (issue 28): it comes off revenue on the Auckland day it settled. */
+async function giveBack(p: typeof payments.$inferSelect, kind: "refund" | "chargeback", status: "succeeded" | "pending" | "failed" | "lost" | "open", amount: number, settled_at: Date | null) {
+  await env.db.insert(payment_adjustments).values({
+    organisation_id: p.organisation_id,
+    gym_id: p.gym_id,
+    user_id: p.user_id,
+    payment_id: p.id,
+    kind,
+    status,
+    amount,
+    source: kind === "refund" ? "staff" : "provider",
+    method: "stripe",
+    settled_at,
+  });
 }
 
 async function visit(orgId: number, gymId: number, userId: number, visited_at: Date, successful = true) {
@@ -99,9 +116,16 @@ beforeAll(async () => {
 
   // North's money and visits. Month edges are Auckland midnights: 31 Mar 11:00 UTC is 1 April 00:00 NZDT.
   await pay(alpha.id, north.id, m1, 5000, at("2025-10-20T00:00:00Z")); // before the six months
-  await pay(alpha.id, north.id, m1, 2500, at("2025-11-15T00:00:00Z"));
+  const november = await pay(alpha.id, north.id, m1, 2500, at("2025-11-15T00:00:00Z"));
   await pay(alpha.id, north.id, m1, 3000, at("2026-03-31T10:30:00Z")); // 31 Mar 23:30 NZDT → March
-  await pay(alpha.id, north.id, m1, 4000, at("2026-03-31T11:30:00Z")); // 1 Apr 00:30 NZDT → April
+  const april = await pay(alpha.id, north.id, m1, 4000, at("2026-03-31T11:30:00Z")); // 1 Apr 00:30 NZDT → April
+  // Given back (issue 28), by the day it settled: November's payment charged back on 31 March at 23:45 NZDT (March);
+  // $10.00 of April's refunded on 10 April. A refund still pending, one that failed and an open dispute take nothing.
+  await giveBack(november, "chargeback", "lost", 2500, at("2026-03-31T10:45:00Z"));
+  await giveBack(april, "refund", "succeeded", 1000, at("2026-04-10T00:00:00Z"));
+  await giveBack(april, "refund", "pending", 300, null);
+  await giveBack(april, "refund", "failed", 200, at("2026-04-11T00:00:00Z"));
+  await giveBack(april, "chargeback", "open", 2700, null);
   await pay(alpha.id, north.id, m2, 1000, at("2026-04-02T00:00:00Z"), "failed");
   await pay(alpha.id, north.id, m2, 700, at("2026-04-03T00:00:00Z"), "upcoming");
   await visit(alpha.id, north.id, m1, at("2026-02-28T10:30:00Z")); // 28 Feb 23:30 NZDT → February
@@ -282,25 +306,32 @@ describe("GET /api/user-breakdown", () => {
 });
 
 describe("GET /api/cost-and-visit-breakdown", () => {
-  it("gives collected revenue, successful visits and cost per visit for six Auckland months", async () => {
+  it("gives collected revenue (net of refunds and chargebacks, with what they gave back), successful visits and cost per visit for six Auckland months", async () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/cost-and-visit-breakdown");
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual([
-      { month: "2025-11", revenue: 2500, visits: 0, cost_per_visit: null },
-      { month: "2025-12", revenue: 0, visits: 0, cost_per_visit: null },
-      { month: "2026-01", revenue: 0, visits: 0, cost_per_visit: null },
-      { month: "2026-02", revenue: 0, visits: 1, cost_per_visit: 0 },
-      { month: "2026-03", revenue: 3000, visits: 3, cost_per_visit: 1000 },
-      { month: "2026-04", revenue: 4000, visits: 3, cost_per_visit: 1333 },
+      { month: "2025-11", revenue: 2500, returned: 0, visits: 0, cost_per_visit: null },
+      { month: "2025-12", revenue: 0, returned: 0, visits: 0, cost_per_visit: null },
+      { month: "2026-01", revenue: 0, returned: 0, visits: 0, cost_per_visit: null },
+      { month: "2026-02", revenue: 0, returned: 0, visits: 1, cost_per_visit: 0 },
+      { month: "2026-03", revenue: 500, returned: 2500, visits: 3, cost_per_visit: 167 },
+      { month: "2026-04", revenue: 3000, returned: 1000, visits: 3, cost_per_visit: 1000 },
     ]);
+  });
+
+  it("says in the headline figures what this month and last gave back; revenue is net of it (issue 28)", async () => {
+    const stats = (await (await signIn("north@example.com")).call("GET", "/api/stats")).json.data;
+    expect(stats).toMatchObject({ revenue_this_month: 3000, returned_this_month: 1000, revenue_last_month: 500, returned_last_month: 2500 });
+    const south = (await (await signIn("south@example.com")).call("GET", "/api/stats")).json.data;
+    expect(south).toMatchObject({ revenue_this_month: 9900, returned_this_month: 0, returned_last_month: 0 });
   });
 
   it("follows the current gym and keeps other organisations out", async () => {
     const south = (await (await signIn("south@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data;
-    expect(south.at(-1)).toEqual({ month: "2026-04", revenue: 9900, visits: 1, cost_per_visit: 9900 });
+    expect(south.at(-1)).toEqual({ month: "2026-04", revenue: 9900, returned: 0, visits: 1, cost_per_visit: 9900 });
     expect(south.slice(0, 5).every((m: { revenue: number; visits: number }) => m.revenue === 0 && m.visits === 0)).toBe(true);
     const beta = (await (await signIn("beta-admin@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data;
-    expect(beta.at(-1)).toEqual({ month: "2026-04", revenue: 400_000, visits: 4, cost_per_visit: 100_000 });
+    expect(beta.at(-1)).toEqual({ month: "2026-04", revenue: 400_000, returned: 0, visits: 4, cost_per_visit: 100_000 });
   });
 });
 

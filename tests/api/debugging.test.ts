@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
+import { payment_adjustments } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
@@ -122,6 +123,57 @@ describe("GET /api/expected-payments-debugging", () => {
     expect(said("soft week")).toBe("Not paid: 1 try, the last failed (insufficient_funds). Next try on 4 Feb 2026.");
     expect(said("soft day")).toBe("Not paid: 1 try, the last failed (insufficient_funds). No more tries: access stops on 4 Feb 2026 unless it is paid.");
     expect(said("lost card")).toBe("Not paid: 1 try, the last failed (lost_card). Not tried again: the member must change their payment method.");
+  });
+});
+
+describe("GET /api/expected-payments-debugging: money given back (issue 28)", () => {
+  it("says a period was refunded or charged back afterwards, and stays ok; a duplicate given back in full is put right", async () => {
+    const org = await makeOrganisation(env.db, { name: "Debug Refunds" });
+    const gym = await makeGym(env.db, org.id, "Refund Road");
+    const boss = await makeUser(env.db, { name: "refund admin", email: "refund.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    await addStaff(env.db, boss.id, org.id, "admin");
+    const price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
+    const given = async (name: string, charges: number, back: { kind: "refund" | "chargeback"; status: "succeeded" | "pending" | "lost" | "open" | "won"; amount: number }[]) => {
+      const user = await makeUser(env.db, { name, email: `${name.replace(/ /g, ".")}@example.com` });
+      await addMember(env.db, user.id, org.id, gym.id);
+      const s = await makeSubscription(env.db, price, user.id, gym.id, { billing_anchor: "2026-02-02", created_at: day("2026-02-02") });
+      let last = { id: 0 };
+      for (let attempt = 0; attempt < charges; attempt++) last = await makePayment(env.db, s, { amount: 2_000, status: "sent", period_start_at: day("2026-02-02"), period_end_at: day("2026-02-09"), attempt });
+      for (const b of back) {
+        await env.db.insert(payment_adjustments).values({
+          organisation_id: org.id,
+          gym_id: gym.id,
+          user_id: user.id,
+          payment_id: last.id,
+          ...b,
+          source: b.kind === "refund" ? "staff" : "provider",
+          method: "stripe",
+          settled_at: ["succeeded", "lost", "won"].includes(b.status) ? day("2026-02-03") : null,
+        });
+      }
+    };
+    await given("whole refund", 1, [{ kind: "refund", status: "succeeded", amount: 2_000 }]);
+    await given("part refund", 1, [{ kind: "refund", status: "succeeded", amount: 500 }]);
+    await given("coming refund", 1, [{ kind: "refund", status: "pending", amount: 2_000 }]);
+    await given("lost dispute", 1, [{ kind: "chargeback", status: "lost", amount: 2_000 }]);
+    await given("open dispute", 1, [{ kind: "chargeback", status: "open", amount: 2_000 }]);
+    await given("won dispute", 1, [{ kind: "chargeback", status: "won", amount: 2_000 }]);
+    await given("double refunded", 2, [{ kind: "refund", status: "succeeded", amount: 2_000 }]);
+    await given("double part refunded", 2, [{ kind: "refund", status: "succeeded", amount: 1_000 }]);
+    const admin = await signedIn(api, env.db, "refund.admin@example.com", PASSWORD);
+    const res = (await admin.call("GET", "/api/expected-payments-debugging?from=2026-02-02&to=2026-02-08")).json.data;
+    const rows = res.data as { member: { name: string }; verdict: string; message: string; charged: { refunded: number; charged_back: number; disputed: boolean }[] }[];
+    const said = (name: string) => rows.filter((r) => r.member.name === name).map((r) => [r.verdict, r.message]);
+    expect(said("whole refund")).toEqual([["ok", "Charged once, then refunded $20.00."]]);
+    expect(said("part refund")).toEqual([["ok", "Charged once, then refunded $5.00 of $20.00."]]);
+    expect(said("coming refund")).toEqual([["ok", "Charged once, then refunded $20.00."]]);
+    expect(said("lost dispute")).toEqual([["ok", "Charged once, then charged back by the bank ($20.00)."]]);
+    expect(said("open dispute")).toEqual([["ok", "Charged once, then disputed at the bank, not decided yet."]]);
+    expect(said("won dispute")).toEqual([["ok", "Charged once, as expected."]]);
+    expect(said("double refunded")).toEqual([["ok", "Paid 2 times for one period; one given back in full (refunded $20.00)."]]);
+    expect(said("double part refunded")).toEqual([["charged_twice", "Paid 2 times for one period."]]);
+    expect(rows.find((r) => r.member.name === "lost dispute")?.charged).toEqual([expect.objectContaining({ refunded: 0, charged_back: 2_000, disputed: false })]);
+    expect(res.summary).toMatchObject({ ok: 7, charged_twice: 1 });
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { hashPassword } from "../../server/auth/password";
 import { createApi } from "../../server/api/app";
-import { payment_types, payments, visits } from "../../server/db/schema";
+import { payment_adjustments, payment_types, payments, visits } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
@@ -47,13 +47,37 @@ beforeAll(async () => {
     status: "sent",
     ...values,
   });
-  await env.db.insert(payments).values([
+  const made = await env.db.insert(payments).values([
     pay(so, { payment_type_id: card.id, surcharge: 38, created_at: at("2026-11-30"), period_start_at: startOfLocalDay("2026-11-30"), period_end_at: startOfLocalDay("2026-12-07") }),
     pay(so, { payment_type_id: card.id, status: "failed", error_description: "Your card was declined.", created_at: at("2026-11-23") }),
     pay(so, { status: "awaiting_payment", pif_payment: "bank_transfer", created_at: at("2026-11-24") }),
     pay(sn, { payment_type_id: dd.id, status: "pending", created_at: at("2026-12-01") }),
     pay(sn, { payment_type_id: dd.id, created_at: at("2026-10-01") }),
     pay(sn, { pif_payment: "cash", amount: 60_000, type: "pif", created_at: at("2026-11-15") }),
+  ]).returning();
+  // Money given back (issue 28): Olivia's card payment refunded $10.00, $2.00 more on its way, $5.00 failed, then
+  // disputed at her bank; Noah's direct debit of October charged back (lost); his cash payment refunded in full.
+  const [card1130, , , , dd1001, cash1115] = made;
+  const adjust = (p: typeof card1130, kind: "refund" | "chargeback", status: string, amount: number, settled: string | null, method: string) => ({
+    organisation_id: p.organisation_id,
+    gym_id: p.gym_id,
+    user_id: p.user_id,
+    payment_id: p.id,
+    kind,
+    status: status as "succeeded",
+    amount,
+    source: kind === "refund" ? ("staff" as const) : ("provider" as const),
+    method,
+    settled_at: settled ? at(settled, 12) : null,
+    created_at: at(settled ?? "2026-12-02", 11),
+  });
+  await env.db.insert(payment_adjustments).values([
+    adjust(card1130, "refund", "succeeded", 1_000, "2026-12-01", "stripe"),
+    adjust(card1130, "refund", "pending", 200, null, "stripe"),
+    adjust(card1130, "refund", "failed", 500, "2026-12-01", "stripe"),
+    adjust(card1130, "chargeback", "open", 1_338, null, "stripe"),
+    adjust(dd1001, "chargeback", "lost", 2_500, "2026-11-20", "gocardless"),
+    adjust(cash1115, "refund", "succeeded", 60_000, "2026-11-16", "cash"),
   ]);
   await env.db.insert(visits).values([
     { organisation_id: org.id, gym_id: north.id, user_id: olivia.id, visited_at: at("2026-12-01", 7) },
@@ -79,7 +103,41 @@ describe("GET /api/payments", () => {
     expect(page.meta).toMatchObject({ total: 5, from: "2026-11-03", to: "2026-12-02", page: 1 });
     expect(page.data.map((p: { created_at: string }) => p.created_at)).toEqual([at("2026-12-01"), at("2026-11-30"), at("2026-11-24"), at("2026-11-23"), at("2026-11-15")].map((d) => d.toISOString()));
     expect(page.data[1]).toMatchObject({ member: { name: "Olivia Payer" }, gym: "North", amount: 2_500, surcharge: 38, outcome: "successful", method: "Card ending 4242", period_start: "2026-11-30" });
-    expect(page.totals).toEqual({ count: 5, successful: 62_538, successful_count: 2, not_failed: 5_000, not_failed_count: 2, failed: 2_500, failed_count: 1 });
+    // What was given back in these days (by the day it settled): $10.00 and $600.00 refunded, $25.00 charged back.
+    expect(page.totals).toEqual({ count: 5, successful: 62_538, successful_count: 2, not_failed: 5_000, not_failed_count: 2, failed: 2_500, failed_count: 1, returned: 63_500 });
+  });
+
+  it("says on each row what was refunded, charged back or disputed (issue 28)", async () => {
+    const page = await list("gym=all&from=2026-09-01&to=2026-12-02");
+    const given = page.data.map((p: { created_at: string; refunded: number; charged_back: number; disputed: boolean }) => [p.created_at.slice(0, 10), p.refunded, p.charged_back, p.disputed]);
+    expect(given).toEqual([
+      ["2026-11-30", 0, 0, false], // 1 December in Auckland: the direct debit still pending
+      ["2026-11-29", 1_200, 0, true], // refunds made or under way count; the failed one does not
+      ["2026-11-23", 0, 0, false],
+      ["2026-11-22", 0, 0, false],
+      ["2026-11-14", 60_000, 0, false],
+      ["2026-09-30", 0, 2_500, false],
+    ]);
+    // The totals' given-back line is for the gym and the days alone: with another filter the rollup cannot say it.
+    expect((await list(`gym=${south.id}`)).totals.returned).toBe(62_500);
+    expect((await list("gym=all&status=successful")).totals.returned).toBeNull();
+    expect((await list(`gym=all&member=${noah.id}`)).totals.returned).toBeNull();
+  });
+
+  it("filters by what was given back: refunded, charged back or disputed (issue 28)", async () => {
+    const amounts = async (q: string) => (await list(`gym=all&${q}`)).data.map((p: { amount: number }) => p.amount);
+    expect(await amounts("adjusted=refunded")).toEqual([2_500, 60_000]);
+    expect(await amounts("adjusted=disputed")).toEqual([2_500]);
+    expect((await list("gym=all&adjusted=disputed")).data[0].surcharge).toBe(38);
+    expect(await amounts("adjusted=charged_back")).toEqual([]);
+    expect(await amounts("adjusted=charged_back&from=2026-09-01&to=2026-12-02")).toEqual([2_500]);
+    expect((await list(`adjusted=charged_back&from=2026-09-01&to=2026-12-02&gym=${north.id}`)).data).toEqual([]);
+    expect((await list(`adjusted=charged_back&from=2026-09-01&to=2026-12-02&gym=${south.id}`)).data).toHaveLength(1);
+    expect(await amounts("adjusted=refunded&method=cash")).toEqual([60_000]);
+    // Its totals are counted from the payments it finds.
+    expect((await list("gym=all&adjusted=refunded")).totals).toMatchObject({ count: 2, successful: 62_538, successful_count: 2, returned: null });
+    const bad = await admin.call("GET", "/api/payments?adjusted=lost");
+    expect([bad.status, bad.json.errors]).toEqual([422, { adjusted: ["Choose refunded, charged back or disputed"] }]);
   });
 
   it("filters by outcome (SPEC §4), method, member, text, gym and dates", async () => {
@@ -130,9 +188,14 @@ describe("GET /api/payments", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="payments-2026-12-02.csv"');
     const lines = String(res.json).trim().split("\n");
-    expect(lines[0]).toBe("ID,Made,Member ID,Member,Gym,Amount,Surcharge,Total,Status,Method,Type,Period start,Period end,Retry,Error");
+    expect(lines[0]).toBe("ID,Made,Member ID,Member,Gym,Amount,Surcharge,Total,Status,Method,Type,Period start,Period end,Retry,Error,Refunded,Charged back");
     expect(lines).toHaveLength(7);
-    expect(lines.find((l) => l.includes("Card ending 4242") && l.includes(",sent,"))).toContain("25.00,0.38,25.38");
+    const card = lines.find((l) => l.includes("Card ending 4242") && l.includes(",sent,"));
+    expect(card).toContain("25.00,0.38,25.38");
+    expect(card).toMatch(/,12\.00,0\.00$/);
+    expect(lines.find((l) => l.includes("Direct debit") && l.includes(",sent,"))).toMatch(/,0\.00,25\.00$/);
+    const refunded = await admin.call("POST", "/api/payments/export", { gym: "all", adjusted: "refunded" });
+    expect(String(refunded.json).trim().split("\n")).toHaveLength(3);
   });
 });
 

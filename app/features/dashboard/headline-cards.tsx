@@ -22,7 +22,12 @@ export function HeadlineCards({ stats }: { stats: Stats }) {
     stats.failed_payments === null ? null : { label: "Failed payments (30 days)", value: formatCount(stats.failed_payments) },
     stats.revenue_this_month === null
       ? null
-      : { label: "Collected this month", value: formatCents(stats.revenue_this_month), sub: `Last month ${formatCents(stats.revenue_last_month ?? 0)}` },
+      : {
+          label: "Collected this month",
+          value: formatCents(stats.revenue_this_month),
+          // Net since issue 28: say so, and what was given back when anything was.
+          sub: `Net of refunds and chargebacks${stats.returned_this_month ? ` (${formatCents(stats.returned_this_month)} given back)` : ""}. Last month ${formatCents(stats.revenue_last_month ?? 0)}`,
+        },
   ].filter((c) => c !== null);
   return (
     <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">

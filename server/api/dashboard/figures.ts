@@ -23,7 +23,7 @@ export async function headlineStats(c: Context<ApiEnv>, summary: Promise<KeptMem
     members,
     subscriptions,
     ...activity,
-    ...(money ? {} : { failed_payments: null, revenue_this_month: null, revenue_last_month: null }),
+    ...(money ? {} : { failed_payments: null, revenue_this_month: null, revenue_last_month: null, returned_this_month: null, returned_last_month: null }),
     membership_as_of: as_of,
   };
 }

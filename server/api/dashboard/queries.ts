@@ -94,11 +94,12 @@ export async function activeUsersInWeeks(t: Tenant, at: Date, newest: number, ol
 }
 
 
-export type CostAndVisitMonth = { month: string; revenue: number; visits: number; cost_per_visit: number | null };
+export type CostAndVisitMonth = { month: string; revenue: number; returned: number; visits: number; cost_per_visit: number | null };
 
 /**
  * The current Auckland month and the five before, oldest first: money collected (payments with status
- * 'sent', by the day they were created, as GET /api/stats counts it), successful visits (a refused door
+ * 'sent', by the day they were created, as GET /api/stats counts it), net of refunds made and chargebacks lost (by
+ * the day each settled), with what those gave back beside it (`returned`, issue 28), successful visits (a refused door
  * entry is not a visit), and revenue per visit in whole cents (null when there were no visits).
  * Read from the daily rollups: at most 6 × 31 days per gym, whatever the number of payments and visits.
  */
@@ -109,7 +110,7 @@ export async function costAndVisitBreakdown(t: Tenant, at: Date): Promise<CostAn
   });
   const totals = await periodTotals(t, months.map((m) => ({ from: m.start, to: m.end })));
   return months.map((m, i) => {
-    const { collected: revenue, visits } = totals[i];
-    return { month: m.month, revenue, visits, cost_per_visit: visits > 0 ? Math.round(revenue / visits) : null };
+    const { collected: revenue, returned, visits } = totals[i];
+    return { month: m.month, revenue, returned, visits, cost_per_visit: visits > 0 ? Math.round(revenue / visits) : null };
   });
 }

@@ -9,6 +9,7 @@ import { formatCents } from "../../../domain/money";
 import { chargesDue } from "../../../domain/schedule";
 import { payments, prices, subscriptions, users } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
+import { givenBackOfEach } from "../payments/adjustments";
 
 /**
  * GET /api/expected-payments-debugging (SPEC §7): for a range of days, each subscription's periods as the engine's
@@ -22,6 +23,12 @@ import type { Tenant } from "../../db/tenant";
  * - unexpected: a payment for a period the rule does not expect (a pause or a cancellation not honoured);
  * - in_progress: pending or awaiting the member's bank payment; not a mismatch yet.
  * The first payment of a subscription sold part-way (pro-rata) or paid in full is not the rule's, so it is left out.
+ *
+ * Money given back afterwards (issue 28) is said in the message, and does not change an `ok`: the engine charged the
+ * period once, as expected; a refund is staff's decision and a chargeback the bank's, and both are on the books
+ * (revenue is net of them). So "Charged once, then refunded $25.00." and "Charged once; charged back by the bank
+ * ($25.00)." are `ok`, as is a partial refund. A second paid attempt given back in full (a duplicate refunded, or
+ * charged back) no longer counts as charging twice: the period is judged on the attempt that kept its money.
  */
 export type Verdict = "ok" | "missing" | "wrong_amount" | "failed" | "charged_twice" | "unexpected" | "in_progress";
 const MISMATCH: Verdict[] = ["missing", "charged_twice", "wrong_amount", "unexpected", "failed"];
@@ -32,7 +39,7 @@ export interface ExpectedRow {
   member: { id: number; name: string };
   period_start: string;
   expected_amount: number | null;
-  charged: { id: number; attempt: number; status: string; amount: number; error_status: string | null }[];
+  charged: { id: number; attempt: number; status: string; amount: number; error_status: string | null; refunded: number; charged_back: number; disputed: boolean }[];
   verdict: Verdict;
   message: string;
 }
@@ -76,6 +83,7 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
         q.gym ? eq(subscriptions.gym_id, q.gym) : undefined,
       ),
     );
+  const given = givenBackOfEach(t);
   const charged = await t.db
     .select({
       id: payments.id,
@@ -86,8 +94,13 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
       amount: payments.amount,
       error_status: payments.error_status,
       failed_at: payments.failed_at,
+      surcharge: payments.surcharge,
+      refunded: given.refunded,
+      charged_back: given.charged_back,
+      disputed: given.disputed,
     })
     .from(payments)
+    .leftJoinLateral(given, sql`true`)
     .where(
       t.where(
         payments,
@@ -165,24 +178,55 @@ export async function expectedPayments(t: Tenant, q: { from: string; to: string;
   };
 }
 
-const strip = (p: { id: number; attempt: number; status: string; amount: number; error_status: string | null }) => ({
+type Given = { refunded: number | null; charged_back: number | null; disputed: boolean | null };
+
+const strip = (p: { id: number; attempt: number; status: string; amount: number; error_status: string | null } & Given) => ({
   id: p.id,
   attempt: p.attempt,
   status: p.status,
   amount: p.amount,
   error_status: p.error_status,
+  refunded: p.refunded ?? 0,
+  charged_back: p.charged_back ?? 0,
+  disputed: p.disputed ?? false,
 });
 
-type Attempt = { status: string; amount: number; error_status: string | null; failed_at: Date | null };
+type Attempt = { status: string; amount: number; surcharge: number; error_status: string | null; failed_at: Date | null } & Given;
+
+const paidOf = (a: Attempt) => a.amount + a.surcharge;
+const returnedInFull = (a: Attempt) => (a.refunded ?? 0) + (a.charged_back ?? 0) >= paidOf(a);
+
+/** What happened to a paid attempt's money afterwards (issue 28), in the order it is told; empty when nothing did. */
+function afterwards(a: Attempt): string[] {
+  const refunded = a.refunded ?? 0;
+  const chargedBack = a.charged_back ?? 0;
+  return [
+    refunded ? `refunded ${formatCents(refunded)}${refunded < paidOf(a) ? ` of ${formatCents(paidOf(a))}` : ""}` : "",
+    chargedBack ? `charged back by the bank (${formatCents(chargedBack)})` : "",
+    a.disputed ? "disputed at the bank, not decided yet" : "",
+  ].filter(Boolean);
+}
+
+/** How a paid attempt given back in full went back: "refunded $20.00", "charged back". */
+const howReturned = (a: Attempt) => ((a.charged_back ?? 0) > 0 ? "charged back" : `refunded ${formatCents(a.refunded ?? 0)}`);
 
 function judge(expected: number, attempts: Attempt[], accessStops: LocalDay | null): { verdict: Verdict; message: string } {
   if (!attempts.length) return { verdict: "missing", message: "Came due and was never charged." };
   const paid = attempts.filter((a) => a.status === "sent");
-  if (paid.length > 1) return { verdict: "charged_twice", message: `Paid ${paid.length} times for one period.` };
+  // A paid attempt whose money all went back is no longer a charge that stands: a duplicate refunded is put right.
+  const kept = paid.filter((a) => !returnedInFull(a));
+  if (kept.length > 1) return { verdict: "charged_twice", message: `Paid ${kept.length} times for one period.${paid.length > kept.length ? ` ${paid.length - kept.length} more given back in full.` : ""}` };
+  if (paid.length > 1) {
+    const back = paid.filter(returnedInFull);
+    const message = `Paid ${paid.length} times for one period; ${back.length === 1 ? "one" : back.length} given back in full (${back.map(howReturned).join(", ")}).`;
+    if (kept.length === 1 && kept[0].amount !== expected) return { verdict: "wrong_amount", message: `${message} The one kept is ${formatCents(kept[0].amount)}; the price says ${formatCents(expected)}.` };
+    return { verdict: "ok", message };
+  }
   if (paid.length === 1) {
+    const then = afterwards(paid[0]).join("; ");
     return paid[0].amount === expected
-      ? { verdict: "ok", message: "Charged once, as expected." }
-      : { verdict: "wrong_amount", message: `Charged ${formatCents(paid[0].amount)}; the price says ${formatCents(expected)}.` };
+      ? { verdict: "ok", message: then ? `Charged once, then ${then}.` : "Charged once, as expected." }
+      : { verdict: "wrong_amount", message: `Charged ${formatCents(paid[0].amount)}; the price says ${formatCents(expected)}.${then ? ` Then ${then}.` : ""}` };
   }
   const latest = attempts[attempts.length - 1];
   if (["pending", "awaiting_payment", "pending_request"].includes(latest.status)) return { verdict: "in_progress", message: `Under way: ${latest.status.replace(/_/g, " ")}.` };

@@ -3,11 +3,12 @@ import { addCalendarDays, localDay, startOfLocalDay } from "../../../domain/date
 import { NON_FAILED_PAYMENT_STATUSES, paymentOutcome, SUCCESSFUL_PAYMENT_STATUS } from "../../../domain/payment";
 import { LIST_PER_PAGE, PAYMENT_METHOD_LABELS, type PaymentListQuery, type PaymentMethodFilter } from "../../../domain/schemas/money-lists";
 import { PIF_PAYMENT_METHODS } from "../../../domain/payment";
-import { gyms, organisation_users, payment_totals_daily, payment_types, payments, users } from "../../db/schema";
+import { daily_revenue, gyms, organisation_users, payment_totals_daily, payment_types, payments, users } from "../../db/schema";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Tenant } from "../../db/tenant";
 import { newestFirst } from "../keyset";
 import { personMatches } from "../search/queries";
+import { adjustedIs, givenBackOfEach } from "./adjustments";
 
 /**
  * The payments list (issue 12, GET /api/payments): the organisation's payments in a date range (by when they were
@@ -15,7 +16,8 @@ import { personMatches } from "../search/queries";
  * member, with totals for the whole filtered set. Each page's ids are found from the payments alone, and only those
  * 50 are joined to their member, gym and payment type. Without a member filter the totals are summed from the daily
  * rollup (payment_totals_daily, kept by triggers: drizzle/0023), a few hundred rows for a year instead of a scan of
- * every payment in it; for one member or a text search they are counted from the payments themselves.
+ * every payment in it; for one member, a text search or the given-back filter they are counted from the payments
+ * themselves. Each row says what was given back on it (refunds, chargebacks: issue 28), read for the page's rows only.
  */
 export type PaymentFilters = Omit<PaymentListQuery, "gym" | "page"> & { gymId: number | null };
 
@@ -71,6 +73,7 @@ function where(t: Tenant, f: Resolved, now: Date) {
           ? FAILED
           : undefined,
     f.method ? methodIs(f.method) : undefined,
+    f.adjusted ? adjustedIs(t, f.adjusted, f.gymId) : undefined,
   ];
   return t.where(payments, ...conditions);
 }
@@ -96,6 +99,10 @@ export interface PaymentListRow {
   is_retry: boolean;
   error: string | null;
   can_mark_received: boolean;
+  /** Cents refunded (refunds made or under way), charged back (chargebacks lost); a chargeback still open (issue 28). */
+  refunded: number;
+  charged_back: number;
+  disputed: boolean;
 }
 
 const rowColumns = {
@@ -139,18 +146,23 @@ function toRow(r: RawRow): PaymentListRow {
     is_retry: r.is_retry,
     error: r.error_description,
     can_mark_received: r.pif_payment === "bank_transfer" && (r.status === "awaiting_payment" || r.status === "pending"),
+    refunded: r.refunded ?? 0,
+    charged_back: r.charged_back ?? 0,
+    disputed: r.disputed ?? false,
   };
 }
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof joined>["execute"]>>[number];
 
 function joined(t: Tenant) {
+  const given = givenBackOfEach(t);
   return t.db
-    .select(rowColumns)
+    .select({ ...rowColumns, refunded: given.refunded, charged_back: given.charged_back, disputed: given.disputed })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.user_id))
     .innerJoin(gyms, eq(gyms.id, payments.gym_id))
     .leftJoin(payment_types, eq(payment_types.id, payments.payment_type_id))
+    .leftJoinLateral(given, sql`true`)
     .$dynamic();
 }
 
@@ -160,7 +172,7 @@ export async function listPayments(t: Tenant, given: PaymentFilters, page: numbe
   const ids = t.db.select({ page_id: payments.id }).from(payments).where(where(t, f, now)).orderBy(...order).limit(LIST_PER_PAGE).offset((page - 1) * LIST_PER_PAGE).as("page_ids");
   const [rows, totals] = await Promise.all([
     joined(t).innerJoin(ids, eq(ids.page_id, payments.id)).orderBy(...order),
-    f.member || f.q ? countedTotals(t, f, now) : rolledUpTotals(t, f, now),
+    f.member || f.q || f.adjusted ? countedTotals(t, f, now) : rolledUpTotals(t, f, now),
   ]);
   const { from, to } = dateRange(f, now);
   return {
@@ -178,6 +190,11 @@ export interface PaymentTotals {
   not_failed_count: number;
   failed: number;
   failed_count: number;
+  /**
+   * Cents given back in these days (refunds made, chargebacks lost, by the Auckland day each settled) in the gym or
+   * every gym, from daily_revenue.returned (issue 28). Null with any other filter: the rollup knows only days and gyms.
+   */
+  returned: number | null;
 }
 
 
@@ -201,7 +218,7 @@ function totalsSelection() {
 
 async function countedTotals(t: Tenant, f: Resolved, now: Date): Promise<PaymentTotals> {
   const [totals] = await t.db.select(totalsSelection()).from(payments).where(where(t, f, now));
-  return totals;
+  return { ...totals, returned: null };
 }
 
 /** The same totals from the daily rollup: its method is the desk method, else the payment type's kind. */
@@ -210,6 +227,12 @@ async function rolledUpTotals(t: Tenant, f: PaymentFilters, now: Date): Promise<
   const r = payment_totals_daily;
   const sumOf = (column: SQL | typeof r.amount | typeof r.payments, outcome?: string) =>
     sql<number>`coalesce(sum(${column})${outcome ? sql` filter (where ${r.outcome} = ${outcome})` : sql``}, 0)`.mapWith(Number);
+  const d = daily_revenue;
+  // The same days and gym in the revenue rollup, in the same statement: a few hundred rows for a year.
+  const returned =
+    f.status || f.method
+      ? sql<number | null>`null::bigint`
+      : sql<number | null>`(select coalesce(sum(${d.returned}), 0) from ${d} where ${t.where(d, gte(d.day, from), lte(d.day, to), f.gymId ? eq(d.gym_id, f.gymId) : undefined)})`;
   const [totals] = await t.db
     .select({
       count: sumOf(r.payments),
@@ -219,6 +242,7 @@ async function rolledUpTotals(t: Tenant, f: PaymentFilters, now: Date): Promise<
       not_failed_count: sumOf(r.payments, "not_failed"),
       failed: sumOf(r.amount, "failed"),
       failed_count: sumOf(r.payments, "failed"),
+      returned: returned.mapWith((v) => (v === null ? null : Number(v))),
     })
     .from(r)
     .where(
@@ -247,7 +271,8 @@ export async function* eachPayment(t: Tenant, given: PaymentFilters, now: Date, 
   for await (const rows of batches) yield rows.map(toRow);
 }
 
-export const PAYMENT_CSV_HEADER = ["ID", "Made", "Member ID", "Member", "Gym", "Amount", "Surcharge", "Total", "Status", "Method", "Type", "Period start", "Period end", "Retry", "Error"];
+/** Refunded and Charged back (issue 28) come last, so a reader of the earlier columns by position still reads them. */
+export const PAYMENT_CSV_HEADER = ["ID", "Made", "Member ID", "Member", "Gym", "Amount", "Surcharge", "Total", "Status", "Method", "Type", "Period start", "Period end", "Retry", "Error", "Refunded", "Charged back"];
 
 export function paymentCsvRow(p: PaymentListRow): string[] {
   const cents = (n: number) => (n / 100).toFixed(2);
@@ -267,5 +292,7 @@ export function paymentCsvRow(p: PaymentListRow): string[] {
     p.period_end ?? "",
     p.is_retry ? "yes" : "",
     p.error ?? "",
+    cents(p.refunded),
+    cents(p.charged_back),
   ];
 }

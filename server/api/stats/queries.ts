@@ -24,12 +24,15 @@ export async function activityStats(t: Tenant, at: Date) {
     visits_today: todays.visits,
     visits_this_week: thisWeek.visits,
     failed_payments: lastThirtyDays.failed_payments,
+    /** Net of refunds and chargebacks (drizzle/0036); what they took back is beside it. */
     revenue_this_month: thisMonth.collected,
     revenue_last_month: lastMonth.collected,
+    returned_this_month: thisMonth.returned,
+    returned_last_month: lastMonth.returned,
   };
 }
 
-type MoneyFigure = "failed_payments" | "revenue_this_month" | "revenue_last_month";
+type MoneyFigure = "failed_payments" | "revenue_this_month" | "revenue_last_month" | "returned_this_month" | "returned_last_month";
 
 export type HeadlineStats = {
   members: number;

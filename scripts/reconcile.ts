@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { defaultWindow, reconcile } from "../server/reconciliation/reconcile";
-import { openDatabase } from "../server/db/client";
+import { openDatabase, type Database } from "../server/db/client";
 import { sandboxProviders } from "../server/providers/registry";
 import { simulatedClock } from "../server/providers/clock";
 import { startOfLocalDay, addCalendarDays } from "../domain/dates";
@@ -21,7 +21,12 @@ function arg(argv: string[], name: string): string | undefined {
 }
 
 /** Runs it and answers the exit code: 0 when nothing is left open, 1 when something is, 2 for a bad command line. */
-export async function main(argv: string[], env: Record<string, string | undefined> = process.env, print: (line: string) => void = console.log): Promise<number> {
+export async function main(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+  print: (line: string) => void = console.log,
+  open: () => Promise<Pick<Database, "db" | "close">> = () => openDatabase({ databaseUrl: env.DATABASE_URL || undefined, pgliteDir: env.PGLITE_DIR || "./data/pglite" }),
+): Promise<number> {
   const fallback = defaultWindow(new Date());
   const from = arg(argv, "from") ?? fallback.from;
   const until = arg(argv, "until") ?? fallback.until;
@@ -29,7 +34,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     print(`${USAGE}\n(--until must be a day on or after --from, written yyyy-MM-dd)`);
     return 2;
   }
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, pgliteDir: env.PGLITE_DIR || "./data/pglite" });
+  const database = await open();
   try {
     // The sandboxes live on the day after the window, as the daily job would see them.
     const now = startOfLocalDay(addCalendarDays(until, 1));

@@ -30,6 +30,7 @@ import { deepLinkRoutes } from "./deep-links/routes";
 import { subscriptionRoutes } from "./subscriptions/routes";
 import { paymentListRoutes } from "./payments/routes";
 import { refundRoutes } from "./payments/refunds";
+import { reconciliationRoutes } from "./reconciliation/routes";
 import { bulkPriceChangeRoutes } from "./members/change-price";
 import { signupRoutes } from "./signup/routes";
 import { sandboxPageRoutes } from "./signup/sandbox-pages";
@@ -73,6 +74,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", subscriptionRoutes)
   .route("/", paymentListRoutes)
   .route("/", refundRoutes)
+  .route("/", reconciliationRoutes)
   .route("/", bulkPriceChangeRoutes)
   .route("/", signupRoutes)
   .route("/", sandboxPageRoutes);

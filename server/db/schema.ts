@@ -1220,3 +1220,55 @@ export const subscription_events = pgTable(
   },
   (t) => [index("subscription_events_user_idx").on(t.organisation_id, t.user_id, t.created_at)],
 );
+
+/**
+ * The daily reconciliation (issue 28, decision 0042): each run compares our payments with each provider's own books for
+ * a window of Auckland days. A system table (the job works across organisations); its differences are the organisation's.
+ */
+export const reconciliation_runs = pgTable("reconciliation_runs", {
+  id: serial("id").primaryKey(),
+  from_day: date("from_day").notNull(),
+  until_day: date("until_day").notNull(),
+  started_at: ts("started_at").notNull().defaultNow(),
+  finished_at: ts("finished_at"),
+  /** Provider objects and payments compared. */
+  checked: integer("checked").notNull().default(0),
+  /** Differences where the provider is authoritative, written through (a settled payment, a refund made in its dashboard). */
+  corrected: integer("corrected").notNull().default(0),
+  /** New differences left for a person. */
+  open: integer("open").notNull().default(0),
+  /** Gyms or providers that could not be asked (retried by the next run), in words. */
+  errors: jsonb("errors").$type<string[]>(),
+});
+
+/**
+ * One difference between our books and a provider's: corrected automatically, or open until a person explains it. The
+ * same difference is recorded once while it is open or explained (a daily job sees it again every day).
+ */
+export const reconciliation_differences = pgTable(
+  "reconciliation_differences",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    run_id: integer("run_id").notNull().references(() => reconciliation_runs.id),
+    provider: text("provider").$type<"stripe" | "gocardless" | "akahu">().notNull(),
+    kind: text("kind").$type<"taken_not_recorded" | "recorded_not_taken" | "amount_differs" | "settled_not_recorded" | "refund_not_recorded" | "chargeback_not_recorded">().notNull(),
+    payment_id: integer("payment_id").references(() => payments.id),
+    /** The provider's object: its charge (pi_…, PM…, the bank payment) or refund (re_…, RF…). */
+    provider_reference: text("provider_reference").notNull(),
+    /** The Auckland day the money moved (the provider's, else ours). */
+    day: date("day"),
+    ours: jsonb("ours").$type<Record<string, unknown> | null>(),
+    theirs: jsonb("theirs").$type<Record<string, unknown> | null>(),
+    status: text("status").$type<"corrected" | "open" | "explained">().notNull(),
+    explanation: text("explanation"),
+    resolved_by: integer("resolved_by").references(() => users.id),
+    resolved_at: ts("resolved_at"),
+    created_at: created(),
+  },
+  (t) => [
+    uniqueIndex("reconciliation_differences_once_idx").on(t.provider, t.provider_reference, t.kind).where(sql`status <> 'corrected'`),
+    index("reconciliation_differences_org_status_idx").on(t.organisation_id, t.status, t.id),
+  ],
+);

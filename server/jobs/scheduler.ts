@@ -10,6 +10,7 @@ import type { Mailer } from "../mail/mailer";
 import type { Providers } from "../providers/registry";
 import { deliverSandboxWebhooks, type Deliver } from "../providers/sandbox-webhooks";
 import { signingSecret } from "../webhooks/verify";
+import { defaultWindow, reconcile } from "../reconciliation/reconcile";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importInviteUrl, runImports } from "../imports/run";
 import type { JobStarter } from "./starter";
@@ -26,6 +27,8 @@ import type { JobStarter } from "./starter";
  * - `member-imports`: started when staff confirm an import (server/imports/run.ts), and every minute as a catch-up.
  * - `bulk-price-changes`: started when staff confirm a bulk price change (server/jobs/starter.ts), and every minute
  *   as a catch-up: it goes on with any change a stopped process left half-done.
+ * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
+ *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
 export interface Scheduler extends JobStarter {
@@ -75,6 +78,11 @@ const JOBS = {
     const report = await runBulkPriceChanges(database.db, settings.mailer);
     if (report.changes) log.info({ job: "bulk-price-changes", ...report }, "job done");
   },
+  "reconciliation": async ({ database, settings }: JobContext) => {
+    const now = new Date();
+    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now);
+    log.info({ job: "reconciliation", ...report, byKind }, "job done");
+  },
   "member-imports": async ({ database, settings }: JobContext) => {
     const report = await runImports(database.db, settings.mailer, importInviteUrl(settings.config));
     if (report.imports) log.info({ job: "member-imports", ...report }, "job done");
@@ -84,6 +92,7 @@ const JOBS = {
 const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
   "billing-run": (s) => ({ cron: s.billingCron, tz: "Pacific/Auckland" }),
   "sandbox-webhooks": () => ({ cron: "* * * * *" }),
+  reconciliation: () => ({ cron: "0 4 * * *", tz: "Pacific/Auckland" }),
   "bulk-price-changes": () => ({ cron: "* * * * *" }),
   "member-imports": () => ({ cron: "* * * * *" }),
 };

@@ -35,3 +35,12 @@ export interface ProviderRecord {
 
 /** A provider's answer for an object it holds: its state, and what it was made for. */
 export type Retrieved<T> = T & { made: ProviderRecord };
+
+/** Objects a provider made from `from` (included) until `until` (excluded): the window a reconciliation lists (issue 28). */
+export interface CreatedBetween {
+  from: Date;
+  until: Date;
+}
+
+/** A provider's object as its list call answers it: its state, what it was made for, and when it was made. */
+export type Listed<T> = Retrieved<T> & { created: Date };

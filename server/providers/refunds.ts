@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sandbox_ledger } from "../db/schema";
+import type { CreatedBetween } from "./charge-result";
 import type { SandboxClock } from "./clock";
 import { ProviderError } from "./errors";
 
@@ -33,6 +34,8 @@ export interface ProviderRefund {
   paymentReference: string;
   failureReason?: string | null;
   metadata: Record<string, string>;
+  /** When the provider made it (its list calls answer it). */
+  created?: Date | null;
 }
 
 export interface Refunding {
@@ -41,6 +44,8 @@ export interface Refunding {
   retrieveRefund(id: string, account?: string | null): Promise<ProviderRefund | null>;
   /** Every refund the provider holds of one of its payments: a refund made in its dashboard is learnt from here. */
   listRefunds(paymentReference: string, account?: string | null): Promise<ProviderRefund[]>;
+  /** Every refund made in the window on that account (or creditor), whichever payment it is of: what a reconciliation reads. */
+  listRefundsBetween(window: CreatedBetween, account?: string | null): Promise<ProviderRefund[]>;
 }
 
 /** A disputed card payment as Stripe reports it (needs_response, under_review… are open; won and lost are final). */
@@ -76,6 +81,7 @@ export function sandboxRefunds(db: Db, service: "stripe" | "gocardless", clock: 
       amount: row.amount,
       paymentReference: String(row.request.payment),
       metadata: (row.request.metadata as Record<string, string> | undefined) ?? {},
+      created: row.created_at,
     };
   };
   const mine = (row: typeof sandbox_ledger.$inferSelect, account?: string | null) => (row.request.scope ?? null) === (account ?? scope ?? null);
@@ -125,6 +131,14 @@ export function sandboxRefunds(db: Db, service: "stripe" | "gocardless", clock: 
         .select()
         .from(sandbox_ledger)
         .where(and(eq(sandbox_ledger.provider, provider), sql`${sandbox_ledger.request}->>'payment' = ${paymentReference}`))
+        .orderBy(sandbox_ledger.id);
+      return rows.filter((row) => mine(row, account)).map(answer);
+    },
+    async listRefundsBetween(window, account) {
+      const rows = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(and(eq(sandbox_ledger.provider, provider), gte(sandbox_ledger.created_at, window.from), lt(sandbox_ledger.created_at, window.until)))
         .orderBy(sandbox_ledger.id);
       return rows.filter((row) => mine(row, account)).map(answer);
     },

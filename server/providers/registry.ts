@@ -118,6 +118,8 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
           refund: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           retrieveRefund: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           listRefunds: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          listRefundsBetween: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          listCharges: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           retrieveDispute: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
         };
 
@@ -146,7 +148,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       // One sandbox per creditor, made once: the billing run asks for it for every direct debit it sends.
       if (settings.sandboxAllowed) return once(`gocardless-sandbox:${gym.gocardless_organisation_id ?? ""}`, () => sandboxDirectDebits(db, clock, gym.gocardless_organisation_id));
       const refuse = async () => Promise.reject(missing("GoCardless", "the gym's GoCardless connection or GOCARDLESS_ACCESS_TOKEN"));
-      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse, refund: refuse, retrieveRefund: refuse, listRefunds: refuse };
+      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse, refund: refuse, retrieveRefund: refuse, listRefunds: refuse, listRefundsBetween: refuse, listPayments: refuse };
     },
     bank(gym) {
       const appToken = (gym && gymCredential(gym, "akahu", "app_token")) ?? settings.akahu?.appToken;

@@ -60,6 +60,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
         ["billing-run", "0 10 * * *", "Pacific/Auckland"],
         ["bulk-price-changes", "* * * * *", "UTC"],
         ["member-imports", "* * * * *", "UTC"],
+        ["reconciliation", "0 4 * * *", "Pacific/Auckland"],
         ["sandbox-webhooks", "* * * * *", "UTC"],
       ]);
       // Both boot catch-ups ran (the queue is a singleton: one after the other), and charged each day once.

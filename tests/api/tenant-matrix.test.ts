@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment" | "bravoSeries", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment" | "bravoSeries" | "bravoDifference", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -34,6 +34,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/prices\/:id/.test(path)) return [ids.bravoPrice, 2147483647];
   if (/^\/api\/offerings\/:id/.test(path)) return [ids.bravoOffering, 2147483647];
   if (/^\/api\/webhook-calls\/:id/.test(path)) return [ids.bravoCall, 2147483647];
+  if (/^\/api\/reconciliation\/:id/.test(path)) return [ids.bravoDifference, 2147483647];
   if (/^\/api\/subscriptions\/:id/.test(path)) return [ids.bravoSubscription, 2147483647];
   if (/^\/api\/payments\/:id/.test(path)) return [ids.bravoPayment, 2147483647];
   if (/^\/api\/members\/change-price\/:id/.test(path)) return [ids.bravoBulk, 2147483647];
@@ -188,6 +189,8 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/webhook-calls": { queries: () => ["", "provider=stripe", "status=processed", "from=2020-01-01"] },
   "GET /api/webhook-calls/:id": {},
   "POST /api/webhook-calls/:id/replay": {},
+  "GET /api/reconciliation": { queries: () => ["", "status=all", "status=explained", "page=2"] },
+  "POST /api/reconciliation/:id/explain": { body: () => ({ explanation: "Alpha explains" }) },
   "GET /api/webhooks": {},
   "GET /api/expected-payments-debugging": {
     queries: (i) => ["from=2020-01-01&to=2020-03-01", `from=${new Date(Date.now() - 30 * 864e5).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`, `from=2026-01-01&to=2026-02-01&gym=${i.bravoGym}`],
@@ -378,6 +381,12 @@ for (const rowLevelSecurity of [true, false]) {
         .values({ organisation_id: bravo.id, provider: "stripe", status: "processed", event_id: "evt_bravo", headers: {}, body: '{"note":"Bravo Secret"}', result: "BRAVO-SECRET" })
         .returning();
       ids.bravoCall = call.id;
+      const [run] = await db.insert(schema.reconciliation_runs).values({ from_day: "2030-01-01", until_day: "2030-01-03" }).returning();
+      const [difference] = await db
+        .insert(schema.reconciliation_differences)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, run_id: run.id, provider: "stripe", kind: "taken_not_recorded", provider_reference: "pi_BRAVO-SECRET", theirs: { amount: 100, status: "succeeded" }, status: "open" })
+        .returning();
+      ids.bravoDifference = difference.id;
 
       const admin = await makeUser(db, { name: "Alpha Admin", email: "admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id });
       await addStaff(db, admin.id, alpha.id, "admin");
@@ -456,7 +465,7 @@ for (const rowLevelSecurity of [true, false]) {
               id === ids.bravoGym ||
               /:(gymId|offeringId|linkId|accountId)/.test(path) ||
               (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
-              (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/change-price/") && id === ids.bravoBulk);
+              (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/reconciliation/") && id === ids.bravoDifference) || (path.includes("/change-price/") && id === ids.bravoBulk);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }

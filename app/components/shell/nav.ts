@@ -54,6 +54,7 @@ export const NAV: NavEntry[] = [
       { name: "Gyms", icon: "gyms", to: "/gyms", isActive: under("/gyms"), shouldRender: always },
       { name: "Settings", icon: "settings", to: "/organisation/settings", isActive: under("/organisation/settings"), shouldRender: always },
       { name: "Calculate Pro Rata", icon: "calculator", to: "/calculate-pro-rata", isActive: under("/calculate-pro-rata"), shouldRender: always },
+      { name: "Reconciliation", icon: "payments", to: "/reconciliation", isActive: under("/reconciliation"), shouldRender: always },
     ],
   },
 ];
@@ -65,7 +66,7 @@ export const isGroup = (e: NavEntry): e is NavGroupEntry => "children" in e;
  * entries. Anyone else is sent to the dashboard.
  */
 const GUARDED_SECTIONS: { paths: string[]; may: (me: Me) => boolean }[] = [
-  { paths: ["/organisation/settings"], may: isOrganisationAdmin },
+  { paths: ["/organisation/settings", "/reconciliation"], may: isOrganisationAdmin },
   { paths: ["/calendar", "/recurring-schedules", "/messages"], may: hasCalendarAndMessaging },
 ];
 

@@ -1,4 +1,4 @@
-import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
+import type { ChargeResult, CreatedBetween, Listed, ProviderMode, Retrieved } from "../charge-result";
 import type { Disputes, Refunding } from "../refunds";
 
 /**
@@ -68,6 +68,8 @@ export interface CardProvider extends Refunding, Disputes {
    * (an intent of another account is unknown on this one, as Stripe answers): webhooks apply this, never the event's copy.
    */
   retrieve(id: string, account?: string | null): Promise<Retrieved<CardChargeResult> | null>;
+  /** Every charge made on the account in the window (Stripe: its PaymentIntents, by `created`): what a reconciliation reads. */
+  listCharges(window: CreatedBetween, account?: string | null): Promise<Listed<CardChargeResult>[]>;
 }
 
 /** A member's saved card, from their payment type's details (stripe_card: customer, payment_method, last_four). */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
 import { ProviderError } from "../errors";
@@ -113,6 +113,22 @@ export function sandboxCards(db: Db, clock: SandboxClock = systemClock): CardPro
       const made = { amount: row.amount, currency: row.currency, account: (row.request.account as string | null | undefined) ?? null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} };
       return { ...answer(row), made };
     },
+    /** As `paymentIntents.list({ created: { gte, lt } }, { stripeAccount })`: the account's intents made in the window. */
+    async listCharges(window, account) {
+      const made = sql`coalesce((${sandbox_ledger.request}->>'created')::timestamptz, ${sandbox_ledger.created_at})`;
+      const rows = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(and(eq(sandbox_ledger.provider, provider), gte(made, window.from), lt(made, window.until)))
+        .orderBy(sandbox_ledger.id);
+      return rows
+        .filter((row) => (row.request.account ?? null) === (account ?? null))
+        .map((row) => ({
+          ...answer(row),
+          made: { amount: row.amount, currency: row.currency, account: (row.request.account as string | null | undefined) ?? null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} },
+          created: row.request.created ? new Date(String(row.request.created)) : row.created_at,
+        }));
+    },
     async charge(req: CardCharge): Promise<CardChargeResult> {
       if (!Number.isSafeInteger(req.amount) || req.amount < 50) throw new ProviderError("Amount must be at least 50 cents (amount_too_small).", false);
       // A card saved without a payment method id (the seed's) is known to the sandbox by its last four digits.
@@ -124,7 +140,8 @@ export function sandboxCards(db: Db, clock: SandboxClock = systemClock): CardPro
       const [written] = await record.execute({
         provider,
         key: req.idempotencyKey,
-        request: { ...request, metadata: req.metadata, account: req.account ?? null },
+        // When it was made on the sandbox's clock (a simulated run's day), as Stripe's `created`: what listCharges goes by.
+        request: { ...request, metadata: req.metadata, account: req.account ?? null, created: clock.now().toISOString() },
         objectId: objectId(),
         amount: req.amount,
         currency: req.currency,

@@ -123,6 +123,31 @@ export function stripeCards(settings: StripeSettings): CardProvider {
         return failed(err);
       }
     },
+    /** Every intent made on the account in the window (https://docs.stripe.com/api/payment_intents/list), all pages. */
+    async listCharges(window, account) {
+      const on = account ?? settings.account ?? null;
+      try {
+        const listed = [];
+        const pages = stripe.paymentIntents.list({ created: { gte: seconds(window.from), lt: seconds(window.until) }, limit: 100 }, { stripeAccount: on ?? undefined });
+        for await (const intent of pages) {
+          listed.push({ ...intentResult(intent), made: { amount: intent.amount, currency: intent.currency, account: on, metadata: { ...intent.metadata } }, created: new Date(intent.created * 1000) });
+        }
+        return listed;
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    /** Every refund made on the account in the window (https://docs.stripe.com/api/refunds/list), all pages. */
+    async listRefundsBetween(window, account) {
+      try {
+        const listed: ProviderRefund[] = [];
+        const pages = stripe.refunds.list({ created: { gte: seconds(window.from), lt: seconds(window.until) }, limit: 100 }, { stripeAccount: account ?? settings.account ?? undefined });
+        for await (const refund of pages) listed.push(refundOf(refund));
+        return listed;
+      } catch (err) {
+        return failed(err);
+      }
+    },
     async retrieveDispute(id, account) {
       try {
         const d = await stripe.disputes.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined });
@@ -175,8 +200,10 @@ function intentResult(intent: Stripe.PaymentIntent): CardChargeResult {
 
 function refundOf(r: Stripe.Refund): ProviderRefund {
   const intent = typeof r.payment_intent === "string" ? r.payment_intent : (r.payment_intent?.id ?? "");
-  return { id: r.id, status: stripeRefundStatus(r.status), amount: r.amount, paymentReference: intent, failureReason: r.failure_reason ?? null, metadata: { ...r.metadata } };
+  return { id: r.id, status: stripeRefundStatus(r.status), amount: r.amount, paymentReference: intent, failureReason: r.failure_reason ?? null, metadata: { ...r.metadata }, created: new Date(r.created * 1000) };
 }
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** Stripe takes three reasons; ours that are not among them go without one. */
 function stripeReason(reason: string | null | undefined): Stripe.RefundCreateParams.Reason | undefined {

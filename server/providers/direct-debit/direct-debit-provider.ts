@@ -1,6 +1,6 @@
 import type { DirectDebitStatus } from "../../../domain/direct-debit";
 import type { LocalDay } from "../../../domain/periods";
-import type { ChargeResult, ProviderMode, Retrieved } from "../charge-result";
+import type { ChargeResult, CreatedBetween, Listed, ProviderMode, Retrieved } from "../charge-result";
 import type { Refunding } from "../refunds";
 
 /**
@@ -65,6 +65,8 @@ export interface DirectDebitProvider extends Refunding {
   collect(request: DirectDebitCollection): Promise<DirectDebitPayment>;
   /** The payment's state at the provider now, with what it was made for, or null when this creditor has no such payment. */
   retrieve(id: string): Promise<Retrieved<DirectDebitPayment> | null>;
+  /** Every payment of this creditor created in the window (GoCardless: payments by `created_at`): what a reconciliation reads. */
+  listPayments(window: CreatedBetween): Promise<Listed<DirectDebitPayment>[]>;
 }
 
 const SETTLED = new Set(["confirmed", "paid_out"]);

@@ -162,6 +162,35 @@ export function gocardlessDirectDebits(settings: GoCardlessSettings): DirectDebi
       const list = await call(`the refunds of ${paymentReference}`, (client) => client.refunds.list({ payment: paymentReference, limit: 100 }));
       return (list.refunds ?? []).map((r) => refundOf(r, paymentReference));
     },
+    /** The creditor's payments made in the window (https://developer.gocardless.com/api-reference#payments-list-payments), every page. */
+    async listPayments(window) {
+      const listed = [];
+      let after: string | undefined;
+      do {
+        const page = await call("the payments of the window", (client) =>
+          client.payments.list({ created_at: { gte: window.from.toISOString(), lt: window.until.toISOString() }, limit: 500, ...(after ? { after } : {}) }),
+        );
+        for (const payment of page.payments ?? []) {
+          const made = { amount: Number(payment.amount), currency: String(payment.currency ?? "").toLowerCase(), account: null, metadata: { ...(payment.metadata as Record<string, string> | undefined) } };
+          listed.push({ ...(await withCause(payment)), made, created: new Date(payment.created_at!) });
+        }
+        after = page.meta?.cursors?.after ?? undefined;
+      } while (after);
+      return listed;
+    },
+    /** The creditor's refunds made in the window, every page. */
+    async listRefundsBetween(window) {
+      const listed: ProviderRefund[] = [];
+      let after: string | undefined;
+      do {
+        const page = await call("the refunds of the window", (client) =>
+          client.refunds.list({ created_at: { gte: window.from.toISOString(), lt: window.until.toISOString() }, limit: 500, ...(after ? { after } : {}) }),
+        );
+        for (const r of page.refunds ?? []) listed.push({ ...refundOf(r, null), created: r.created_at ? new Date(r.created_at) : null });
+        after = page.meta?.cursors?.after ?? undefined;
+      } while (after);
+      return listed;
+    },
     /** With the gym's token: GoCardless answers only for its own creditor's payments (404 for another's). */
     async retrieve(id) {
       try {

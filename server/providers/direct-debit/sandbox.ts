@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { chargeDateFor, directDebitTimeline, statusAt } from "../../../domain/direct-debit";
 import type { Db } from "../../db/client";
 import { sandbox_ledger } from "../../db/schema";
@@ -84,6 +84,22 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock, creditor: strin
       if (!row || (row.request.organisation ?? null) !== creditor) return null;
       const made = { amount: row.amount, currency: row.currency, account: null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} };
       return { ...sandboxDirectDebitAt(row, clock.now()), made };
+    },
+    /** As `payments.list({ created_at: { gte, lt } })` with the creditor's token: its payments made in the window. */
+    async listPayments(window) {
+      const rows = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(and(eq(sandbox_ledger.provider, provider), gte(sandbox_ledger.created_at, window.from), lt(sandbox_ledger.created_at, window.until)))
+        .orderBy(sandbox_ledger.id);
+      const now = clock.now();
+      return rows
+        .filter((row) => (row.request.organisation ?? null) === creditor)
+        .map((row) => ({
+          ...sandboxDirectDebitAt(row, now),
+          made: { amount: row.amount, currency: row.currency, account: null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} },
+          created: row.created_at,
+        }));
     },
     async collect(req: DirectDebitCollection) {
       if (!Number.isSafeInteger(req.amount) || req.amount < 1) throw new ProviderError("amount must be a whole number of cents above 0 (validation_failed).", false);

@@ -1,0 +1,108 @@
+import { Form, Link } from "@remix-run/react";
+import { formatDate, formatDay } from "../../../domain/dates";
+import { formatCents } from "../../../domain/money";
+import { EXPLANATION_MAX } from "../../../domain/schemas/reconciliation";
+import { controlClass } from "../../components/control-class";
+import type { AnswerOf } from "../../lib/api-contract";
+
+export type DifferenceList = AnswerOf<"get", "/reconciliation">;
+type Difference = DifferenceList["data"][number];
+
+const STATUS_LABELS: Record<string, string> = { open: "Open", explained: "Explained", corrected: "Corrected automatically", all: "All" };
+
+/** The status filter: a GET form, so it works without JavaScript and a filtered list is a link. */
+export function DifferenceFilter({ status }: { status: string }) {
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Filter differences">
+      <div className="space-y-1">
+        <label htmlFor="differences-status" className="block text-sm font-medium text-slate-800">
+          Status
+        </label>
+        <select id="differences-status" name="status" defaultValue={status} className={controlClass(false)}>
+          {Object.entries(STATUS_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="rounded bg-brand-700 px-4 py-2 text-sm font-medium text-white">
+        Show
+      </button>
+    </Form>
+  );
+}
+
+const money = (cents: number | null) => (cents === null ? "—" : formatCents(cents));
+
+/** One difference in words, ours against theirs, and (while open) its Explain form. */
+export function DifferenceCard({ d, error, value }: { d: Difference; error?: string; value?: string }) {
+  const errorId = `explain-${d.id}-error`;
+  return (
+    <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4" aria-labelledby={`difference-${d.id}`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={`difference-${d.id}`} className="font-medium">
+          {d.kind_label}
+          {d.member ? (
+            <>
+              {" · "}
+              <Link to={`/members/${d.member.id}`} className="text-brand-700 underline">
+                {d.member.name}
+              </Link>
+            </>
+          ) : null}
+        </h2>
+        <span className="text-sm text-slate-600">
+          {d.day ? formatDay(d.day) : formatDate(d.created_at)} · {d.provider_label} · {d.gym}
+        </span>
+      </div>
+      <p>{d.in_words}</p>
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:max-w-md">
+        <div>
+          <dt className="text-slate-600">Ours</dt>
+          <dd>
+            {money(d.ours_amount)} {d.ours_status ? `(${d.ours_status.replace(/_/g, " ")})` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Theirs</dt>
+          <dd>
+            {money(d.theirs_amount)} {d.theirs_status ? `(${d.theirs_status.replace(/_/g, " ")})` : ""}
+          </dd>
+        </div>
+      </dl>
+      <p className="text-xs text-slate-500">Provider reference {d.provider_reference}</p>
+      {d.status === "open" ? (
+        <Form method="post" className="space-y-1" aria-label={`Explain difference ${d.id}`}>
+          <input type="hidden" name="id" value={d.id} />
+          <label htmlFor={`explain-${d.id}`} className="block text-sm font-medium text-slate-800">
+            Explanation
+          </label>
+          <textarea
+            id={`explain-${d.id}`}
+            name="explanation"
+            rows={2}
+            maxLength={EXPLANATION_MAX}
+            defaultValue={value}
+            className={controlClass(Boolean(error))}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+          />
+          {error ? (
+            <p id={errorId} className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+          <button type="submit" className="rounded border border-slate-300 px-3 py-1.5 text-sm font-medium">
+            Explain
+          </button>
+        </Form>
+      ) : d.explanation ? (
+        <p className="text-sm">
+          <span className="font-medium">Explained</span>
+          {d.resolved_by ? ` by ${d.resolved_by}` : ""}: {d.explanation}
+        </p>
+      ) : null}
+    </li>
+  );
+}

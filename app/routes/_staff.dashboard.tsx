@@ -14,8 +14,8 @@ export async function loader(args: LoaderFunctionArgs): Promise<DashboardData> {
   const api = gymApi(args);
   try {
     // One call for the page's four figures; `costs` is null for staff who may not see money in this gym.
-    const { stats, active_users, breakdown, costs } = await api.get("/dashboard", { query: { weeks: 12 } });
-    return { stats, activeUsers: active_users, breakdown, costs };
+    const { stats, active_users, breakdown, costs, reconciliation_open } = await api.get("/dashboard", { query: { weeks: 12 } });
+    return { stats, activeUsers: active_users, breakdown, costs, reconciliationOpen: reconciliation_open };
   } catch (err) {
     redirectForApiError(args.request, err);
   }

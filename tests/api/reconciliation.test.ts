@@ -128,6 +128,11 @@ describe("the daily reconciliation", () => {
     const long = await admin.call("POST", `/api/reconciliation/${amount.id}/explain`, { explanation: "x".repeat(1001) });
     expect([long.status, (long.json as { errors: Record<string, string[]> }).errors]).toEqual([422, { explanation: ["Use at most 1000 characters"] }]);
     expect((await trainer.call("GET", "/api/reconciliation")).status).toBe(403);
+    // The dashboard counts them for organisation admins, and says nothing of them to others.
+    const open = (await admin.call("GET", "/api/reconciliation")).json.data.meta.open;
+    expect(open).toBeGreaterThan(0);
+    expect((await admin.call("GET", "/api/dashboard")).json.data.reconciliation_open).toBe(open);
+    expect((await trainer.call("GET", "/api/dashboard")).json.data.reconciliation_open).toBeNull();
     expect((await trainer.call("POST", `/api/reconciliation/${amount.id}/explain`, { explanation: "mine" })).status).toBe(403);
 
     const explained = await admin.call("POST", `/api/reconciliation/${amount.id}/explain`, { explanation: "Price changed at the desk; Stripe charged the old one." });

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { formatTime } from "../../../domain/dates";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
@@ -16,6 +17,15 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
         {/* Membership counts may be up to DASHBOARD_CACHE_SECONDS old (server/api/dashboard/member-summary.ts). */}
         {` · Members counted at ${formatTime(data.stats.membership_as_of)}`}
       </p>
+      {data.reconciliationOpen ? (
+        <p className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {data.reconciliationOpen} {data.reconciliationOpen === 1 ? "difference" : "differences"} between our payments and the payment providers'
+          records to look at.{" "}
+          <Link to="/reconciliation" className="font-semibold underline">
+            See the reconciliation
+          </Link>
+        </p>
+      ) : null}
       <div className="mt-6">
         <HeadlineCards stats={data.stats} />
       </div>

@@ -13,4 +13,6 @@ export interface DashboardData {
   breakdown: UserBreakdown;
   /** Null for staff who may not see money in this gym. */
   costs: CostAndVisitMonth[] | null;
+  /** Differences with the payment providers left for a person (organisation admins; null for others). */
+  reconciliationOpen: number | null;
 }

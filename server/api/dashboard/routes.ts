@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { reconciliation_differences } from "../../db/schema";
 import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { readQuery } from "../body";
@@ -27,13 +29,16 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const { weeks } = readQuery(c, activeUsersQuery);
     const summary = pageMemberSummary(c);
     const money = can(c.var.user!, "money.read", c.var.tenant.gymId);
-    const [stats, active_users, breakdown, costs] = await Promise.all([
+    const t = c.var.tenant;
+    const [stats, active_users, breakdown, costs, reconciliation_open] = await Promise.all([
       headlineStats(c, summary),
       activeUsers(c, weeks, summary),
       userBreakdown(summary),
-      money ? costAndVisitBreakdown(c.var.tenant, now(c)) : null,
+      money ? costAndVisitBreakdown(t, now(c)) : null,
+      // Differences with the providers for a person to look at (decision 0042): organisation admins only, as the page.
+      can(c.var.user!, "money.read", null) ? t.db.$count(reconciliation_differences, t.where(reconciliation_differences, eq(reconciliation_differences.status, "open"))) : null,
     ]);
-    return c.json({ data: { stats, active_users, breakdown, costs } });
+    return c.json({ data: { stats, active_users, breakdown, costs, reconciliation_open } });
   })
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
   .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {

@@ -346,6 +346,8 @@ describe("GET /api/dashboard", () => {
       active_users: await one("/api/active-users?weeks=3"),
       breakdown: await one("/api/user-breakdown"),
       costs: await one("/api/cost-and-visit-breakdown"),
+      // Open differences with the providers' records (decision 0042): none here.
+      reconciliation_open: 0,
     });
     expect(res.json.data.costs).toHaveLength(6);
   });

@@ -67,6 +67,10 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
       await until(async () => (await a.boss.getQueueSize("billing-run")) === 0);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+      // pg-boss's own timers (its monitor and cron check) may still be on their last query when stop() resolves; under
+      // a loaded machine one reached the pool after the test had closed it (an unhandled "Cannot use a pool after
+      // calling end"). The test's database outlives them by a moment; the server closes its own after the drain.
+      await new Promise((r) => setTimeout(r, 1_000));
     }
     expect(await db.$count(payments, eq(payments.subscription_id, s.id))).toBe(3);
   }, 60_000);

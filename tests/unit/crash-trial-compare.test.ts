@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectedMember } from "../../scripts/crash-trial/reference";
 import { compare, type Counters, type ExpectedSubscription, type LedgerCharge, type LedgerRefund, type OurPayment, type OurRefund } from "../../scripts/crash-trial/compare";
 
 /**
@@ -139,5 +140,37 @@ describe("crash trial counters", () => {
     const u = clean();
     u.refunds.ours[0].amount = 400;
     onlyThis(run(u), "refundsMissing");
+  });
+});
+
+describe("crash trial reference, worked by hand from decision 0041", () => {
+  const days = (m: ReturnType<typeof expectedMember>) => m.periods.map((p) => `${p.start}: ${p.attempts.map((a) => a.day.slice(5)).join(" ")} ${p.outcome}`);
+
+  it("a card short of funds: tried on the 12th, 13th, 15th, 17th and the last day of access, the 18th; stops on the 19th", () => {
+    const m = expectedMember("card", "short", 2_000, "2026-01-12", "2026-02-01");
+    expect(m.stopDay).toBe("2026-01-19");
+    expect(days(m)).toEqual(["2026-01-12: 01-12 01-13 01-15 01-17 01-18 failed"]);
+    expect(m.periods[0].attempts[0].amount).toBe(2_060);
+  });
+
+  it("a bank payment short of funds: each answer seen the next day, so the tries are the 12th, 14th, 16th and 18th", () => {
+    const m = expectedMember("bank", "short", 1_750, "2026-01-12", "2026-02-01");
+    expect(m.stopDay).toBe("2026-01-20");
+    expect(days(m)).toEqual(["2026-01-12: 01-12 01-14 01-16 01-18 failed", "2026-01-19: 01-19 failed"]);
+  });
+
+  it("a direct debit short of funds: charged Wednesday the 14th, failure seen Thursday the 15th; its one retry fails on the 21st", () => {
+    const m = expectedMember("direct_debit", "short", 2_000, "2026-01-12", "2026-02-01");
+    expect(m.stopDay).toBe("2026-01-22");
+    expect(days(m)).toEqual(["2026-01-12: 01-12 01-16 failed", "2026-01-19: 01-19 failed"]);
+  });
+
+  it("a direct debit that pays over Waitangi Day: the week of 2 February is confirmed on Tuesday the 10th, not Monday the 9th", () => {
+    expect(days(expectedMember("direct_debit", "pays", 2_000, "2026-01-12", "2026-02-09")).slice(-3)).toEqual(["2026-01-26: 01-26 paid", "2026-02-02: 02-02 open", "2026-02-09: 02-09 open"]);
+    expect(days(expectedMember("direct_debit", "pays", 2_000, "2026-01-12", "2026-02-10")).slice(-2)).toEqual(["2026-02-02: 02-02 paid", "2026-02-09: 02-09 open"]);
+  });
+
+  it("a hard decline is not retried and stops a week after it is seen", () => {
+    expect(expectedMember("card", "gone", 2_000, "2026-01-12", "2026-02-01")).toEqual({ stopDay: "2026-01-19", periods: [{ start: "2026-01-12", attempts: [{ day: "2026-01-12", amount: 2_060 }], outcome: "failed" }] });
   });
 });

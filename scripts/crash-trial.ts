@@ -221,6 +221,7 @@ try {
       if (result) {
         landed.push(result);
         resumeFrom = result.day;
+        if (landed.length % 10 === 0) console.log(`  ${landed.length} kills, the last at ${result.day} ${result.step}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
         break;
       }
       finishedEarly++;

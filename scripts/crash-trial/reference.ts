@@ -14,7 +14,8 @@
  *   it ends, at the start of that day, before anything is planned or charged that day; paid up, it ends;
  * - retries of a soft decline 1, 3, 5 and 7 days after the period's first failure, made only before access stops,
  *   with the last day of access taking the last try the cut drops; a try is made at the first run on or after its
- *   day once the try before it has failed; a hard decline is not retried; nothing is tried after access stopped.
+ *   day once the run has heard the try before it failed (an answer heard while that run charges counts: the try is
+ *   made in the same run); a hard decline is not retried; nothing is tried after access stopped.
  */
 
 export type Rail = "card" | "direct_debit" | "bank";
@@ -95,15 +96,20 @@ export function expectedMember(rail: Rail, outcome: Outcome, price: number, firs
   for (let d = firstDay; d <= lastDay; d = day(d, 1)) {
     // 1. Access that stops today stops before anything else.
     if (stop && d >= stop) lapsed = true;
-    // 2. Planning: today's period, then retries whose day has come and whose try before has failed (seen before today).
-    if (!lapsed) {
-      if ((Date.parse(d) - Date.parse(firstDay)) % (7 * 86_400_000) === 0) periods.push({ start: d, tries: [make(d)], firstFailed: null });
+    // Retries whose day has come and whose try before has failed, as far as the run has heard (`seen`: before today's
+    // charging, the answers of earlier days; after it, today's too).
+    const retry = (seen: (answered: string) => boolean) => {
       for (const p of periods) {
         const last = p.tries.at(-1)!;
-        if (last.day === d || last.paid || last.answered >= d || outcome !== "short" || !p.firstFailed) continue;
+        if (last.day === d || last.paid || !seen(last.answered) || outcome !== "short" || !p.firstFailed) continue;
         const next = retryDays(p.firstFailed, stop)[p.tries.length - 1];
         if (next && next <= d) p.tries.push(make(d));
       }
+    };
+    // 2. Planning: today's period, then the retries due.
+    if (!lapsed) {
+      if ((Date.parse(d) - Date.parse(firstDay)) % (7 * 86_400_000) === 0) periods.push({ start: d, tries: [make(d)], firstFailed: null });
+      retry((answered) => answered < d);
     }
     // 3. Charging: the answers seen today. A failure starts the grace period (one running is not moved); paid up, it ends.
     for (const p of periods) {
@@ -115,6 +121,8 @@ export function expectedMember(rail: Rail, outcome: Outcome, price: number, firs
       }
     }
     if (!lapsed && stop && periods.every((p) => p.tries.at(-1)!.paid)) stop = null;
+    // A retry the answers heard while charging made due today is made in the same run (decision 0043).
+    if (!lapsed) retry((answered) => answered <= d);
   }
   return {
     stopDay: stop,

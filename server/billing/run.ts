@@ -8,7 +8,7 @@ import { chargePending, type ChargeReport } from "./charge";
 import { pursueRefunds } from "./refunds";
 import { syncDoorAccess, type DoorReport } from "./doors";
 import { endLapsedGraces } from "./outcomes";
-import { planCharges, planRetries } from "./plan";
+import { planCharges, planRetries, planRetryIds } from "./plan";
 import { startDueSubscriptions } from "./start";
 
 export { chargePending } from "./charge";
@@ -67,6 +67,14 @@ export async function billingRun(db: Db, providers: Providers, now: Date, onStep
   timer.lap("plan");
   onStep?.("charge");
   const charged = await chargePending(db, providers, now);
+  // Answers the charge step heard (a bank payment or direct debit asked for its state) can make a retry due today:
+  // it is made now, not only if the run happens to run again today (after a crash, the trial found a run done
+  // twice made a try a single run did not: decision 0043). Only the new tries are sent.
+  const late = await planRetryIds(db, now);
+  if (late.length) {
+    const more = await chargePending(db, providers, now, { only: late });
+    for (const k of ["charged", "declined", "leftPending", "awaiting"] as const) charged[k] += more[k];
+  }
   // Refunds on their way (a direct debit's takes a day or more) or never answered: asked again (./refunds.ts).
   onStep?.("refunds");
   const refunds = await pursueRefunds(db, providers, null, now);
@@ -75,7 +83,7 @@ export async function billingRun(db: Db, providers: Providers, now: Date, onStep
   // Last, so the door hears both of this run's news: access stopped above, and access back for debts paid now.
   const doors = await syncDoorAccess(db, providers, now);
   timer.lap("doors");
-  return { started, planned, ...charged, lapsed, doors, refunds, ms: timer.ms };
+  return { started, planned: planned + late.length, ...charged, lapsed, doors, refunds, ms: timer.ms };
 }
 
 /** Milliseconds per step, for the run's log line and the benchmark. */

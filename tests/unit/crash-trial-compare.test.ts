@@ -153,16 +153,16 @@ describe("crash trial reference, worked by hand from decision 0041", () => {
     expect(m.periods[0].attempts[0].amount).toBe(2_060);
   });
 
-  it("a bank payment short of funds: each answer seen the next day, so the tries are the 12th, 14th, 16th and 18th", () => {
+  it("a bank payment short of funds: each answer heard the next day; the 18th's, heard on the 19th, makes the last try then", () => {
     const m = expectedMember("bank", "short", 1_750, "2026-01-12", "2026-02-01");
     expect(m.stopDay).toBe("2026-01-20");
-    expect(days(m)).toEqual(["2026-01-12: 01-12 01-14 01-16 01-18 failed", "2026-01-19: 01-19 failed"]);
+    expect(days(m)).toEqual(["2026-01-12: 01-12 01-14 01-16 01-18 01-19 failed", "2026-01-19: 01-19 failed"]);
   });
 
-  it("a direct debit short of funds: charged Wednesday the 14th, failure seen Thursday the 15th; its one retry fails on the 21st", () => {
+  it("a direct debit short of funds: charged Wednesday the 14th, failure heard Thursday the 15th; the 16th's retry fails on the 21st, tried again then", () => {
     const m = expectedMember("direct_debit", "short", 2_000, "2026-01-12", "2026-02-01");
     expect(m.stopDay).toBe("2026-01-22");
-    expect(days(m)).toEqual(["2026-01-12: 01-12 01-16 failed", "2026-01-19: 01-19 failed"]);
+    expect(days(m)).toEqual(["2026-01-12: 01-12 01-16 01-21 failed", "2026-01-19: 01-19 failed"]);
   });
 
   it("a direct debit that pays over Waitangi Day: the week of 2 February is confirmed on Tuesday the 10th, not Monday the 9th", () => {

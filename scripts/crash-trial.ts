@@ -171,12 +171,13 @@ try {
     `crash trial: ${count.toLocaleString("en")} weekly subscriptions, billed ${FIRST_DAY} to ${lastDay}, ${kills} kills; the providers' books in ${name}_ledger`
   );
 
-  // The kills' targets: days spread evenly over the range, the six steps in turn (shuffled), in the order they come.
+  // The kills' targets: days spread evenly over the range (with at least as many kills as days, every day has one;
+  // with fewer, one at a random day of each slice), the six steps in turn (shuffled), in the order they come.
   const days: string[] = [];
   for (let d = FIRST_DAY; d <= lastDay; d = addCalendarDays(d, 1)) days.push(d);
   const steps = [...RUN_STEPS].sort(() => Math.random() - 0.5);
   const targets = Array.from({ length: kills }, (_, k) => ({
-    day: days[Math.min(days.length - 1, Math.floor(((k + Math.random()) * days.length) / Math.max(kills, 1)))],
+    day: days[Math.min(days.length - 1, Math.floor(((k + (kills >= days.length ? 0 : Math.random())) * days.length) / Math.max(kills, 1)))],
     step: steps[k % steps.length],
   }));
   const order = (day: string, step: RunStep) => `${day}:${RUN_STEPS.indexOf(step)}`;

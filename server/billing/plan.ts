@@ -215,6 +215,11 @@ export async function owingBySubscription(db: Db, subscriptionIds: number[]): Pr
  * before the engine, or a first charge converted from an `upcoming` row made weeks before, is retried the same.
  */
 export async function planRetries(db: Db, now: Date): Promise<number> {
+  return (await planRetryIds(db, now)).length;
+}
+
+/** planRetries, answering the new tries' ids (the run charges the ones its charge step made due: ./run.ts). */
+export async function planRetryIds(db: Db, now: Date): Promise<number[]> {
   const today = localDay(now);
   // Only a failure from the last week can still have a try to come: the schedule is spent after that.
   const horizon = new Date(now.getTime() - (RETRY_AFTER_DAYS[RETRY_AFTER_DAYS.length - 1] + 2) * 86_400_000);
@@ -255,8 +260,8 @@ export async function planRetries(db: Db, now: Date): Promise<number> {
     const kind = (paymentKind ?? null) as PaymentTypeKind | null;
     retries.push({ ...retryOf(p, day, now), payment_type_id: paymentTypeId ?? p.payment_type_id, surcharge: kind ? surchargeFor(p.amount, kind, surcharge) : p.surcharge });
   }
-  if (!retries.length) return 0;
-  return (await insertRows(db, payments, retries, { onConflict: sql` on conflict do nothing`, returnIds: true })).length;
+  if (!retries.length) return [];
+  return insertRows(db, payments, retries, { onConflict: sql` on conflict do nothing`, returnIds: true });
 }
 
 /**

@@ -8,7 +8,7 @@ import { chargePending, type ChargeReport } from "./charge";
 import { pursueRefunds } from "./refunds";
 import { syncDoorAccess, type DoorReport } from "./doors";
 import { endLapsedGraces } from "./outcomes";
-import { planCharges, planRetries } from "./plan";
+import { planCharges, planRetries, planRetryIds } from "./plan";
 import { startDueSubscriptions } from "./start";
 
 export { chargePending } from "./charge";
@@ -43,29 +43,47 @@ export interface RunReport extends ChargeReport {
 
 const ANALYZE_AFTER = 5_000;
 
-export async function billingRun(db: Db, providers: Providers, now: Date): Promise<RunReport> {
+/** The run's steps in order, as `onStep` names them when each begins (the crash trial aims its kills by them). */
+export const RUN_STEPS = ["lapse", "start", "plan", "charge", "refunds", "doors"] as const;
+export type RunStep = (typeof RUN_STEPS)[number];
+
+export async function billingRun(db: Db, providers: Providers, now: Date, onStep?: (step: RunStep) => void): Promise<RunReport> {
   // A simulated clock (npm run billing, the tests) follows the run, so the sandboxes live on the run's day.
   providers.clock.set?.(now);
   const timer = stepTimer();
+  onStep?.("lapse");
   // Access that stopped when a day began is stopped before anything is planned or charged for that day: a period
   // starting on or after the stop day is never charged (issue 28, finding 1).
   const lapsed = (await endLapsedGraces(db, now)).length;
   timer.lap("lapse");
+  onStep?.("start");
   const started = await startDueSubscriptions(db, providers, now);
   timer.lap("start");
+  onStep?.("plan");
   const planned = (await planCharges(db, now)) + (await planRetries(db, now));
   // Thousands of new pending rows are news to the planner until autovacuum notices; without them its estimates
   // pick plans that read every pending payment for each batch of the charge step.
   if (planned >= ANALYZE_AFTER) await db.execute(sql`analyze payments`);
   timer.lap("plan");
+  onStep?.("charge");
   const charged = await chargePending(db, providers, now);
+  // Answers the charge step heard (a bank payment or direct debit asked for its state) can make a retry due today:
+  // it is made now, not only if the run happens to run again today (after a crash, the trial found a run done
+  // twice made a try a single run did not: decision 0043). Only the new tries are sent.
+  const late = await planRetryIds(db, now);
+  if (late.length) {
+    const more = await chargePending(db, providers, now, { only: late });
+    for (const k of ["charged", "declined", "leftPending", "awaiting"] as const) charged[k] += more[k];
+  }
   // Refunds on their way (a direct debit's takes a day or more) or never answered: asked again (./refunds.ts).
+  onStep?.("refunds");
   const refunds = await pursueRefunds(db, providers, null, now);
   timer.lap("charge");
+  onStep?.("doors");
   // Last, so the door hears both of this run's news: access stopped above, and access back for debts paid now.
   const doors = await syncDoorAccess(db, providers, now);
   timer.lap("doors");
-  return { started, planned, ...charged, lapsed, doors, refunds, ms: timer.ms };
+  return { started, planned: planned + late.length, ...charged, lapsed, doors, refunds, ms: timer.ms };
 }
 
 /** Milliseconds per step, for the run's log line and the benchmark. */
@@ -85,11 +103,18 @@ function stepTimer() {
 /**
  * The run once a day, at 10 am Auckland time, from `from` to `until` (both days included): what the scheduled
  * job will do day by day, for `npm run billing -- --until` and the tests, which move time on. Reports are added up.
+ * `onStep` hears each step of each day as it begins (the crash trial's child reports them to aim its kills).
  */
-export async function billingRunUntil(db: Db, providers: Providers, from: LocalDay, until: LocalDay): Promise<Omit<RunReport, "ms"> & { days: number }> {
+export async function billingRunUntil(
+  db: Db,
+  providers: Providers,
+  from: LocalDay,
+  until: LocalDay,
+  onStep?: (day: LocalDay, step: RunStep) => void,
+): Promise<Omit<RunReport, "ms"> & { days: number }> {
   const total = { started: 0, planned: 0, charged: 0, declined: 0, awaiting: 0, leftPending: 0, lapsed: 0, doors: { suspended: 0, restored: 0, failed: 0 }, refunds: { succeeded: 0, failed: 0, pending: 0 }, days: 0 };
   for (let day = from; day <= until; day = addCalendarDays(day, 1)) {
-    const report = await billingRun(db, providers, new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000));
+    const report = await billingRun(db, providers, new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000), onStep && ((step) => onStep(day, step)));
     total.started += report.started;
     total.planned += report.planned;
     total.charged += report.charged;

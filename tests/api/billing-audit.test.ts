@@ -114,6 +114,32 @@ describe("finding 3: a bank payment's retry reaches the bank", () => {
   });
 });
 
+describe("a day's run done twice makes no try a single run did not (the crash trial, decision 0043)", () => {
+  it("makes the try an answer heard while charging made due, in the same run", async () => {
+    const g = await gymWith(7);
+    // Short of funds at the bank: each try's answer is heard at the next day's run. The first failure is heard on
+    // the 13th: tries on the 14th, 16th, 18th and the last day of access, the 19th, when the 18th's answer comes.
+    const s = await member(g, { bank: "12-3456-0009995-00" });
+    const expected = [
+      ["2026-01-12", 0, "failed", "2026-01-12"],
+      ["2026-01-12", 1, "failed", "2026-01-14"],
+      ["2026-01-12", 2, "failed", "2026-01-16"],
+      ["2026-01-12", 3, "failed", "2026-01-18"],
+      ["2026-01-12", 4, "pending", "2026-01-19"],
+      ["2026-01-19", 0, "pending", "2026-01-19"],
+    ];
+    await billingRunUntil(env.db, providers, "2026-01-12", "2026-01-19");
+    // One run on the 19th made the last try (before, only a second run that day did).
+    expect(await summary(s.id)).toEqual(expected);
+    // The 19th's run again (after a crash, or from a second server): nothing more.
+    await billingRun(env.db, providers, at("2026-01-19"));
+    expect(await summary(s.id)).toEqual(expected);
+    await billingRunUntil(env.db, providers, "2026-01-20", "2026-01-25");
+    expect(await summary(s.id)).toEqual(expected.map(([period, attempt, , day]) => [period, attempt, "failed", day]));
+    expect((await subscription(s.id)).upcoming_state).toBe("failed");
+  });
+});
+
 describe("finding 4: every soft decline is retried, whatever its row's history", () => {
   it("retries a first charge converted from an `upcoming` row made weeks before", async () => {
     const g = await gymWith(14);

@@ -40,7 +40,10 @@ test("bulk price change: previewed, run as a job with a report, and harmless to 
   await expect(page.getByText("Choose the price members move to")).toBeVisible();
   await expect(page.getByLabel("Name, e-mail or mobile (optional)")).toHaveValue(email);
 
-  const boxes = page.getByRole("group", { name: "Move the members on" }).getByRole("checkbox");
+  // Every price billed as often as the target (a change keeps each member's billing rhythm: decision 0040).
+  const frequency = /\$[\d.,]+ (.+?)(?: \(.*\))?(?: · archived)?$/.exec(target)![1];
+  const escaped = frequency.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const boxes = page.getByRole("group", { name: "Move the members on" }).getByRole("checkbox", { name: new RegExp(`\\$[\\d.,]+ ${escaped}( \\(|$| ·)`) });
   for (const box of await boxes.all()) await box.check();
   await page.getByRole("group", { name: "Move the members on" }).getByRole("checkbox", { name: target, exact: true }).uncheck();
   await page.getByLabel("To the price").selectOption({ label: target });

@@ -123,7 +123,13 @@ test("price change: the member's e-mail previewed, the change scheduled, then re
 });
 
 test("take payment: a member in a grace period pays at the desk and the grace period ends", async ({ page }) => {
-  await openMember(page, "status=grace_period&gym=all", jsEnabled(test.info()) ? 0 : 1);
+  // A member who owes: the boot's billing run retries the demo's seeded failures (issue 28), so some in a grace
+  // period have a retry under way and nothing to take. Each project looks at its own half of the list.
+  for (let i = jsEnabled(test.info()) ? 0 : 1; ; i += 2) {
+    await openMember(page, "status=grace_period&gym=all", i);
+    if (await actions(page).getByRole("link", { name: "Take payment" }).count()) break;
+    expect(i, "a member in a grace period with something owing").toBeLessThan(20);
+  }
   await actions(page).getByRole("link", { name: "Take payment" }).click();
   await page.getByLabel("EFTPOS at the desk").check();
   await page.getByRole("button", { name: "Preview" }).click();

@@ -63,7 +63,7 @@ async function main() {
     const [gym] = await db.insert(gyms).values({ organisation_id: org.id, name: "Bench" }).returning();
     const [offering] = await db.insert(offerings).values({ organisation_id: org.id, name: "Anytime", type: "24_7" }).returning();
     const [price] = await db.insert(prices).values({ organisation_id: org.id, offering_id: offering.id, amount: 2_500, billing_frequency: "weekly" }).returning();
-    const [staff] = await db.insert(users).values({ name: "Bench Admin", email: "bench.admin@example.com", is_staff: true }).returning();
+    const [staff] = await db.insert(users).values({ name: "Bench Admin", email: "bench.admin@example.com" }).returning();
     const plans = { Anytime: price.id, "Off Peak": 0 };
     const inOrg = <T>(work: Parameters<typeof withTenant<T>>[3]) => withTenant(db, org.id, gym.id, work, { atomic: true });
 
@@ -78,7 +78,7 @@ async function main() {
       const checked = await inOrg(async (t) => updateImport(t, await findImport(t, created.id), { mapping: created.mapping, date_order: created.date_order, plans, import_errors: true, invite: false }, new Date()));
       const t2 = performance.now();
       await inOrg(async (t) => confirmImport(t, await findImport(t, created.id), new Date()));
-      await runImports(db, mailer, () => "");
+      await runImports(db, mailer, { setPassword: () => "", invitation: () => "" });
       const t3 = performance.now();
       clearInterval(sampler);
       const done = await inOrg((t) => findImport(t, created.id));

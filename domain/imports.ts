@@ -206,6 +206,8 @@ export interface ImportSummary {
   total: number;
   create: number;
   update: number;
+  /** Rows naming someone another organisation holds: invited to join, added when they accept (decision 0048). */
+  invite?: number;
   unchanged: number;
   errors: number;
   /** The first rows in error (all of them are in the rejected rows file after the import). */

@@ -119,7 +119,21 @@ export default function ImportPage() {
             {imp.status === "done" ? "Imported" : "Stopped"}
           </h2>
           {imp.error ? <p className="text-sm text-red-800">{imp.error}</p> : null}
-          <Counts items={[["Created", imp.created_count], ["Updated", imp.updated_count], ["Already up to date", imp.unchanged_count], ["Not imported", imp.rejected_count]]} />
+          <Counts
+            items={[
+              ["Created", imp.created_count],
+              ["Updated", imp.updated_count],
+              ["Already up to date", imp.unchanged_count],
+              ["Invited to join", imp.invited_to_join_count],
+              ["Not imported", imp.rejected_count],
+            ]}
+          />
+          {imp.invited_to_join_count ? (
+            <p className="text-sm text-slate-700">
+              Invited to join: they already have an account with another organisation, so we e-mailed each an invitation. They appear in your members
+              when they accept it.
+            </p>
+          ) : null}
           <div className="flex flex-wrap gap-3">
             <Link to="/members" className="rounded-md bg-white px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
               See the members
@@ -269,7 +283,15 @@ export default function ImportPage() {
           <h2 id="check-heading" className="text-lg font-semibold">
             What the import will do
           </h2>
-          <Counts items={[["New members", s.create], ["Updated (matched by e-mail)", s.update], ["Already up to date", s.unchanged], ["Rows with errors", s.errors]]} />
+          <Counts
+            items={[
+              ["New members", s.create],
+              ["Updated (matched by e-mail)", s.update],
+              ["Already up to date", s.unchanged],
+              ["Invited to join (they have an account elsewhere)", s.invite ?? 0],
+              ["Rows with errors", s.errors],
+            ]}
+          />
           <SampleRows summary={s} />
           <ErrorRows summary={s} />
         </section>

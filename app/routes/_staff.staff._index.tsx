@@ -11,6 +11,7 @@ import { readForm } from "../lib/forms.server";
 import { redirectForApiError } from "../lib/session.server";
 import { formOn, formText } from "../lib/settings-action.server";
 import { redirectWithToast } from "../lib/toast.server";
+import { formatDateTime } from "../../domain/dates";
 
 export const meta: MetaFunction = () => [{ title: "Staff · Gym Membership" }];
 
@@ -28,8 +29,18 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const status = (STATUSES.find((s) => s.value === url.searchParams.get("status"))?.value ?? "current") as Status;
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
-  const list = await orRefusal(args.request, api.get("/organisations/:id/staff", { params: { id: organisationId }, query: { status, search: search || undefined } }));
-  return { staff: list.data, options, status, search };
+  const [list, invitations] = await Promise.all([
+    orRefusal(args.request, api.get("/organisations/:id/staff", { params: { id: organisationId }, query: { status, search: search || undefined } })),
+    status === "invited" ? orRefusal(args.request, api.get("/organisations/:id/invitations", { params: { id: organisationId }, query: { kind: "staff" } })) : null,
+  ]);
+  return {
+    staff: list.data,
+    // Accounts another organisation holds, asked to join (decision 0048): shown as typed here until they accept.
+    invitations: (invitations?.data ?? []).map((i) => ({ ...i, expires: formatDateTime(new Date(i.expires_at)) })),
+    options,
+    status,
+    search,
+  };
 }
 
 const INVITE_FIELDS = ["email", "name", "role", "calendar_colour"];
@@ -41,6 +52,7 @@ const INVITE_FIELDS = ["email", "name", "role", "calendar_colour"];
 export async function action(args: ActionFunctionArgs) {
   const { api, organisationId } = await staffRoute(args);
   const form = await readForm(args.request);
+  if (formText(form, "intent") === "withdraw") return withdraw(args, api, form);
   const rows = gymRows(form);
   const values: Record<string, string> = {
     ...Object.fromEntries(INVITE_FIELDS.map((k) => [k, formText(form, k)])),
@@ -64,6 +76,10 @@ export async function action(args: ActionFunctionArgs) {
     if (who.staff) return refused({ email: [ALREADY_STAFF] }, ALREADY_STAFF, 422);
     if (who.member) return refused({ email: [IS_A_MEMBER] }, IS_A_MEMBER, 422);
     const added = await api.post("/organisations/:id/staff", { params, body: parsed.data });
+    if ("awaiting_acceptance" in added) {
+      const detail = `We e-mailed ${added.email} an invitation to join your staff. They already have an account, so they join when they accept it.`;
+      return redirectWithToast("/staff?status=invited", { summary: "Invitation sent", detail }, api.headers);
+    }
     const toast = !added.invited
       ? { summary: "Staff member added", detail: `${added.name} can sign in once they set a password from the sign-in page.` }
       : added.existing_account
@@ -76,8 +92,19 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+/** Withdraws an open invitation: its link stops working. */
+async function withdraw(args: ActionFunctionArgs, api: Awaited<ReturnType<typeof staffRoute>>["api"], form: FormData) {
+  try {
+    await api.delete("/invitations/:id", { params: { id: formText(form, "id") }, query: { kind: "staff" } });
+    return redirectWithToast("/staff?status=invited", { summary: "Invitation withdrawn", detail: "Its link no longer works." }, api.headers);
+  } catch (err) {
+    if (!(err instanceof ApiRequestError) || err.status === 401) redirectForApiError(args.request, err);
+    return redirectWithToast("/staff?status=invited", { summary: "Not withdrawn", detail: err.message, severity: "error" }, api.headers);
+  }
+}
+
 export default function Staff() {
-  const { staff, options, status, search } = useLoaderData<typeof loader>();
+  const { staff, invitations, options, status, search } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <div className="max-w-6xl space-y-4">
@@ -159,6 +186,7 @@ export default function Staff() {
             </table>
           </div>
         </div>
+        {status === "invited" ? <WaitingInvitations invitations={invitations} /> : null}
         <div className="max-w-xl">
           <SettingsSection
             id="invite"
@@ -177,5 +205,41 @@ export default function Staff() {
         </div>
       </div>
     </div>
+  );
+}
+
+/** People with an account elsewhere, invited to the staff: shown as they were typed here, until they answer. */
+function WaitingInvitations({ invitations }: { invitations: ReturnType<typeof useLoaderData<typeof loader>>["invitations"] }) {
+  return (
+    <section aria-labelledby="waiting-heading" className="space-y-2">
+      <h2 id="waiting-heading" className="text-lg font-semibold">
+        Waiting for an answer
+      </h2>
+      <p className="text-sm text-slate-600">They already have an account with us, so they join your staff when they accept the e-mailed invitation.</p>
+      {invitations.length === 0 ? (
+        <p className="text-sm text-slate-600">No invitations are waiting.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+          {invitations.map((i) => (
+            <li key={i.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-2">
+              <span>
+                <span className="font-medium">{i.name || i.email}</span>
+                {i.name ? <span className="text-slate-600"> · {i.email}</span> : null}
+                <span className="block text-xs text-slate-600">
+                  {i.role === "admin" ? "Organisation admin" : "Gym roles as invited"} · the link works until {i.expires}
+                </span>
+              </span>
+              <Form method="post">
+                <input type="hidden" name="intent" value="withdraw" />
+                <input type="hidden" name="id" value={i.id} />
+                <button type="submit" className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-red-700 ring-1 ring-inset ring-slate-300 hover:bg-red-50">
+                  Withdraw
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

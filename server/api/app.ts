@@ -19,6 +19,7 @@ import { priceRoutes } from "./prices/routes";
 import { organisationRoutes } from "./organisations/routes";
 import { gymRoutes } from "./gyms/routes";
 import { staffRoutes } from "./staff/routes";
+import { invitationRoutes } from "./invitations/routes";
 import { importRoutes } from "./imports/routes";
 import { doorRoutes } from "./doors/routes";
 import { calendarRoutes } from "./calendar/routes";
@@ -36,7 +37,7 @@ import { signupRoutes } from "./signup/routes";
 import { sandboxPageRoutes } from "./signup/sandbox-pages";
 import { inProcessJobs } from "../jobs/starter";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
-import { importInviteUrl, runImports } from "../imports/run";
+import { importLinks, runImports } from "../imports/run";
 
 /**
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
@@ -63,6 +64,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", organisationRoutes)
   .route("/", gymRoutes)
   .route("/", staffRoutes)
+  .route("/", invitationRoutes)
   .route("/", importRoutes)
   .route("/", doorRoutes)
   .route("/", calendarRoutes)
@@ -87,7 +89,7 @@ export type Api = ReturnType<typeof createApi>;
 export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config">) {
   return inProcessJobs({
     "bulk-price-changes": () => runBulkPriceChanges(deps.db, deps.mailer, deps.now),
-    "member-imports": () => runImports(deps.db, deps.mailer, importInviteUrl(deps.config), deps.now),
+    "member-imports": () => runImports(deps.db, deps.mailer, importLinks(deps.config), deps.now),
   });
 }
 

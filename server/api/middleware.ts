@@ -88,7 +88,7 @@ function staffUser(c: Context<ApiEnv>) {
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
-  if (!u.row.is_staff || !u.organisation || u.organisation.role === "member") throw forbidden();
+  if (!u.organisation || u.organisation.role === "member") throw forbidden();
   return { ...u, organisation: u.organisation };
 }
 
@@ -115,7 +115,7 @@ export const requireMember: MiddlewareHandler<ApiEnv> = async (c, next) => {
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
-  if (u.row.is_staff || u.organisation?.role !== "member" || !u.gym) throw forbidden();
+  if (u.organisation?.role !== "member" || !u.gym) throw forbidden();
   await inTenant(c, u.organisation.id, u.gym.id, next);
 };
 

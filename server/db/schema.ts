@@ -108,7 +108,6 @@ export const users = pgTable(
     email: text("email").notNull(),
     mobile_number: text("mobile_number"),
     password_hash: text("password_hash"),
-    is_staff: boolean("is_staff").notNull().default(false),
     email_verified_at: ts("email_verified_at"),
     dob: date("dob"),
     email_notifications: boolean("email_notifications").notNull().default(true),
@@ -292,6 +291,39 @@ export const password_links = pgTable("password_links", {
   used_at: ts("used_at"),
   created_at: created(),
 });
+
+/**
+ * An organisation's invitation to a person who already has an account (decision 0048): they join only when they
+ * accept it. Until then the organisation sees what it wrote here (the address and name it typed), never the account.
+ * `role` and `gyms` for staff; `membership` the import's or desk's member fields (notes, tags, price, joined on).
+ */
+export const organisation_invitations = pgTable(
+  "organisation_invitations",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    role: text("role").$type<"admin" | "personal_trainer" | "member">().notNull(),
+    gyms: jsonb("gyms").$type<{ id: number; role: "admin" | "personal_trainer" }[]>().notNull().default([]),
+    home_gym_id: integer("home_gym_id").references(() => gyms.id),
+    membership: jsonb("membership").$type<{ notes?: string | null; tags?: string[]; signup_price_id?: number | null; joined_on?: string | null }>().notNull().default({}),
+    calendar_colour: text("calendar_colour"),
+    import_id: integer("import_id"),
+    invited_by: integer("invited_by").references(() => users.id),
+    token_hash: text("token_hash").notNull().unique(),
+    expires_at: ts("expires_at").notNull(),
+    accepted_at: ts("accepted_at"),
+    declined_at: ts("declined_at"),
+    revoked_at: ts("revoked_at"),
+    created_at: created(),
+  },
+  (t) => [
+    // One open invitation per person and organisation: inviting again renews it.
+    uniqueIndex("organisation_invitations_open_idx").on(t.organisation_id, t.user_id).where(sql`accepted_at is null and declined_at is null and revoked_at is null`),
+  ],
+);
 
 /** Fixed-window counters for throttling (sign-in per account and per IP, register per IP). */
 export const rate_limits = pgTable("rate_limits", {
@@ -796,6 +828,8 @@ export const member_imports = pgTable(
     unchanged_count: integer("unchanged_count").notNull().default(0),
     rejected_count: integer("rejected_count").notNull().default(0),
     invited_count: integer("invited_count").notNull().default(0),
+    /** Rows naming someone who already has an account with another organisation: invited to join, not added (decision 0048). */
+    invited_to_join_count: integer("invited_to_join_count").notNull().default(0),
     error: text("error"),
     started_at: ts("started_at"),
     finished_at: ts("finished_at"),

@@ -69,6 +69,7 @@ export async function dryRun(t: Tenant, content: string, imp: { gym_id: number; 
       }
       if (kind === "create" || kind === "join") summary.create++;
       else if (kind === "update") summary.update++;
+      else if (kind === "invite") summary.invite = (summary.invite ?? 0) + 1;
       else summary.unchanged++;
       if (summary.sample.length < 5) summary.sample.push({ line: j.row.row, member: j.member! });
     }

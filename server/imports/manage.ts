@@ -155,7 +155,7 @@ export async function discardImport(t: Tenant, imp: ImportRow) {
 
 /** The import as the API answers it: its settings, dry run and progress; the fields a column may be given. */
 export function importView(imp: ImportRow) {
-  const done = imp.created_count + imp.updated_count + imp.unchanged_count + imp.rejected_count;
+  const done = imp.created_count + imp.updated_count + imp.unchanged_count + imp.rejected_count + imp.invited_to_join_count;
   return {
     ...imp,
     progress: { processed: Math.min(imp.next_line, imp.row_count), total: imp.row_count, percent: imp.row_count ? Math.floor((100 * Math.min(imp.next_line, imp.row_count)) / imp.row_count) : 0, counted: done },

@@ -6,9 +6,10 @@ import { rowsOf } from "../db/values";
 /**
  * Who each imported e-mail address already is (issue 15), read for a batch of rows at once: nobody yet, a member
  * here (maybe removed), staff here, or someone with an account who belongs elsewhere. One place for the rule of what
- * an import may change: a member only its own organisation has gets their profile updated from the file; a person
- * who also belongs to another organisation keeps their profile (it is theirs, not this gym's), and gets only this
- * organisation's side (home gym, notes, tags, the price they will join on).
+ * an import may change (decision 0048): a member only its own organisation holds gets their profile updated from the
+ * file; a person another organisation holds (now or before) keeps their profile (it is theirs, not this gym's), and
+ * gets only this organisation's side (home gym, notes, tags, the price they will join on); and such a person who is
+ * not a member here is not added but invited to join.
  */
 export interface Existing {
   user_id: number;
@@ -48,7 +49,7 @@ export async function existingPeople(t: Tenant, emails: string[]): Promise<Map<s
   }>(
     await t.db.execute(sql`
     select u.id as user_id, lower(u.email) as email, u.deleted_at is not null as deleted, ou.role,
-           coalesce(ou.deleted_at is not null, false) as member_removed, person_belongs_elsewhere(u.id) as elsewhere,
+           coalesce(ou.deleted_at is not null, false) as member_removed, person_known_elsewhere(u.id) as elsewhere,
            u.name, u.mobile_number, u.dob::text as dob, u.address, u.suburb, u.city, u.post_code,
            u.emergency_contact_name, u.emergency_contact_number, ou.notes, ou.tags, ou.signup_price_id as price_id, ou.home_gym_id
     from users u
@@ -86,6 +87,7 @@ export async function existingPeople(t: Tenant, emails: string[]): Promise<Map<s
 export type Outcome =
   | { kind: "create" }
   | { kind: "join"; existing: Existing }
+  | { kind: "invite"; existing: Existing }
   | { kind: "update"; existing: Existing; profile: Partial<Existing["profile"]>; membership: { notes?: string; tags?: string[]; price_id?: number | null; home_gym_id?: number } }
   | { kind: "unchanged"; existing: Existing }
   | { kind: "reject"; reason: string };
@@ -100,7 +102,8 @@ export function outcomeFor(m: ImportedMember, existing: Existing | undefined, gy
   if (!existing) return { kind: "create" };
   if (existing.deleted) return { kind: "reject", reason: "This e-mail address belonged to an account that was deleted" };
   if (existing.role && existing.role !== "member") return { kind: "reject", reason: "This e-mail address belongs to a member of your staff" };
-  if (!existing.role || existing.member_removed) return { kind: "join", existing };
+  // Someone another organisation holds joins only by accepting an invitation (decision 0048).
+  if (!existing.role || existing.member_removed) return existing.elsewhere ? { kind: "invite", existing } : { kind: "join", existing };
   const profile: Partial<Existing["profile"]> = {};
   if (!existing.elsewhere) {
     for (const f of PROFILE_FIELDS) {

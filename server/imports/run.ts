@@ -9,6 +9,7 @@ import { gyms, member_import_rejections, member_imports, organisation_users, use
 import { withTenant, type Tenant } from "../db/tenant";
 import type { Mail, Mailer } from "../mail/mailer";
 import { importInviteMail } from "../mail/templates";
+import { invite } from "../people/invitations";
 import { BATCH_ROWS, judgeBatch, readingOf, type Judged } from "./analyse";
 import { batchesOf, dataRows } from "./csv-rows";
 import { fileOf, findImport } from "./manage";
@@ -20,15 +21,25 @@ import { fileOf, findImport } from "./manage";
  * again as they are written (people.ts): whoever signed up since the dry run is updated, not duplicated. Importing
  * the same file again finds every member unchanged and creates nothing.
  */
-/** Where an import's invitation links go: the back-office's set-password page. */
-export const importInviteUrl = (config: Config) => (token: string) => `${backofficeUrl(config)}/set-password?token=${token}`;
+/**
+ * Where an import's links go: the back-office's set-password page for the accounts it creates, and its invitation
+ * page for people another organisation holds.
+ */
+export const importLinks = (config: Config): ImportLinks => ({
+  setPassword: (token) => `${backofficeUrl(config)}/set-password?token=${token}`,
+  invitation: (token) => `${backofficeUrl(config)}/invitation?token=${token}`,
+});
+export interface ImportLinks {
+  setPassword: (token: string) => string;
+  invitation: (token: string) => string;
+}
 
 export interface ImportJobReport {
   imports: number;
   rows: number;
 }
 
-export async function runImports(db: Db, mailer: Mailer, inviteUrl: (token: string) => string, now: () => Date = () => new Date()): Promise<ImportJobReport> {
+export async function runImports(db: Db, mailer: Mailer, links: ImportLinks, now: () => Date = () => new Date()): Promise<ImportJobReport> {
   const report: ImportJobReport = { imports: 0, rows: 0 };
   for (;;) {
     const [next] = await db
@@ -40,7 +51,7 @@ export async function runImports(db: Db, mailer: Mailer, inviteUrl: (token: stri
     if (!next) return report;
     report.imports++;
     try {
-      report.rows += await runOne(db, mailer, next.organisation_id, next.id, inviteUrl, now);
+      report.rows += await runOne(db, mailer, next.organisation_id, next.id, links, now);
     } catch (err) {
       reportError(`[imports] import ${next.id} stopped`, err, { job: "member-imports" });
       await db
@@ -51,7 +62,7 @@ export async function runImports(db: Db, mailer: Mailer, inviteUrl: (token: stri
   }
 }
 
-async function runOne(db: Db, mailer: Mailer, organisationId: number, id: number, inviteUrl: (token: string) => string, now: () => Date) {
+async function runOne(db: Db, mailer: Mailer, organisationId: number, id: number, links: ImportLinks, now: () => Date) {
   const { imp, content } = await withTenant(db, organisationId, null, async (t) => {
     const found = await findImport(t, id);
     return { imp: found, content: await fileOf(t, id) };
@@ -70,13 +81,13 @@ async function runOne(db: Db, mailer: Mailer, organisationId: number, id: number
   await db.update(member_imports).set({ status: "running", started_at: imp.started_at ?? now(), updated_at: now() }).where(eq(member_imports.id, id));
   let rows = 0;
   for await (const batch of batchesOf(dataRows(content, imp.next_line), BATCH_ROWS)) {
-    await withTenant(
+    const invitations = await withTenant(
       db,
       organisationId,
       imp.gym_id,
       async (t) => {
         const judged = await judgeBatch(t, batch, reading, imp.gym_id, seen);
-        const counts = await writeBatch(t, judged, imp.id, imp.gym_id, now());
+        const counts = await writeBatch(t, judged, imp, now(), links.invitation);
         await t.db
           .update(member_imports)
           .set({
@@ -85,17 +96,21 @@ async function runOne(db: Db, mailer: Mailer, organisationId: number, id: number
             updated_count: sql`${member_imports.updated_count} + ${counts.updated}`,
             unchanged_count: sql`${member_imports.unchanged_count} + ${counts.unchanged}`,
             rejected_count: sql`${member_imports.rejected_count} + ${counts.rejected}`,
+            invited_to_join_count: sql`${member_imports.invited_to_join_count} + ${counts.invitations.length}`,
             updated_at: now(),
           })
           .where(t.where(member_imports, eq(member_imports.id, id)));
+        return counts.invitations;
       },
       { atomic: true },
     );
+    // Sent once the batch is committed: an invitation that was rolled back is never mailed.
+    for (const mail of invitations) await mailer.send(mail);
     rows += batch.length;
   }
   await db.update(member_imports).set({ status: "done", finished_at: now(), updated_at: now() }).where(eq(member_imports.id, id));
   if (imp.invite) {
-    const mails = await withTenant(db, organisationId, imp.gym_id, (t) => inviteImported(t, id, inviteUrl, now()), { atomic: true });
+    const mails = await withTenant(db, organisationId, imp.gym_id, (t) => inviteImported(t, id, links.setPassword, now()), { atomic: true });
     for (const mail of mails) await mailer.send(mail);
   }
   return rows;
@@ -114,17 +129,39 @@ const profileOf = (m: ImportedMember) => ({
 });
 
 /** Writes one judged batch; answers what it did. */
-async function writeBatch(t: Tenant, judged: Judged[], importId: number, gymId: number, now: Date) {
-  const counts = { created: 0, updated: 0, unchanged: 0, rejected: 0 };
+async function writeBatch(t: Tenant, judged: Judged[], imp: { id: number; gym_id: number; created_by: number }, now: Date, invitationUrl: (token: string) => string) {
+  const importId = imp.id;
+  const gymId = imp.gym_id;
+  const counts = { created: 0, updated: 0, unchanged: 0, rejected: 0, invitations: [] as Mail[] };
   const rejected: { line: number; reason: string }[] = [];
   const joining: { userId: number; m: ImportedMember }[] = [];
   const creates: ImportedMember[] = [];
+  const [inviter] = await t.db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, imp.created_by));
   const touched: number[] = [];
   for (const j of judged) {
     const o = j.outcome;
     if (o.kind === "reject") rejected.push({ line: j.row.row, reason: o.reason });
     else if (o.kind === "create") creates.push(j.member!);
     else if (o.kind === "join") joining.push({ userId: o.existing.user_id, m: j.member! });
+    else if (o.kind === "invite") {
+      const m = j.member!;
+      const asked = await invite(
+        t,
+        {
+          userId: o.existing.user_id,
+          email: m.email,
+          name: m.name,
+          role: "member",
+          homeGymId: gymId,
+          membership: { notes: m.notes, tags: m.tags, signup_price_id: m.price_id, joined_on: m.joined_on },
+          importId,
+          invitedBy: inviter,
+        },
+        now,
+        invitationUrl,
+      );
+      counts.invitations.push(asked.mail);
+    }
     else if (o.kind === "unchanged") {
       counts.unchanged++;
       touched.push(o.existing.user_id);
@@ -150,7 +187,7 @@ async function writeBatch(t: Tenant, judged: Judged[], importId: number, gymId: 
     await insertRows(
       t.db,
       users,
-      creates.map((m) => ({ ...profileOf(m), email: m.email, is_staff: false, current_organisation_id: t.organisationId, current_gym_id: gymId, created_at: now, updated_at: now })),
+      creates.map((m) => ({ ...profileOf(m), email: m.email, current_organisation_id: t.organisationId, current_gym_id: gymId, created_at: now, updated_at: now })),
       // An address that got an account between the lookup and now (a sign-up) joins as that person.
       { onConflict: sql` on conflict do nothing` },
     );

@@ -12,7 +12,7 @@ import { deliverSandboxWebhooks, type Deliver } from "../providers/sandbox-webho
 import { signingSecret } from "../webhooks/verify";
 import { defaultWindow, reconcile } from "../reconciliation/reconcile";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
-import { importInviteUrl, runImports } from "../imports/run";
+import { importLinks, runImports } from "../imports/run";
 import type { JobStarter } from "./starter";
 
 /**
@@ -84,7 +84,7 @@ const JOBS = {
     log.info({ job: "reconciliation", ...report, byKind }, "job done");
   },
   "member-imports": async ({ database, settings }: JobContext) => {
-    const report = await runImports(database.db, settings.mailer, importInviteUrl(settings.config));
+    const report = await runImports(database.db, settings.mailer, importLinks(settings.config));
     if (report.imports) log.info({ job: "member-imports", ...report }, "job done");
   },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;

@@ -189,3 +189,17 @@ export function refundMail(to: string, name: string, p: { gym: string; amount: s
   const subject = `${p.gym} refunded ${p.amount}`;
   return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
 }
+
+/**
+ * An organisation's invitation to someone who already has an account (decision 0048): nothing changes until they
+ * accept. `role` in words ("a member", "personal trainer").
+ */
+export function joinInvitationMail(to: string, p: { organisation: string; role: string; invitedBy: string; url: string; days: number }): Mail {
+  const lines = [
+    "Hi,",
+    `${p.invitedBy} of ${p.organisation} has invited you to join them as ${p.role}.`,
+    `You already have an account with us, so nothing changes until you say yes: ${p.organisation} cannot see your details before you accept. The link works for ${p.days} days.`,
+    "If you don't know them, ignore this e-mail or decline.",
+  ];
+  return { to, subject: `${p.organisation} has invited you to join`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Join ${p.organisation}?`, lines, { label: "See the invitation", url: p.url }) };
+}

@@ -11,6 +11,8 @@ import type { Mail } from "../mail/mailer";
 import { staffAddedMail, staffInviteMail } from "../mail/templates";
 import type { DoorProvider } from "../providers/doors/door-provider";
 import { ProviderError } from "../providers/errors";
+import { HELD_ELSEWHERE, heldElsewhere } from "../people/custody";
+import { invite } from "../people/invitations";
 import { staffMember, type StaffScope, type StaffView } from "./read";
 
 /**
@@ -77,17 +79,19 @@ const roleInWords = (role: StaffRole | -1, chosen: { role: StaffRole }[]) =>
 const isUniqueViolation = (err: unknown) => String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505";
 
 /**
- * POST /api/organisations/{id}/staff. A new address becomes an account without a password; an address that has an
- * account (staff elsewhere, say) joins with it. Invited, a person without a password gets a link to set one, and a
- * person with one is told they were added. Answers the staff member and the mail to send after the commit.
+ * POST /api/organisations/{id}/staff. A new address becomes an account without a password. An address whose account
+ * another organisation holds gets an invitation instead (decision 0048): they join when they accept it, and until
+ * then this organisation sees only what it typed. Someone this organisation alone knew (removed staff) comes back
+ * at once. Invited, a person without a password gets a link to set one, and a person with one is told they were
+ * added. Answers the staff member (or the invitation) and the mail to send after the commit.
  */
 export async function inviteStaff(
   t: Tenant,
   actor: Actor,
   input: StaffInvite,
   now: Date,
-  urls: { setPassword: (token: string) => string; signIn: string },
-): Promise<{ id: number; existing: boolean; mail: Mail | null }> {
+  urls: { setPassword: (token: string) => string; signIn: string; invitation: (token: string) => string },
+): Promise<{ id: number; existing: boolean; mail: Mail | null; invitation: null } | { id: null; existing: true; mail: Mail; invitation: number }> {
   await checkGyms(t, actor, input.role, input.gyms);
   const [org] = await t.db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, t.organisationId));
   let [person] = await t.db.select().from(users).where(sql`lower(${users.email}) = ${input.email}`);
@@ -97,7 +101,13 @@ export async function inviteStaff(
     if (here && !here.deleted_at) throw invalid({ email: [here.role === "member" ? IS_A_MEMBER : ALREADY_STAFF] });
     if (here?.role === "member") throw invalid({ email: [IS_A_MEMBER] });
     if (person.deleted_at) throw invalid({ email: ["This e-mail address belonged to an account that was deleted: use another address"] });
-    await t.db.update(users).set({ is_staff: true, updated_at: now, ...(input.calendar_colour ? { calendar_colour: input.calendar_colour } : {}) }).where(eq(users.id, person.id));
+    if (await heldElsewhere(t, person.id)) {
+      const role = input.role === "admin" ? ("admin" as const) : ("personal_trainer" as const);
+      const asked = { userId: person.id, email: person.email, name: input.name, role, gyms: input.gyms, calendarColour: input.calendar_colour, invitedBy: actor };
+      const inv = await invite(t, asked, now, urls.invitation);
+      return { id: null, existing: true, mail: inv.mail, invitation: inv.id };
+    }
+    if (input.calendar_colour) await t.db.update(users).set({ calendar_colour: input.calendar_colour, updated_at: now }).where(eq(users.id, person.id));
     const fields = { role: input.role === "admin" ? ("admin" as const) : ("personal_trainer" as const), pending_invite: input.invite && !person.password_hash, deleted_at: null, deactivated_at: null, access_enabled: false, updated_at: now };
     // Someone removed earlier comes back with the new roles.
     if (here) await t.db.update(organisation_users).set(fields).where(t.where(organisation_users, eq(organisation_users.user_id, person.id)));
@@ -109,7 +119,6 @@ export async function inviteStaff(
         .values({
           name: input.name ?? "",
           email: input.email,
-          is_staff: true,
           invited_at: input.invite ? now : null,
           calendar_colour: input.calendar_colour ?? undefined,
           current_organisation_id: t.organisationId,
@@ -127,12 +136,12 @@ export async function inviteStaff(
     );
   }
   await setRoles(t, person.id, input.role, input.gyms);
-  if (!input.invite) return { id: person.id, existing, mail: null };
+  if (!input.invite) return { id: person.id, existing, mail: null, invitation: null };
   const about = { organisation: org.name, role: roleInWords(input.role, input.gyms), invitedBy: actor.name };
-  if (person.password_hash) return { id: person.id, existing, mail: staffAddedMail(person.email, person.name, { ...about, url: urls.signIn }) };
+  if (person.password_hash) return { id: person.id, existing, mail: staffAddedMail(person.email, person.name, { ...about, url: urls.signIn }), invitation: null };
   await t.db.update(users).set({ invited_at: now }).where(eq(users.id, person.id));
   const token = await createLink(t.db, person.id, "invite", now);
-  return { id: person.id, existing, mail: staffInviteMail(person.email, person.name || null, { ...about, url: urls.setPassword(token) }) };
+  return { id: person.id, existing, mail: staffInviteMail(person.email, person.name || null, { ...about, url: urls.setPassword(token) }), invitation: null };
 }
 
 /** POST /api/staff/{id}/resend-invitation: a fresh link (older ones work until they expire or one is used). */
@@ -154,10 +163,12 @@ export async function updateStaff(t: Tenant, actor: Actor, id: number, input: St
   if (s.status === "removed") throw invalid({ _: ["This person has been removed from your staff: invite them again"] });
   await checkGyms(t, actor, input.role, input.gyms);
   if (input.role !== "admin") await keepAnAdmin(t, s);
-  await t.db
-    .update(users)
-    .set({ name: input.name, updated_at: now, ...(input.calendar_colour ? { calendar_colour: input.calendar_colour } : {}) })
-    .where(eq(users.id, id));
+  // Their name and colour are theirs (decision 0048): written only while no other organisation holds them.
+  const changes = { ...(input.name !== s.name ? { name: input.name } : {}), ...(input.calendar_colour && input.calendar_colour !== s.calendar_colour ? { calendar_colour: input.calendar_colour } : {}) };
+  if (Object.keys(changes).length) {
+    if (await heldElsewhere(t, id)) throw invalid(Object.fromEntries(Object.keys(changes).map((k) => [k, [HELD_ELSEWHERE]])));
+    await t.db.update(users).set({ ...changes, updated_at: now }).where(eq(users.id, id));
+  }
   await setRoles(t, id, input.role, input.gyms);
 }
 
@@ -209,17 +220,20 @@ export async function removeStaff(t: Tenant, actor: Actor, doors: DoorProvider, 
   await endAllSessions(t.db, id);
 }
 
-/** POST /api/organisations/{id}/staff-exists { email }: whether the address has an account, and what it is here. */
+/**
+ * POST /api/organisations/{id}/staff-exists { email }: what the address is here. It answers about this organisation's
+ * own people only: an account that only other organisations hold answers as no account at all (issue 29, L3), so
+ * the question tells nobody who has an account elsewhere.
+ */
 export async function staffExists(t: Tenant, email: string) {
-  const [person] = await t.db.select({ id: users.id, name: users.name, deleted_at: users.deleted_at }).from(users).where(sql`lower(${users.email}) = ${email}`);
-  if (!person) return { exists: false, staff: false, member: false, removed: false, name: null };
   const [here] = await t.db
-    .select({ role: organisation_users.role, deleted_at: organisation_users.deleted_at })
+    .select({ role: organisation_users.role, deleted_at: organisation_users.deleted_at, name: users.name })
     .from(organisation_users)
-    .where(t.where(organisation_users, eq(organisation_users.user_id, person.id)));
-  const staff = Boolean(here && here.role !== "member" && !here.deleted_at);
-  const member = Boolean(here && here.role === "member" && !here.deleted_at);
-  // The name of someone outside the organisation is theirs to share: only a yes or no is given for them.
-  return { exists: true, staff, member, removed: Boolean(here?.deleted_at), name: here ? person.name : null };
+    .innerJoin(users, eq(users.id, organisation_users.user_id))
+    .where(t.where(organisation_users, sql`lower(${users.email}) = ${email}`));
+  if (!here) return { exists: false, staff: false, member: false, removed: false, name: null };
+  const staff = here.role !== "member" && !here.deleted_at;
+  const member = here.role === "member" && !here.deleted_at;
+  return { exists: true, staff, member, removed: Boolean(here.deleted_at), name: here.name };
 }
 

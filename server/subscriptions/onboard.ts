@@ -37,7 +37,7 @@ export async function onboardPif(t: Tenant, req: OnboardPifRequest, actorId: num
   try {
     [user] = await t.db
       .insert(users)
-      .values({ name: req.name, email: req.email, mobile_number: req.mobile_number ?? null, is_staff: false, should_onboard: true, invited_at: now, current_organisation_id: t.organisationId, current_gym_id: req.gym_id, created_at: now, updated_at: now })
+      .values({ name: req.name, email: req.email, mobile_number: req.mobile_number ?? null, should_onboard: true, invited_at: now, current_organisation_id: t.organisationId, current_gym_id: req.gym_id, created_at: now, updated_at: now })
       .returning();
   } catch (err) {
     if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") throw invalid({ email: [ALREADY_AN_ACCOUNT] });

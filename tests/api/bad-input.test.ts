@@ -18,7 +18,7 @@ beforeAll(async () => {
   const m = await makeUser(env.db, { name: "Mere Member", email: "mere@example.com" });
   await addMember(env.db, m.id, org.id, gym.id);
   memberId = m.id;
-  const a = await makeUser(env.db, { name: "alpha admin", email: "admin@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
+  const a = await makeUser(env.db, { name: "alpha admin", email: "admin@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
   await addStaff(env.db, a.id, org.id, "admin");
   admin = await signedIn(env.api, env.db, "admin@example.com", PASSWORD);
 });

@@ -46,9 +46,9 @@ beforeAll(async () => {
   const elsewhere = await makeOrganisation(env.db, { name: "Not Ours" });
   foreignPrice = await makePrice(env.db, await makeOffering(env.db, elsewhere.id, { name: "Theirs" }), { amount: 100, billing_frequency: "weekly" });
   const hash = await hashPassword(PASSWORD);
-  const a = await makeUser(env.db, { name: "bulk admin", email: "bulk.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "bulk admin", email: "bulk.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
-  const tr = await makeUser(env.db, { name: "bulk trainer", email: "bulk.trainer@example.com", password_hash: hash, is_staff: true });
+  const tr = await makeUser(env.db, { name: "bulk trainer", email: "bulk.trainer@example.com", password_hash: hash });
   await addStaff(env.db, tr.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   admin = await signedIn(api, env.db, a.email, PASSWORD);
   trainer = await signedIn(api, env.db, tr.email, PASSWORD);

@@ -19,7 +19,7 @@ export async function calendarFixture(prefix: string, options: { now?: Date } = 
   const north = await makeGym(env.db, org.id, "North");
   const south = await makeGym(env.db, org.id, "South");
   const staff = async (name: string, who: string, role: "admin" | "personal_trainer", organisationId = org.id) => {
-    const u = await makeUser(env.db, { name, email: email(who), password_hash: hash, is_staff: true });
+    const u = await makeUser(env.db, { name, email: email(who), password_hash: hash });
     await addStaff(env.db, u.id, organisationId, role, role === "admin" ? [] : [{ gymId: north.id, role: "personal_trainer" }]);
     return u.id;
   };

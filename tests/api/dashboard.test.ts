@@ -155,7 +155,6 @@ beforeAll(async () => {
     const u = await makeUser(env.db, {
       name: email,
       email,
-      is_staff: true,
       password_hash: hash,
       current_organisation_id: orgId,
       current_gym_id: gymId,
@@ -227,7 +226,7 @@ describe("GET /api/active-users: finished weeks", () => {
     // An organisation of its own, so nothing here reaches the figures the other tests read.
     const gamma = await makeOrganisation(env.db, { name: "Gamma" });
     const gym = await makeGym(env.db, gamma.id, "Gamma One");
-    const staff = await makeUser(env.db, { name: "gamma admin", email: "gamma-admin@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD) });
+    const staff = await makeUser(env.db, { name: "gamma admin", email: "gamma-admin@example.com", password_hash: await hashPassword(PASSWORD) });
     await addStaff(env.db, staff.id, gamma.id, "admin");
     const price = await offering(gamma.id, "Gamma Anytime", { all_gyms_access: true });
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma1@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });

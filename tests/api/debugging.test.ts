@@ -20,9 +20,9 @@ beforeAll(async () => {
   const hash = await hashPassword(PASSWORD);
   const org = await makeOrganisation(env.db, { name: "Debug Gyms" });
   const gym = await makeGym(env.db, org.id, "Central");
-  const admin = await makeUser(env.db, { name: "deb admin", email: "deb.admin@example.com", password_hash: hash, is_staff: true });
+  const admin = await makeUser(env.db, { name: "deb admin", email: "deb.admin@example.com", password_hash: hash });
   await addStaff(env.db, admin.id, org.id, "admin");
-  const trainer = await makeUser(env.db, { name: "deb trainer", email: "deb.trainer@example.com", password_hash: hash, is_staff: true });
+  const trainer = await makeUser(env.db, { name: "deb trainer", email: "deb.trainer@example.com", password_hash: hash });
   await addStaff(env.db, trainer.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   const price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
   const member = async (name: string, extra: Parameters<typeof makeSubscription>[4] = {}, charges: [string, string, number][] = []) => {
@@ -105,7 +105,7 @@ describe("GET /api/expected-payments-debugging", () => {
   it("says of a failed period what the billing run will do next, by the run's own retry rule (issue 28, finding 5)", async () => {
     const org = await makeOrganisation(env.db, { name: "Debug Retries" });
     const gym = await makeGym(env.db, org.id, "Retry Road");
-    const boss = await makeUser(env.db, { name: "retry admin", email: "retry.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    const boss = await makeUser(env.db, { name: "retry admin", email: "retry.admin@example.com", password_hash: await hashPassword(PASSWORD) });
     await addStaff(env.db, boss.id, org.id, "admin");
     const price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
     const failing = async (name: string, code: string, failed: string, graceEnds: string) => {
@@ -130,7 +130,7 @@ describe("GET /api/expected-payments-debugging: money given back (issue 28)", ()
   it("says a period was refunded or charged back afterwards, and stays ok; a duplicate given back in full is put right", async () => {
     const org = await makeOrganisation(env.db, { name: "Debug Refunds" });
     const gym = await makeGym(env.db, org.id, "Refund Road");
-    const boss = await makeUser(env.db, { name: "refund admin", email: "refund.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    const boss = await makeUser(env.db, { name: "refund admin", email: "refund.admin@example.com", password_hash: await hashPassword(PASSWORD) });
     await addStaff(env.db, boss.id, org.id, "admin");
     const price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
     const given = async (name: string, charges: number, back: { kind: "refund" | "chargeback"; status: "succeeded" | "pending" | "lost" | "open" | "won"; amount: number }[]) => {

@@ -38,9 +38,9 @@ beforeAll(async () => {
   south = await makeGym(env.db, org.id, "South");
   await env.db.update(gyms).set({ tracks_visits: true }).where(eq(gyms.id, north.id));
   const hash = await hashPassword(PASSWORD);
-  const a = await makeUser(env.db, { name: "Door Admin", email: "doors.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "Door Admin", email: "doors.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
-  const g = await makeUser(env.db, { name: "Door Gym Admin", email: "doors.gymadmin@example.com", password_hash: hash, is_staff: true });
+  const g = await makeUser(env.db, { name: "Door Gym Admin", email: "doors.gymadmin@example.com", password_hash: hash });
   await addStaff(env.db, g.id, org.id, "personal_trainer", [{ gymId: north.id, role: "admin" }]);
   inside = await makeUser(env.db, { name: "Ina Inside", email: "ina@example.com" });
   await addMember(env.db, inside.id, org.id, north.id);
@@ -142,7 +142,7 @@ describe("an organisation with its own Kisi account", () => {
     nock.disableNetConnect();
     own = await makeOrganisation(env.db, { name: "Own Kisi Ltd" });
     const gym = await makeGym(env.db, own.id, "Own Gym");
-    const a = await makeUser(env.db, { name: "Own Admin", email: "own.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    const a = await makeUser(env.db, { name: "Own Admin", email: "own.admin@example.com", password_hash: await hashPassword(PASSWORD) });
     await addStaff(env.db, a.id, own.id, "admin");
     kim = await makeUser(env.db, { name: "Kim Kisi", email: "kim.kisi@example.com" });
     const price = await makePrice(env.db, await makeOffering(env.db, own.id, { name: "Anytime" }), { amount: 2500 });

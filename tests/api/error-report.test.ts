@@ -27,7 +27,7 @@ beforeAll(async () => {
   });
   const org = await makeOrganisation(env.db, { name: "Reported Gyms" });
   await makeGym(env.db, org.id, "Reported");
-  const u = await makeUser(env.db, { name: "Ava Admin", email: "ava.admin@example.com", password_hash: await hashPassword("report passphrase"), is_staff: true });
+  const u = await makeUser(env.db, { name: "Ava Admin", email: "ava.admin@example.com", password_hash: await hashPassword("report passphrase") });
   await addStaff(env.db, u.id, org.id, "admin");
   ids = { user: u.id, organisation: org.id };
   const transport = (options: Parameters<typeof createTransport>[0]) =>

@@ -33,7 +33,7 @@ beforeAll(async () => {
   theirs = await makeGym(env.db, (await makeOrganisation(env.db, { name: "Elsewhere" })).id, "Theirs");
   const hash = await hashPassword(PASSWORD);
   const staff = async (email: string, role: "admin" | "personal_trainer", gymRoles: { gymId: number; role: "admin" | "personal_trainer" }[] = []) => {
-    const u = await makeUser(env.db, { name: email.split("@")[0], email, password_hash: hash, is_staff: true });
+    const u = await makeUser(env.db, { name: email.split("@")[0], email, password_hash: hash });
     await addStaff(env.db, u.id, org.id, role, gymRoles);
     return signedIn(api, env.db, email, PASSWORD);
   };

@@ -45,9 +45,9 @@ beforeAll(async () => {
   const offering = await makeOffering(env.db, org.id, { name: "Gold" });
   [{ id: gold }] = await env.db.insert(prices).values({ organisation_id: org.id, offering_id: offering.id, amount: 2500, billing_frequency: "weekly" }).returning();
   const hash = await hashPassword(PASSWORD);
-  const a = await makeUser(env.db, { name: "Import Admin", email: "imports.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "Import Admin", email: "imports.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
-  const t = await makeUser(env.db, { name: "Import Trainer", email: "imports.trainer@example.com", password_hash: hash, is_staff: true });
+  const t = await makeUser(env.db, { name: "Import Trainer", email: "imports.trainer@example.com", password_hash: hash });
   await addStaff(env.db, t.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   const kim = await makeUser(env.db, { name: "Kim Existing", email: "kim.existing@example.com", mobile_number: "021 000 0000" });
   await addMember(env.db, kim.id, org.id, gym.id);

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const offering = await makeOffering(env.db, org.id, { name: "Anytime", all_gyms_access: true });
   weekly = await makePrice(env.db, offering, { amount: 2_500, billing_frequency: "weekly" });
   dearer = await makePrice(env.db, offering, { amount: 2_900, billing_frequency: "weekly" });
-  const a = await makeUser(env.db, { name: "alone admin", email: "alone.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+  const a = await makeUser(env.db, { name: "alone admin", email: "alone.admin@example.com", password_hash: await hashPassword(PASSWORD) });
   await addStaff(env.db, a.id, org.id, "admin");
   admin = await signedIn(api, env.db, a.email, PASSWORD);
 });

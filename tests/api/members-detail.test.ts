@@ -88,10 +88,10 @@ beforeAll(async () => {
   await addMember(env.db, bea.id, beta.id, betaGym.id);
   await makeUser(env.db, { name: "Taken", email: "taken@example.com" });
 
-  const admin = await makeUser(env.db, { name: "alpha admin", email: "admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
+  const admin = await makeUser(env.db, { name: "alpha admin", email: "admin@example.com", password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
   await addStaff(env.db, admin.id, alpha.id, "admin");
   id.admin = admin.id;
-  const trainer = await makeUser(env.db, { name: "trainer", email: "trainer@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
+  const trainer = await makeUser(env.db, { name: "trainer", email: "trainer@example.com", password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
   await addStaff(env.db, trainer.id, alpha.id, "personal_trainer", [{ gymId: north.id, role: "personal_trainer" }]);
 });
 afterAll(() => env.close());

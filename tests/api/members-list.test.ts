@@ -88,9 +88,9 @@ beforeAll(async () => {
   const betaGym = await makeGym(env.db, beta.id, "Beta Gym");
   await member(beta.id, betaGym.id, "Bea Beta");
 
-  const admin = await makeUser(env.db, { name: "alpha admin", email: "admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
+  const admin = await makeUser(env.db, { name: "alpha admin", email: "admin@example.com", password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
   await addStaff(env.db, admin.id, alpha.id, "admin");
-  const trainer = await makeUser(env.db, { name: "south trainer", email: "trainer@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id, current_gym_id: south.id });
+  const trainer = await makeUser(env.db, { name: "south trainer", email: "trainer@example.com", password_hash: hash, current_organisation_id: alpha.id, current_gym_id: south.id });
   await addStaff(env.db, trainer.id, alpha.id, "personal_trainer", [{ gymId: south.id, role: "personal_trainer" }]);
 });
 afterAll(() => env.close());

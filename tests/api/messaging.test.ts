@@ -28,7 +28,7 @@ beforeAll(async () => {
   const hash = await hashPassword(PASSWORD);
   const org = await makeOrganisation(env.db, { name: "Chatty Gyms", calendar_and_messaging: true });
   const gym = await makeGym(env.db, org.id, "Chatty Central");
-  const a = await makeUser(env.db, { name: "Chat Admin", email: "chat.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "Chat Admin", email: "chat.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
   const m = await makeUser(env.db, { name: "Mel Member", email: "mel@example.com", password_hash: hash, email_verified_at: new Date() });
   await addMember(env.db, m.id, org.id, gym.id);
@@ -37,14 +37,14 @@ beforeAll(async () => {
   quietId = q.id;
   // A trainer of Chatty Central only, and a member of the organisation's other gym.
   const harbour = await makeGym(env.db, org.id, "Chatty Harbour");
-  const t = await makeUser(env.db, { name: "Tia Trainer", email: "tia.trainer@example.com", password_hash: hash, is_staff: true });
+  const t = await makeUser(env.db, { name: "Tia Trainer", email: "tia.trainer@example.com", password_hash: hash });
   await addStaff(env.db, t.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   const h = await makeUser(env.db, { name: "Hana Harbour", email: "hana@example.com", password_hash: hash, email_verified_at: new Date() });
   await addMember(env.db, h.id, org.id, harbour.id);
   harbourMemberId = h.id;
   const other = await makeOrganisation(env.db, { name: "Silent Gyms" });
   await makeGym(env.db, other.id, "Silent");
-  const o = await makeUser(env.db, { name: "Silent Admin", email: "silent.admin@example.com", password_hash: hash, is_staff: true });
+  const o = await makeUser(env.db, { name: "Silent Admin", email: "silent.admin@example.com", password_hash: hash });
   await addStaff(env.db, o.id, other.id, "admin");
   admin = await signedIn(api, env.db, "chat.admin@example.com", PASSWORD);
   member = await signedIn(api, env.db, "mel@example.com", PASSWORD);

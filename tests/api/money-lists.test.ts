@@ -86,9 +86,9 @@ beforeAll(async () => {
     { organisation_id: org.id, gym_id: south.id, user_id: noah.id, visited_at: at("2026-09-01", 6) },
   ]);
   const hash = await hashPassword(PASSWORD);
-  const a = await makeUser(env.db, { name: "lists admin", email: "lists.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "lists admin", email: "lists.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
-  const tr = await makeUser(env.db, { name: "lists trainer", email: "lists.trainer@example.com", password_hash: hash, is_staff: true });
+  const tr = await makeUser(env.db, { name: "lists trainer", email: "lists.trainer@example.com", password_hash: hash });
   await addStaff(env.db, tr.id, org.id, "personal_trainer", [{ gymId: north.id, role: "personal_trainer" }]);
   admin = await signedIn(api, env.db, a.email, PASSWORD);
   trainer = await signedIn(api, env.db, tr.email, PASSWORD);

@@ -57,7 +57,7 @@ beforeAll(async () => {
   foreignPrice = await makePrice(env.db, foreignOffering, { amount: 100, billing_frequency: "weekly", private: true });
   const hash = await hashPassword(PASSWORD);
   const staff = async (email: string, role: "admin" | "personal_trainer", gyms: { gymId: number; role: "admin" | "personal_trainer" }[] = []) => {
-    const u = await makeUser(env.db, { name: email.split("@")[0], email, password_hash: hash, is_staff: true });
+    const u = await makeUser(env.db, { name: email.split("@")[0], email, password_hash: hash });
     await addStaff(env.db, u.id, org.id, role, gyms);
     return signedIn(api, env.db, email, PASSWORD);
   };

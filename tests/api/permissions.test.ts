@@ -87,7 +87,7 @@ describe("the permission table through the API", () => {
     for (const who of ["org_admin", "gym_admin", "trainer", "mixed"]) for (const g of ["north", "south"]) await member(`${g}_deletable_by_${who}`, id[g]);
 
     const staff = async (email: string, orgRole: "admin" | "personal_trainer", gyms: { gymId: number; role: "admin" | "personal_trainer" }[]) => {
-      const u = await makeUser(db, { name: email, email, is_staff: true, password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
+      const u = await makeUser(db, { name: email, email, password_hash: hash, current_organisation_id: alpha.id, current_gym_id: north.id });
       await addStaff(db, u.id, alpha.id, orgRole, gyms);
     };
     await staff("org_admin@example.com", "admin", []);

@@ -21,7 +21,7 @@ beforeAll(async () => {
   ids.gym = gym.id;
   await env.db.update(gyms).set({ card_surcharge_basis_points: 175, card_surcharge_fixed: 30, general_card_surcharge_text: "Cards carry a 1.75% + 30c surcharge" }).where(eq(gyms.id, gym.id));
   ids.plainGym = (await makeGym(env.db, org.id, "No Surcharge")).id;
-  const admin = await makeUser(env.db, { name: "pat admin", email: "pat@example.com", password_hash: hash, is_staff: true });
+  const admin = await makeUser(env.db, { name: "pat admin", email: "pat@example.com", password_hash: hash });
   await addStaff(env.db, admin.id, org.id, "admin");
   const member = await makeUser(env.db, { name: "mo member", email: "mo@example.com", password_hash: hash });
   await addMember(env.db, member.id, org.id, gym.id);

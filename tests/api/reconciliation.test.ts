@@ -38,9 +38,9 @@ beforeAll(async () => {
   const gym = await makeGym(env.db, org.id, "Ledger Lane");
   const weekly = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_500, billing_frequency: "weekly" });
   const hash = await hashPassword(PASSWORD);
-  const a = await makeUser(env.db, { name: "recon admin", email: "recon.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "recon admin", email: "recon.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
-  const tr = await makeUser(env.db, { name: "recon trainer", email: "recon.trainer@example.com", password_hash: hash, is_staff: true });
+  const tr = await makeUser(env.db, { name: "recon trainer", email: "recon.trainer@example.com", password_hash: hash });
   await addStaff(env.db, tr.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   admin = await signedIn(api, env.db, a.email, PASSWORD);
   trainer = await signedIn(api, env.db, tr.email, PASSWORD);

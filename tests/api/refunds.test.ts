@@ -41,13 +41,13 @@ beforeAll(async () => {
   await env.db.insert(destination_accounts).values({ organisation_id: org.id, gym_id: gym.id, name: "Refund Road Ltd", bank_account_number: "01-0123-0456789-00" });
   weekly = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_500, billing_frequency: "weekly" });
   const hash = await hashPassword(PASSWORD);
-  const a = await makeUser(env.db, { name: "refund admin", email: "refund.admin@example.com", password_hash: hash, is_staff: true });
+  const a = await makeUser(env.db, { name: "refund admin", email: "refund.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
-  const tr = await makeUser(env.db, { name: "refund trainer", email: "refund.trainer@example.com", password_hash: hash, is_staff: true });
+  const tr = await makeUser(env.db, { name: "refund trainer", email: "refund.trainer@example.com", password_hash: hash });
   await addStaff(env.db, tr.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   const other = await makeOrganisation(env.db, { name: "Other Gyms" });
   await makeGym(env.db, other.id, "Elsewhere");
-  const o = await makeUser(env.db, { name: "other admin", email: "other.admin@example.com", password_hash: hash, is_staff: true });
+  const o = await makeUser(env.db, { name: "other admin", email: "other.admin@example.com", password_hash: hash });
   await addStaff(env.db, o.id, other.id, "admin");
   admin = await signedIn(api, env.db, a.email, PASSWORD);
   trainer = await signedIn(api, env.db, tr.email, PASSWORD);

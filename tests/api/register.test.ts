@@ -18,9 +18,9 @@ beforeAll(async () => {
   await makeGym(env.db, other.id, "Elsewhere Gym");
   Object.assign(ids, { joinable: org.id, south: south.id, other: other.id });
   const hash = await hashPassword(STAFF_PASSWORD);
-  const admin = await makeUser(env.db, { name: "Joinable Admin", email: "admin@joinable.example", is_staff: true, password_hash: hash, current_organisation_id: org.id });
+  const admin = await makeUser(env.db, { name: "Joinable Admin", email: "admin@joinable.example", password_hash: hash, current_organisation_id: org.id });
   await addStaff(env.db, admin.id, org.id, "admin");
-  const otherAdmin = await makeUser(env.db, { name: "Elsewhere Admin", email: "admin@elsewhere.example", is_staff: true, password_hash: hash, current_organisation_id: other.id });
+  const otherAdmin = await makeUser(env.db, { name: "Elsewhere Admin", email: "admin@elsewhere.example", password_hash: hash, current_organisation_id: other.id });
   await addStaff(env.db, otherAdmin.id, other.id, "admin");
 });
 afterAll(() => env.close());
@@ -54,7 +54,7 @@ describe("POST /api/register", () => {
     const res = await signup("198.51.100.15").call("POST", "/api/register", person("sam.south@example.com", { name: "Sam Southside", gym: south.uuid }));
     expect(res.status).toBe(201);
     const [user] = await env.db.select().from(users).where(eq(users.email, "sam.south@example.com"));
-    expect(user).toMatchObject({ is_staff: false, current_organisation_id: ids.joinable, current_gym_id: ids.south });
+    expect(user).toMatchObject({ current_organisation_id: ids.joinable, current_gym_id: ids.south });
     expect(await env.db.select().from(organisation_users).where(eq(organisation_users.user_id, user.id))).toEqual([
       expect.objectContaining({ organisation_id: ids.joinable, role: "member", home_gym_id: ids.south }),
     ]);

@@ -34,15 +34,15 @@ beforeAll(async () => {
   const b = await makeOrganisation(env.db, { name: "Beta" });
   const b1 = await makeGym(env.db, b.id, "Beta One");
 
-  const staffA = await makeUser(env.db, { name: "Alpha Admin", email: "alpha@example.com", is_staff: true, password_hash: hash, current_organisation_id: a.id, current_gym_id: a1.id });
+  const staffA = await makeUser(env.db, { name: "Alpha Admin", email: "alpha@example.com", password_hash: hash, current_organisation_id: a.id, current_gym_id: a1.id });
   await addStaff(env.db, staffA.id, a.id, "admin", [
     { gymId: a1.id, role: "admin" },
     { gymId: a2.id, role: "admin" },
   ]);
-  const staffB = await makeUser(env.db, { name: "Beta Admin", email: "beta@example.com", is_staff: true, password_hash: hash });
+  const staffB = await makeUser(env.db, { name: "Beta Admin", email: "beta@example.com", password_hash: hash });
   await addStaff(env.db, staffB.id, b.id, "admin");
   // Staff of Alpha whose name matches, to prove staff are never search hits.
-  const trainer = await makeUser(env.db, { name: "Smith Trainer", email: "trainer@alpha.example", is_staff: true, mobile_number: "021 555 0999" });
+  const trainer = await makeUser(env.db, { name: "Smith Trainer", email: "trainer@alpha.example", mobile_number: "021 555 0999" });
   await addStaff(env.db, trainer.id, a.id, "personal_trainer", [{ gymId: a1.id, role: "personal_trainer" }]);
   await makeUser(env.db, { name: "Member Only", email: "member-only@example.com", password_hash: hash });
 

@@ -57,7 +57,6 @@ describe("the demo organisations and staff", () => {
 
   it("makes the admin an admin of both organisations and of all four gyms", async () => {
     const admin = await userByEmail(env.db, DEMO_ACCOUNTS.admin);
-    expect(admin.is_staff).toBe(true);
     expect(admin.email_verified_at).not.toBeNull();
     const roles = await env.db.select().from(organisation_users).where(eq(organisation_users.user_id, admin.id));
     expect(roles).toHaveLength(2);
@@ -90,7 +89,6 @@ describe("the demo organisations and staff", () => {
 describe("the demo member", () => {
   it("has an active subscription, a payment type, payments and visits", async () => {
     const member = await userByEmail(env.db, DEMO_ACCOUNTS.member);
-    expect(member.is_staff).toBe(false);
     const [membership] = await env.db.select().from(organisation_users).where(eq(organisation_users.user_id, member.id));
     expect(membership.role).toBe("member");
     expect(membership.home_gym_id).not.toBeNull();

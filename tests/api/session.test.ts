@@ -17,7 +17,7 @@ beforeAll(async () => {
   const other = await makeOrganisation(env.db, { name: "Other Org" });
   const elsewhere = await makeGym(env.db, other.id, "Elsewhere");
   ids = { org: org.id, other: other.id, central: gym.id, north: north.id, elsewhere: elsewhere.id };
-  const staff = await makeUser(env.db, { name: "sam staff", email: "sam@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id });
+  const staff = await makeUser(env.db, { name: "sam staff", email: "sam@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id });
   await addStaff(env.db, staff.id, org.id, "admin", [{ gymId: north.id, role: "personal_trainer" }]);
   await addStaff(env.db, staff.id, other.id, "personal_trainer");
 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   const offering = await makeOffering(env.db, org.id, { name: "Anytime", all_gyms_access: true });
   weekly = await makePrice(env.db, offering, { amount: 2_000, billing_frequency: "weekly", joining_fee: 5_000 });
   hidden = await makePrice(env.db, offering, { amount: 1_000, billing_frequency: "weekly", private: true });
-  const staff = await makeUser(env.db, { name: "desk", email: "desk@signup.example.com", password_hash: await hashPassword("signup staff passphrase"), is_staff: true });
+  const staff = await makeUser(env.db, { name: "desk", email: "desk@signup.example.com", password_hash: await hashPassword("signup staff passphrase") });
   await addStaff(env.db, staff.id, org.id, "admin");
 });
 afterAll(() => env.close());

@@ -36,7 +36,7 @@ beforeAll(async () => {
   south = await makeGym(env.db, org.id, "South");
   const hash = await hashPassword(PASSWORD);
   const staff = async (email: string, role: "admin" | "personal_trainer", gymRoles: { gymId: number; role: "admin" | "personal_trainer" }[] = []) => {
-    const u = await makeUser(env.db, { name: email.split("@")[0], email, password_hash: hash, is_staff: true });
+    const u = await makeUser(env.db, { name: email.split("@")[0], email, password_hash: hash });
     await addStaff(env.db, u.id, org.id, role, gymRoles);
     return { id: u.id, b: await signedIn(api, env.db, email, PASSWORD) };
   };
@@ -50,7 +50,7 @@ beforeAll(async () => {
   const member = await makeUser(env.db, { name: "A Member", email: "staff.member@example.com" });
   await addMember(env.db, member.id, org.id, north.id);
   const elsewhere = await makeOrganisation(env.db, { name: "Elsewhere" });
-  const theirs = await makeUser(env.db, { name: "Their Trainer", email: "their.trainer@example.com", password_hash: hash, is_staff: true });
+  const theirs = await makeUser(env.db, { name: "Their Trainer", email: "their.trainer@example.com", password_hash: hash });
   await addStaff(env.db, theirs.id, elsewhere.id, "admin");
 });
 afterAll(() => env?.close?.());
@@ -276,7 +276,7 @@ describe("who may manage staff", () => {
     expect((await trainer.call("POST", staffPath(), { email: "x@example.com", role: "admin" })).status).toBe(403);
     expect((await admin.call("GET", `/api/organisations/${org.id + 1000}/staff`)).status).toBe(404);
     // Their trainer joined this organisation above; another organisation's own admin is still not ours.
-    const theirOrgAdmin = await makeUser(env.db, { name: "Other Admin", email: "other.admin@example.com", is_staff: true });
+    const theirOrgAdmin = await makeUser(env.db, { name: "Other Admin", email: "other.admin@example.com" });
     await addStaff(env.db, theirOrgAdmin.id, (await makeOrganisation(env.db, { name: "Third" })).id, "admin");
     for (const [method, path] of [
       ["GET", `/api/staff/${theirOrgAdmin.id}`],

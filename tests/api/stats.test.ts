@@ -45,9 +45,9 @@ beforeAll(async () => {
   const gymB = await makeGym(env.db, b.id, "Beta One");
   await fill(a.id, gymA.id, 3, "a");
   await fill(b.id, gymB.id, 5, "b");
-  const staffA = await makeUser(env.db, { name: "alpha admin", email: "alpha@example.com", is_staff: true, password_hash: hash });
+  const staffA = await makeUser(env.db, { name: "alpha admin", email: "alpha@example.com", password_hash: hash });
   await addStaff(env.db, staffA.id, a.id, "admin");
-  const staffB = await makeUser(env.db, { name: "beta admin", email: "beta@example.com", is_staff: true, password_hash: hash });
+  const staffB = await makeUser(env.db, { name: "beta admin", email: "beta@example.com", password_hash: hash });
   await addStaff(env.db, staffB.id, b.id, "admin");
   await makeUser(env.db, { name: "member only", email: "member-only@example.com", password_hash: hash });
 });

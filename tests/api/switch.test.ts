@@ -23,10 +23,10 @@ beforeAll(async () => {
   ids.gymB = (await makeGym(env.db, chat.id, "B gym")).id;
   ids.quietGym = (await makeGym(env.db, quiet.id, "Quiet gym")).id;
   ids.otherGym = (await makeGym(env.db, other.id, "Other gym")).id;
-  const admin = await makeUser(env.db, { name: "ada", email: "ada@example.com", is_staff: true, password_hash: hash, current_organisation_id: chat.id });
+  const admin = await makeUser(env.db, { name: "ada", email: "ada@example.com", password_hash: hash, current_organisation_id: chat.id });
   await addStaff(env.db, admin.id, chat.id, "admin");
   await addStaff(env.db, admin.id, quiet.id, "admin");
-  const trainer = await makeUser(env.db, { name: "tim", email: "tim@example.com", is_staff: true, password_hash: hash });
+  const trainer = await makeUser(env.db, { name: "tim", email: "tim@example.com", password_hash: hash });
   await addStaff(env.db, trainer.id, chat.id, "personal_trainer", [{ gymId: ids.gymB, role: "personal_trainer" }]);
 
   // Two unread member messages in Chatty, one read, one from staff; one unread in Other.
@@ -44,7 +44,7 @@ beforeAll(async () => {
   const banter = await makeOrganisation(env.db, { name: "Banter", calendar_and_messaging: true });
   ids.banter = banter.id;
   await makeGym(env.db, banter.id, "Banter gym");
-  const bo = await makeUser(env.db, { name: "bo", email: "bo@example.com", is_staff: true, password_hash: hash });
+  const bo = await makeUser(env.db, { name: "bo", email: "bo@example.com", password_hash: hash });
   await addStaff(env.db, bo.id, banter.id, "admin");
   await addStaff(env.db, bo.id, chat.id, "admin");
   const [banterConv] = await env.db.insert(conversations).values({ organisation_id: banter.id, member_id: member.id }).returning();

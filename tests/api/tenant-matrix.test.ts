@@ -1,7 +1,7 @@
 import sharp from "sharp";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApi } from "../../server/api/app";
+import { createApi, localJobs } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
 import * as schema from "../../server/db/schema";
 import { withTenant } from "../../server/db/tenant";
@@ -24,7 +24,7 @@ import { setup, signedIn } from "./harness";
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment" | "bravoSeries" | "bravoDifference", number>;
+type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment" | "bravoSeries" | "bravoDifference" | "bravoInvitation", number>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -43,6 +43,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/messaging\/conversations\/:id/.test(path)) return [ids.bravoConversation, 2147483647];
   if (/^\/api\/appointments\/:id/.test(path)) return [ids.bravoAppointment, 2147483647];
   if (/^\/api\/recurring-schedules\/:id/.test(path)) return [ids.bravoSeries, 2147483647];
+  if (/^\/api\/invitations\/:id/.test(path)) return [ids.bravoInvitation, 2147483647];
   return null;
 }
 
@@ -138,6 +139,8 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/staff/:id/deactivate": {},
   "POST /api/staff/:id/reactivate": {},
   "GET /api/gyms/:id/imports": {},
+  "GET /api/organisations/:id/invitations": { queries: () => ["kind=staff", "kind=member"] },
+  "DELETE /api/invitations/:id": { queries: () => ["kind=staff", "kind=member"] },
   "POST /api/gyms/:id/imports": { body: () => ({ csv: "email,name\nalpha.wrote@example.com,Alpha Wrote This\n" }) },
   "GET /api/imports/:id": {},
   "GET /api/imports/:id/prices": {},
@@ -235,6 +238,9 @@ const ROUTES: Record<string, Plan> = {
  * would end the walk's session); their own suites cover them.
  */
 const NOT_TENANT_SCOPED: Record<string, string> = {
+  "POST /api/invitations/describe": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
+  "POST /api/invitations/accept": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
+  "POST /api/invitations/decline": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
   "GET /api/me": "the signed-in person's own record and the places they belong to (tests/api/session.test.ts)",
   "POST /api/profile-picture": "a member's own photo, in their own organisation; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/profile-picture": "a member's own photo; staff are refused (tests/api/signup.test.ts)",
@@ -303,6 +309,11 @@ function apiRoutes(api: ReturnType<typeof createApi>) {
   return [...seen.entries()];
 }
 
+/** The accounts of the given people, as every organisation holding them shows them. */
+async function peopleRows(db: Awaited<ReturnType<typeof setup>>["db"], userIds: number[]) {
+  return JSON.stringify(await db.select().from(schema.users).where(sql`${schema.users.id} = any(${sql.param(userIds)}::int[])`).orderBy(schema.users.id));
+}
+
 /** Every row of every Bravo-owned table, to compare before and after the walk. */
 async function bravoRows(db: Awaited<ReturnType<typeof setup>>["db"], bravoId: number) {
   const tables = Object.entries(schema).filter(([, t]) => t && typeof t === "object" && "organisation_id" in (t as object)) as [string, typeof schema.payments][];
@@ -316,12 +327,14 @@ for (const rowLevelSecurity of [true, false]) {
   describe(`tenant isolation, every API route (row-level security ${rowLevelSecurity ? "on" : "off"})`, () => {
     let env: Awaited<ReturnType<typeof setup>>;
     let api: ReturnType<typeof createApi>;
+    let jobs: ReturnType<typeof localJobs>;
     const ids = {} as Ids;
     const PASSWORD = "tenant matrix passphrase";
 
     beforeAll(async () => {
       env = await setup();
-      api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, rowLevelSecurity });
+      jobs = localJobs({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
+      api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, rowLevelSecurity, jobs });
       const hash = await hashPassword(PASSWORD);
       const db = env.db;
       const alpha = await makeOrganisation(db, { name: "Alpha", multi_gym: true, calendar_and_messaging: true });
@@ -388,10 +401,10 @@ for (const rowLevelSecurity of [true, false]) {
         .returning();
       ids.bravoDifference = difference.id;
 
-      const admin = await makeUser(db, { name: "Alpha Admin", email: "admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: alpha.id });
+      const admin = await makeUser(db, { name: "Alpha Admin", email: "admin@example.com", password_hash: hash, current_organisation_id: alpha.id });
       await addStaff(db, admin.id, alpha.id, "admin");
       // Bravo's own staff, so Bravo has a rollup of its own and an admin Alpha's could be mistaken for.
-      const bravoAdmin = await makeUser(db, { name: "Bravo Secret Admin", email: "bravo.secret.admin@example.com", is_staff: true, password_hash: hash, current_organisation_id: bravo.id });
+      const bravoAdmin = await makeUser(db, { name: "Bravo Secret Admin", email: "bravo.secret.admin@example.com", password_hash: hash, current_organisation_id: bravo.id });
       await addStaff(db, bravoAdmin.id, bravo.id, "admin");
       ids.bravoStaff = bravoAdmin.id;
       const bravoFile = "email,name\nbravo.secret.import@example.com,Bravo Secret Import\n";
@@ -414,6 +427,11 @@ for (const rowLevelSecurity of [true, false]) {
         .values({ organisation_id: bravo.id, gym_id: bravoGym.id, trainer_id: bravoAdmin.id, member_id: bravoOnly.id, rrule: "FREQ=WEEKLY;BYDAY=TU", starts_on: "2030-01-01", start_time: "09:00", duration_minutes: 60, notes: "Bravo Secret series", created_by: bravoAdmin.id })
         .returning();
       ids.bravoSeries = bravoSeries.id;
+      const [bravoInvitation] = await db
+        .insert(schema.organisation_invitations)
+        .values({ organisation_id: bravo.id, user_id: alphaMember.id, email: "alpha.member@example.com", name: "Bravo Secret Invitee", role: "member", token_hash: "bravo-secret-hash", expires_at: new Date(Date.now() + 864e5) })
+        .returning();
+      ids.bravoInvitation = bravoInvitation.id;
     });
     afterAll(() => env?.close());
 
@@ -428,6 +446,7 @@ for (const rowLevelSecurity of [true, false]) {
 
     it("lets Alpha's admin read and change nothing of Bravo's, through any route", async () => {
       const before = await bravoRows(env.db, ids.bravo);
+      const people = await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff]);
       const admin = await signedIn(api, env.db, "admin@example.com", PASSWORD);
       const photo = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } }).png().toBuffer();
       const problems: string[] = [];
@@ -465,7 +484,8 @@ for (const rowLevelSecurity of [true, false]) {
               id === ids.bravoGym ||
               /:(gymId|offeringId|linkId|accountId)/.test(path) ||
               (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
-              (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/reconciliation/") && id === ids.bravoDifference) || (path.includes("/change-price/") && id === ids.bravoBulk);
+              (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) ||
+              (path.startsWith("/api/invitations/:id") && id === ids.bravoInvitation) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/reconciliation/") && id === ids.bravoDifference) || (path.includes("/change-price/") && id === ids.bravoBulk);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }
@@ -474,6 +494,48 @@ for (const rowLevelSecurity of [true, false]) {
       expect(problems).toEqual([]);
       expect(sent).toBeGreaterThan(40);
       expect(await bravoRows(env.db, ids.bravo)).toBe(before);
+      // Nor anything of a person Bravo holds: her account is what Bravo shows too (decision 0048).
+      expect(await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff])).toBe(people);
+    });
+
+    it("lets Alpha's admin take over none of Bravo's people: import, staff invitation, edit, read (decision 0048)", async () => {
+      const before = await bravoRows(env.db, ids.bravo);
+      const people = await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff]);
+      const admin = await signedIn(api, env.db, "admin@example.com", PASSWORD);
+      const [alpha] = await env.db.select().from(schema.organisations).where(eq(schema.organisations.name, "Alpha"));
+      const [alphaGym] = await env.db.select().from(schema.gyms).where(eq(schema.gyms.organisation_id, alpha.id));
+      // Import: Bravo's member and Bravo's admin named in Alpha's file, with details Alpha would like them to have.
+      const csv = "email,name,mobile\nbravo.secret@example.com,Alpha Wrote This,029 000 0000\nbravo.secret.admin@example.com,Alpha Wrote This,029 000 0000\n";
+      const created = (await admin.call("POST", `/api/gyms/${alphaGym.id}/imports`, { csv, filename: "takeover.csv" })).json.data;
+      expect((await admin.call("PUT", `/api/imports/${created.id}`, { mapping: ["email", "name", "mobile_number"], date_order: "dmy", plans: {}, import_errors: true })).status).toBe(200);
+      expect((await admin.call("POST", `/api/imports/${created.id}/confirm`)).status).toBe(202);
+      await jobs.idle();
+      expect((await admin.call("GET", `/api/imports/${created.id}`)).json.data).toMatchObject({ status: "done", created_count: 0 });
+      // Staff invitation of Bravo's member and Bravo's admin.
+      for (const email of ["bravo.secret@example.com", "bravo.secret.admin@example.com"]) {
+        const exists = await admin.call("POST", `/api/organisations/${alpha.id}/staff-exists`, { email });
+        expect(exists.json.data.exists, `staff-exists ${email}`).toBe(false);
+        const res = await admin.call("POST", `/api/organisations/${alpha.id}/staff`, { email, name: "Alpha Wrote This", role: "admin", gyms: [], invite: true });
+        expect(res.status, `staff ${email}`).toBe(202);
+        // Nothing of the account: only what Alpha typed comes back.
+        expect(JSON.stringify(res.json)).not.toMatch(/Bravo Secret/);
+      }
+      // Read: none of them is Alpha's to see, by id or by search.
+      for (const id of [ids.bravoOnly, ids.bravoStaff]) {
+        expect((await admin.call("GET", `/api/members/${id}`)).status).toBe(404);
+        expect((await admin.call("GET", `/api/staff/${id}`)).status).toBe(404);
+      }
+      const found = JSON.stringify((await admin.call("GET", "/api/members?q=secret")).json);
+      for (const m of MARKERS) expect(found).not.toContain(m);
+      // Edit: the person both hold keeps her details (back as Alpha's member: the walk's DELETE removed her).
+      await env.db.update(schema.organisation_users).set({ deleted_at: null }).where(and(eq(schema.organisation_users.organisation_id, alpha.id), eq(schema.organisation_users.user_id, ids.shared)));
+      const edit = await admin.call("PUT", `/api/members/${ids.shared}`, profile);
+      expect(edit.status).toBe(422);
+      expect(await bravoRows(env.db, ids.bravo)).toBe(before);
+      expect(await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff])).toBe(people);
+      const memberships = await env.db.select().from(schema.organisation_users).where(eq(schema.organisation_users.organisation_id, alpha.id));
+      expect(memberships.map((m) => m.user_id)).not.toContain(ids.bravoOnly);
+      expect(memberships.map((m) => m.user_id)).not.toContain(ids.bravoStaff);
     });
   });
 }

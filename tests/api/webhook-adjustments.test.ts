@@ -47,7 +47,7 @@ beforeAll(async () => {
   const other = await makeOrganisation(env.db, { name: "Elsewhere Adjusted" });
   const theirs = await makeGym(env.db, other.id, "Elsewhere");
   await env.db.update(gyms).set({ stripe_id: THEIRS.account, gocardless_organisation_id: THEIRS.creditor }).where(eq(gyms.id, theirs.id));
-  const a = await makeUser(env.db, { name: "adjust admin", email: "adjust.admin@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+  const a = await makeUser(env.db, { name: "adjust admin", email: "adjust.admin@example.com", password_hash: await hashPassword(PASSWORD) });
   await addStaff(env.db, a.id, org.id, "admin");
   admin = await signedIn(api, env.db, a.email, PASSWORD);
 });

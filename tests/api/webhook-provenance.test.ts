@@ -171,7 +171,7 @@ describe("an Akahu event settles only the member's own payment", () => {
 
 describe("staff see the refused calls", () => {
   it("filters /api/webhook-calls on status refused", async () => {
-    const admin = await makeUser(env.db, { name: "provenance admin", email: "provenance.admin@example.com", password_hash: await hashPassword("provenance passphrase"), is_staff: true });
+    const admin = await makeUser(env.db, { name: "provenance admin", email: "provenance.admin@example.com", password_hash: await hashPassword("provenance passphrase") });
     await addStaff(env.db, admin.id, ours.org.id, "admin");
     const staff = await signedIn(api, env.db, "provenance.admin@example.com", "provenance passphrase");
     const list = await staff.call("GET", "/api/webhook-calls?status=refused");

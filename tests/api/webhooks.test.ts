@@ -29,12 +29,12 @@ beforeAll(async () => {
   org = await makeOrganisation(env.db, { name: "Hook Gyms" });
   gym = await makeGym(env.db, org.id, "Central");
   price = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_000, billing_frequency: "weekly" });
-  const admin = await makeUser(env.db, { name: "hook admin", email: "hook.admin@example.com", password_hash: hash, is_staff: true });
+  const admin = await makeUser(env.db, { name: "hook admin", email: "hook.admin@example.com", password_hash: hash });
   await addStaff(env.db, admin.id, org.id, "admin");
-  const trainer = await makeUser(env.db, { name: "hook trainer", email: "hook.trainer@example.com", password_hash: hash, is_staff: true });
+  const trainer = await makeUser(env.db, { name: "hook trainer", email: "hook.trainer@example.com", password_hash: hash });
   await addStaff(env.db, trainer.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
   const other = await makeOrganisation(env.db, { name: "Other Hooks" });
-  const otherAdmin = await makeUser(env.db, { name: "other admin", email: "other.hooks@example.com", password_hash: hash, is_staff: true });
+  const otherAdmin = await makeUser(env.db, { name: "other admin", email: "other.hooks@example.com", password_hash: hash });
   await addStaff(env.db, otherAdmin.id, other.id, "admin");
 });
 afterAll(() => env.close());

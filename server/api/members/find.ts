@@ -1,7 +1,6 @@
-import { eq, isNull, sql } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { organisation_users, users } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
-import { rowsOf } from "../../db/values";
 import { notFound } from "../errors";
 
 /**
@@ -21,14 +20,3 @@ export async function findMember(t: Tenant, rawId: string) {
   return row;
 }
 export type FoundMember = Awaited<ReturnType<typeof findMember>>;
-
-/**
- * Whether `userId` belongs to any organisation besides this one, or is staff anywhere: their sign-in identity
- * is not ours alone. Row-level security hides other organisations' rows from a tenant, so this asks the one
- * function made for it (drizzle/0013), which answers yes or no and nothing else.
- */
-export async function sharedIdentity(t: Tenant, userId: number, isStaff: boolean): Promise<boolean> {
-  if (isStaff) return true;
-  const [row] = rowsOf<{ elsewhere: boolean }>(await t.db.execute(sql`select person_belongs_elsewhere(${userId}) as elsewhere`));
-  return Boolean(row?.elsewhere);
-}

@@ -1,3 +1,4 @@
+import { HELD_ELSEWHERE, heldElsewhere } from "../../people/custody";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { profile_pictures, users } from "../../db/schema";
@@ -16,6 +17,8 @@ const SIDE = 512;
  * no metadata unless asked, so EXIF (location, camera) is dropped.
  */
 export async function storePhoto(t: Tenant, userId: number, file: unknown) {
+  // The photo is on the person's account, shown by every organisation that holds them (decision 0048).
+  if (await heldElsewhere(t, userId)) throw invalid({ file: [HELD_ELSEWHERE] });
   const input = await acceptImage(file, "photo");
   let output: { data: Buffer; info: sharp.OutputInfo };
   try {

@@ -1,3 +1,4 @@
+import { isStaffHere } from "../users/current";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { priceRequest, privateLinkRequest } from "../../../domain/schemas/offerings";
 import { proRataRequest } from "../../../domain/schemas/pro-rata";
@@ -29,7 +30,7 @@ import { surchargeTotal } from "./surcharge";
  * among the sign-up's), who may quote only the prices on sale to them at their gym.
  */
 const staffOrJoiner: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  if (c.var.user && !c.var.user.row.is_staff) return requireMember(c, next);
+  if (c.var.user && !isStaffHere(c.var.user)) return requireMember(c, next);
   return requireStaff(c, async () => {
     await requireCan("members.read")(c, next);
   });
@@ -38,7 +39,7 @@ const staffOrJoiner: MiddlewareHandler<ApiEnv> = async (c, next) => {
 /** For a member, the price must be one on sale to them (another organisation's, or a private one, is not found). */
 async function onSaleToJoiner(c: Context<ApiEnv>, priceId: number) {
   const u = c.var.user!;
-  if (u.row.is_staff) return;
+  if (isStaffHere(u)) return;
   const on = await pricesOnSale(c.var.tenant, u.gym!.id, u.signup.linkId);
   if (!on.some((p) => p.id === priceId)) throw notFound("No such price.");
 }
@@ -113,6 +114,6 @@ export const priceRoutes = new Hono<ApiEnv>()
   .get("/surcharge-total", staffOrJoiner, async (c) => {
     const q = readQuery(c, surchargeTotalQuery);
     const u = c.var.user!;
-    if (!u.row.is_staff) await onSaleToJoiner(c, q.price_id);
-    return c.json({ data: await surchargeTotal(c.var.tenant, u.row.is_staff ? q : { ...q, gym_id: u.gym!.id }) });
+    if (!isStaffHere(u)) await onSaleToJoiner(c, q.price_id);
+    return c.json({ data: await surchargeTotal(c.var.tenant, isStaffHere(u) ? q : { ...q, gym_id: u.gym!.id }) });
   });

@@ -12,7 +12,8 @@ import { clientIp, now } from "../middleware";
 import { COMMON_PASSWORD, startSession } from "../session/routes";
 
 const registerLimit = (ip: string, max: number): Limit => ({ key: `register:ip:${ip}`, max, windowMs: 60 * 60 * 1000 });
-const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max: 60, windowMs: 60 * 1000 });
+// Tight: a person checks an address or two; anything faster is someone listing who has an account (issue 29, L3).
+const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max: 20, windowMs: 10 * 60 * 1000 });
 export const EMAIL_TAKEN = "An account with this e-mail address already exists. Sign in instead.";
 
 const emailTaken = async (db: ApiEnv["Variables"]["deps"]["db"], email: string) =>
@@ -78,7 +79,6 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
           email: body.email,
           mobile_number: body.mobile_number,
           password_hash: hash,
-          is_staff: false,
           current_organisation_id: gym.organisation_id,
           current_gym_id: gym.id,
           created_at: at,

@@ -72,7 +72,8 @@ export const sessionRoutes = new Hono<ApiEnv>()
     await clear(db, accountLimit(body.email).key);
     await giveBack(db, ipLimit(ip).key);
     // Staff switched off or removed everywhere have nowhere to sign in to (issue 15); told only once the password is right.
-    if (user.is_staff && !(await belongsSomewhere(db, user.id))) throw forbiddenSignIn();
+    const places = await placesOf(db, user.id);
+    if (!places.some(active) && places.some((p) => p.role !== "member")) throw forbiddenSignIn();
     return c.json({ data: await startSession(c, user) });
   })
 
@@ -203,13 +204,27 @@ export const sessionRoutes = new Hono<ApiEnv>()
 export const SWITCHED_OFF = "Your access has been switched off. Ask your organisation's admin to switch it back on.";
 const forbiddenSignIn = () => new ApiError(403, SWITCHED_OFF, "access_switched_off", { email: [SWITCHED_OFF] });
 
-async function belongsSomewhere(db: Db, userId: number) {
-  const [row] = await db
-    .select({ one: sql`1` })
+/** Every organisation the person belongs to or belonged to, with their role there (decision 0048: roles live here). */
+async function placesOf(db: Db, userId: number) {
+  return db
+    .select({ organisation_id: organisation_users.organisation_id, role: organisation_users.role, deleted_at: organisation_users.deleted_at, deactivated_at: organisation_users.deactivated_at })
     .from(organisation_users)
-    .where(and(eq(organisation_users.user_id, userId), isNull(organisation_users.deleted_at), isNull(organisation_users.deactivated_at)))
-    .limit(1);
-  return Boolean(row);
+    .where(eq(organisation_users.user_id, userId))
+    .orderBy(organisation_users.organisation_id);
+}
+const active = (p: { deleted_at: Date | null; deactivated_at: Date | null }) => !p.deleted_at && !p.deactivated_at;
+
+/**
+ * Staff sign in to the back-office: someone who is staff of one organisation and a member of another starts in an
+ * organisation where they are staff. Answers whether they are staff anywhere they may sign in to.
+ */
+async function startWhereStaff(db: Db, user: typeof users.$inferSelect): Promise<boolean> {
+  const staffAt = (await placesOf(db, user.id)).filter((p) => active(p) && p.role !== "member");
+  if (!staffAt.length) return false;
+  if (!staffAt.some((p) => p.organisation_id === user.current_organisation_id)) {
+    await db.update(users).set({ current_organisation_id: staffAt[0].organisation_id, current_gym_id: null }).where(eq(users.id, user.id));
+  }
+  return true;
 }
 
 export const COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess.";
@@ -240,7 +255,7 @@ export async function startSession(c: Context<ApiEnv>, user: typeof users.$infer
     await sendWait(db, user.id, now(c)); // a sign-in always sends; this starts the wait before "send a new code"
     await mailCode(c, user, opts.gymName);
   }
-  return { two_factor_required: !trusted, is_staff: user.is_staff };
+  return { two_factor_required: !trusted, is_staff: await startWhereStaff(db, user) };
 }
 
 /** A sign-in's code; for an address never confirmed (a new sign-up) the e-mail says so instead. */

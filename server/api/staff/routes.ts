@@ -19,6 +19,7 @@ const actorOf = (c: Context<ApiEnv>): Actor => ({ id: c.var.user!.row.id, name: 
 /** The organisation's door system: its own Kisi account when it connected one (server/doors/integration.ts). */
 const doorsOf = organisationDoors;
 const setPasswordUrl = (c: Context<ApiEnv>) => (token: string) => `${publicOrigin(c, "backoffice")}/set-password?token=${token}`;
+const invitationUrl = (c: Context<ApiEnv>) => (token: string) => `${publicOrigin(c, "backoffice")}/invitation?token=${token}`;
 const staffId = (c: Context<ApiEnv>) => pathId(c, "No such staff member.");
 const answer = async (c: Context<ApiEnv>, id: number) => c.json({ data: await staffMember(c.var.tenant, gymsWhere(c.var.user!, "staff.read"), id) });
 
@@ -38,9 +39,15 @@ export const staffRoutes = new Hono<ApiEnv>()
   /** POST /api/organisations/{id}/staff { email, name?, role, gyms: [{ id, role }], invite, calendar_colour? } */
   .post("/organisations/:id{[0-9]+}/staff", ...writer, own, async (c) => {
     const input = await readBody(c, staffInviteRequest);
-    const done = await inviteStaff(c.var.tenant, actorOf(c), input, now(c), { setPassword: setPasswordUrl(c), signIn: `${publicOrigin(c, "backoffice")}/login` });
+    const done = await inviteStaff(c.var.tenant, actorOf(c), input, now(c), {
+      setPassword: setPasswordUrl(c),
+      signIn: `${publicOrigin(c, "backoffice")}/login`,
+      invitation: invitationUrl(c),
+    });
     const mail = done.mail;
     if (mail) c.var.afterCommit(() => c.var.deps.mailer.send(mail));
+    // Someone another organisation holds joins when they accept: 202, and nothing of their account in the answer.
+    if (done.id === null) return c.json({ data: { invitation_id: done.invitation, email: input.email, awaiting_acceptance: true as const } }, 202);
     const staff = await staffMember(c.var.tenant, "all", done.id);
     return c.json({ data: { ...staff, existing_account: done.existing, invited: Boolean(mail) } }, 201);
   })

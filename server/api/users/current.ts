@@ -59,6 +59,8 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
   };
 }
 
+/** Staff here: a role in the current organisation (decision 0048: roles belong to a membership, never to the account). */
+export const isStaffHere = (u: CurrentUser) => Boolean(u.organisation && u.organisation.role !== "member");
 export const isOrganisationAdmin = (u: CurrentUser) => u.organisation?.role === "admin";
 export const isGymAdmin = (u: CurrentUser) => u.gyms.some((g) => g.role === "admin");
 
@@ -71,7 +73,7 @@ export function mePayload(u: CurrentUser) {
     name: r.name,
     email: r.email,
     mobile_number: r.mobile_number,
-    is_staff: r.is_staff,
+    is_staff: isStaffHere(u),
     email_verified_at: r.email_verified_at,
     current_organisation: u.organisation,
     current_gym: u.gym,

@@ -18,13 +18,14 @@ export default tseslint.config(
   {
     // Organisation data is reached through the request's Tenant (server/db/tenant.ts), never the raw handle.
     // Only the routes that work before there is an organisation (sign-in, sign-up, providers' webhooks, the sandbox
-    // Branch's public short links, the sandbox providers' hosted pages, a trainer's calendar feed found by its token) and the middleware that makes the Tenant may hold it.
+    // Branch's public short links, the sandbox providers' hosted pages, a trainer's calendar feed found by its token, an invitation answered by its link's token) and the middleware that makes the Tenant may hold it.
     files: ["server/api/**/*.ts"],
     ignores: [
       "server/api/session/**",
       "server/api/register/**",
       "server/api/webhooks/incoming.ts",
       "server/api/calendar/feed.ts",
+      "server/api/invitations/answer.ts",
       "server/api/deep-links/**",
       "server/api/signup/sandbox-pages.ts",
       "server/api/middleware.ts",

@@ -34,7 +34,7 @@ export function Field({
         key={props.key}
         aria-invalid={invalid || undefined}
         aria-describedby={[hint ? `${field.id}-hint` : null, invalid ? field.errorId : null].filter(Boolean).join(" ") || undefined}
-        className={`block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm focus:outline-none focus:ring-2 ${
+        className={`block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm focus:outline-none focus:ring-2 read-only:bg-slate-50 read-only:text-slate-600 ${
           invalid ? "border-red-500 focus:ring-red-300" : "border-slate-300 focus:ring-brand-100 focus:border-brand-500"
         }`}
       />

@@ -20,6 +20,7 @@ import { organisationRoutes } from "./organisations/routes";
 import { gymRoutes } from "./gyms/routes";
 import { staffRoutes } from "./staff/routes";
 import { invitationRoutes } from "./invitations/routes";
+import { invitationAnswerRoutes } from "./invitations/answer";
 import { importRoutes } from "./imports/routes";
 import { doorRoutes } from "./doors/routes";
 import { calendarRoutes } from "./calendar/routes";
@@ -65,6 +66,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", gymRoutes)
   .route("/", staffRoutes)
   .route("/", invitationRoutes)
+  .route("/", invitationAnswerRoutes)
   .route("/", importRoutes)
   .route("/", doorRoutes)
   .route("/", calendarRoutes)

@@ -211,9 +211,10 @@ describe("PUT /api/members/{id}", () => {
     expect(taken.json.errors.email).toEqual(["This e-mail address is already in use"]);
     const shared = await admin.call("PUT", `/api/members/${id.shared}`, { name: "Shared Person", email: "hijack@example.com" });
     expect(shared.status).toBe(422);
-    expect(shared.json.errors.email[0]).toMatch(/only they can change it/);
-    // Their other fields are still Alpha's to edit.
-    expect((await admin.call("PUT", `/api/members/${id.shared}`, { name: "Shared Person", email: "shared@example.com", notes: "ok" })).status).toBe(200);
+    expect(shared.json.errors.email[0]).toMatch(/only they can change this/);
+    // Their details are theirs (decision 0048): sent back unchanged, Alpha's own side (notes) saves.
+    const same = { name: "Shared Person", email: "shared@example.com", email_notifications: true, push_notifications: true, payment_reminders: true };
+    expect((await admin.call("PUT", `/api/members/${id.shared}`, { ...same, notes: "ok" })).status).toBe(200);
   });
 
   it("needs a same-origin request", async () => {

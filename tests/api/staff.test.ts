@@ -139,23 +139,28 @@ describe("inviting staff", () => {
     expect(late.json.message).toBe("They have set a password already: they sign in, or reset it from the sign-in page");
   });
 
-  it("checks the address first (staff-exists), refuses staff and members again, and adds someone with an account as they are", async () => {
+  it("checks the address first (staff-exists), refuses staff and members again, and invites someone another organisation holds", async () => {
     const check = (email: string) => admin.call("POST", `/api/organisations/${org.id}/staff-exists`, { email });
     expect((await check("nobody.yet@example.com")).json.data).toEqual({ exists: false, staff: false, member: false, removed: false, name: null });
     expect((await check("STAFF.TRAINER@example.com")).json.data).toMatchObject({ exists: true, staff: true, name: "staff.trainer" });
     expect((await check("staff.member@example.com")).json.data).toMatchObject({ exists: true, member: true });
-    // Someone of another organisation: only a yes, never their name.
-    expect((await check("their.trainer@example.com")).json.data).toEqual({ exists: true, staff: false, member: false, removed: false, name: null });
+    // Someone of another organisation: not this organisation's to know about (issue 29, L3).
+    expect((await check("their.trainer@example.com")).json.data).toEqual({ exists: false, staff: false, member: false, removed: false, name: null });
     expect((await check("")).json.errors).toEqual({ email: ["Value is required"] });
 
     expect((await admin.call("POST", staffPath(), { email: "staff.trainer@example.com", role: "admin", invite: true })).json.errors).toEqual({ email: [ALREADY_STAFF] });
     expect((await admin.call("POST", staffPath(), { email: "staff.member@example.com", role: "admin", invite: true })).json.errors).toEqual({ email: [IS_A_MEMBER] });
-    const joined = await admin.call("POST", staffPath(), { email: "their.trainer@example.com", role: "personal_trainer", invite: true, gyms: [{ id: south.id }] });
-    expect(joined.status).toBe(201);
-    expect(joined.json.data).toMatchObject({ name: "Their Trainer", existing_account: true, pending_invite: false, status: "active" });
+    // Decision 0048: they join when they accept; until then nothing of their account comes back.
+    const asked = await admin.call("POST", staffPath(), { email: "their.trainer@example.com", role: "personal_trainer", invite: true, gyms: [{ id: south.id }] });
+    expect(asked.status).toBe(202);
+    expect(asked.json.data).toMatchObject({ awaiting_acceptance: true, email: "their.trainer@example.com" });
     const mail = (await lastMail(env.db, "their.trainer@example.com"))!;
-    expect(mail.subject).toBe("You're on the staff of Staffed Ltd");
+    expect(mail.subject).toBe("Staffed Ltd has invited you to join");
     expect(mail.text).not.toContain("set-password");
+    const token = mail.text.match(/invitation\?token=([\w-]+)/)![1];
+    expect((await browser(api).call("POST", "/api/invitations/accept", { token })).json.data).toEqual({ organisation: "Staffed Ltd", role: "personal_trainer" });
+    const list = (await admin.call("GET", staffPath())).json.data.data;
+    expect(list.find((s: { email: string }) => s.email === "their.trainer@example.com")).toMatchObject({ name: "Their Trainer", status: "active", gyms: [{ label: "South: Personal Trainer" }] });
   });
 });
 

@@ -13,6 +13,21 @@ import type { MemberDetail } from "./detail-types";
  * the user's values and the messages; the first field in error takes the focus (autoFocus when the page
  * is rendered by the server, an effect when the answer arrives by fetch).
  */
+const PERSON_TEXT = new Set([
+  "name",
+  "email",
+  "mobile_number",
+  "dob",
+  "address",
+  "suburb",
+  "city",
+  "post_code",
+  "emergency_contact_name",
+  "emergency_contact_number",
+  "emergency_contact_relationship",
+  "hear_about_us_other",
+]);
+
 export function MemberForm({
   member,
   gyms,
@@ -44,11 +59,19 @@ export function MemberForm({
     if (lastResult?.error) formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
   }, [lastResult]);
   const firstError = lastResult?.error ? Object.keys(lastResult.error).find((k) => lastResult.error?.[k]?.length) : undefined;
-  const focus = (name: string) => (firstError === name ? { autoFocus: true } : {});
+  // Someone another organisation also holds keeps their own details (decision 0048): shown, not editable here.
+  const locked = member.details_held_elsewhere;
+  const focus = (name: string) => ({ ...(firstError === name ? { autoFocus: true } : {}), ...(locked && PERSON_TEXT.has(name) ? { readOnly: true } : {}) });
 
   return (
     <Form method="post" {...getFormProps(form)} ref={formRef} className="space-y-6" noValidate>
       <FormErrors id={form.errorId} errors={form.errors} />
+      {locked ? (
+        <p className="rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900">
+          This person also belongs to another organisation, so their own details (name, e-mail, phone, date of birth, address, emergency contact,
+          preferences and photo) are theirs to change. Your notes, tags and home gym save here.
+        </p>
+      ) : null}
       <fieldset className="grid grid-cols-1 gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
         <legend className="px-1 font-semibold">Contact</legend>
         <Field field={fields.name} label="Name" inputProps={{ autoComplete: "off", ...focus("name") }} />

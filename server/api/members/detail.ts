@@ -1,3 +1,4 @@
+import { heldElsewhere } from "../../people/custody";
 import { count, eq } from "drizzle-orm";
 import { termShorthand, type BillingFrequency, type TermUnit } from "../../../domain/billing";
 import { confidenceText, hearAboutUsText } from "../../../domain/member";
@@ -83,6 +84,8 @@ export async function memberDetail(t: Tenant, found: FoundMember, at: Date) {
     id: u.id,
     name: u.name,
     email: u.email,
+    /** Another organisation holds this person too: their own details are theirs to change (decision 0048). */
+    details_held_elsewhere: await heldElsewhere(t, u.id),
     mobile_number: u.mobile_number,
     dob: u.dob,
     address: u.address,

@@ -15,7 +15,7 @@ import { createLink, findLink, useLink } from "../../auth/password-links";
 import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { createSession, endAllSessions, endSession, markTwoFactorPassed } from "../../auth/sessions";
 import { addDevice, deviceTrusted, signDevice, TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_MS } from "../../auth/trusted-device";
-import { organisation_users, users } from "../../db/schema";
+import { organisation_users, organisations, users } from "../../db/schema";
 import { codeEntryLockedMail, confirmEmailCodeMail, resetPasswordMail, signInCodeMail } from "../../mail/templates";
 import type { ApiEnv } from "../context";
 import { ApiError, invalid, tooMany } from "../errors";
@@ -206,11 +206,13 @@ const forbiddenSignIn = () => new ApiError(403, SWITCHED_OFF, "access_switched_o
 
 /** Every organisation the person belongs to or belonged to, with their role there (decision 0048: roles live here). */
 async function placesOf(db: Db, userId: number) {
+  // In the order the session picks a current organisation when none is chosen (server/db/memberships.ts: by name).
   return db
     .select({ organisation_id: organisation_users.organisation_id, role: organisation_users.role, deleted_at: organisation_users.deleted_at, deactivated_at: organisation_users.deactivated_at })
     .from(organisation_users)
+    .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
     .where(eq(organisation_users.user_id, userId))
-    .orderBy(organisation_users.organisation_id);
+    .orderBy(organisations.name, organisations.id);
 }
 const active = (p: { deleted_at: Date | null; deactivated_at: Date | null }) => !p.deleted_at && !p.deactivated_at;
 
@@ -219,9 +221,11 @@ const active = (p: { deleted_at: Date | null; deactivated_at: Date | null }) => 
  * organisation where they are staff. Answers whether they are staff anywhere they may sign in to.
  */
 async function startWhereStaff(db: Db, user: typeof users.$inferSelect): Promise<boolean> {
-  const staffAt = (await placesOf(db, user.id)).filter((p) => active(p) && p.role !== "member");
+  const places = (await placesOf(db, user.id)).filter(active);
+  const staffAt = places.filter((p) => p.role !== "member");
   if (!staffAt.length) return false;
-  if (!staffAt.some((p) => p.organisation_id === user.current_organisation_id)) {
+  const current = places.find((p) => p.organisation_id === user.current_organisation_id) ?? places[0];
+  if (current.role === "member") {
     await db.update(users).set({ current_organisation_id: staffAt[0].organisation_id, current_gym_id: null }).where(eq(users.id, user.id));
   }
   return true;

@@ -43,6 +43,12 @@ export default tseslint.config(
     },
   },
   {
+    // Every CSV we write goes through server/api/csv.ts, which neutralises formula cells (decision 0046).
+    files: ["server/**/*.ts", "app/**/*.{ts,tsx}"],
+    ignores: ["server/api/csv.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["csv-stringify", "csv-stringify/*"], message: "Write CSV through server/api/csv.ts (csvText / csvStream): it neutralises formula cells." }] }] },
+  },
+  {
     files: ["server.js", "tests/e2e/**/*.mjs", "scripts/**/*.{js,mjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Headers: "readonly", Request: "readonly", setTimeout: "readonly", fetch: "readonly" } },
   },

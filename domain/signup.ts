@@ -10,12 +10,23 @@ export interface SignupProgress {
   payment_types: readonly unknown[] | null;
 }
 
+/**
+ * The steps before a membership can be confirmed, in order: the pages' guards send a member to the first one not
+ * done, and POST /api/subscriptions refuses while any is not done (field and message are its 422), so an API
+ * client cannot skip what the pages require.
+ */
+export const STEPS_BEFORE_CONFIRM = [
+  { step: "take-photo", done: (me: SignupProgress) => Boolean(me.profile_picture), field: "profile_picture", message: "Take your photo first" },
+  { step: "choose-payment-method", done: (me: SignupProgress) => Boolean(me.payment_types?.length), field: "payment_type", message: "Connect a way to pay first" },
+] as const satisfies readonly { step: SignupStep; done: (me: SignupProgress) => boolean; field: string; message: string }[];
+
+/** The steps before confirming that this member has not done yet (empty: they may confirm). */
+export const unfinishedSteps = (me: SignupProgress) => STEPS_BEFORE_CONFIRM.filter((s) => !s.done(me));
+
 /** The next unfinished step: welcome first once the membership stands, then photo, then payment method, then confirm. */
 export function nextSignupStep(me: SignupProgress): SignupStep {
   if (me.membership_confirmed) return "welcome-to-gym";
-  if (!me.profile_picture) return "take-photo";
-  if (!me.payment_types?.length) return "choose-payment-method";
-  return "confirm-subscription";
+  return unfinishedSteps(me)[0]?.step ?? "confirm-subscription";
 }
 
 /**

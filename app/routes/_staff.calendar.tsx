@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isCalendarDay } from "../../domain/schemas/dates";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addCalendarDays, formatLocal, formatTime, localDay, localInstant, localWeekStart, startOfLocalDay } from "../../domain/dates";
 import { controlClass } from "../components/control-class";
@@ -18,7 +19,6 @@ import { redirectWithToast } from "../lib/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Calendar · Gym Membership" }];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const num = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
 
 /**
@@ -34,7 +34,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const api = gymApi(args);
   const url = new URL(args.request.url);
   const asked = url.searchParams.get("week") ?? "";
-  const week = DAY.test(asked) ? localWeekStart(startOfLocalDay(asked)) : localWeekStart(new Date());
+  const week = isCalendarDay(asked) ? localWeekStart(startOfLocalDay(asked)) : localWeekStart(new Date());
   const find = (url.searchParams.get("find") ?? "").slice(0, 100);
   const memberId = num(url.searchParams.get("member"));
   const editId = num(url.searchParams.get("edit"));
@@ -78,10 +78,10 @@ export async function action(args: ActionFunctionArgs) {
   const form = await readForm(args.request);
   const v = (k: string) => String(form.get(k) ?? "");
   const intent = v("intent");
-  const week = DAY.test(v("week")) ? v("week") : "";
+  const week = isCalendarDay(v("week")) ? v("week") : "";
   const back = `/calendar${week ? `?week=${week}` : ""}`;
-  const instant = (day: string, time: string) => (DAY.test(day) && /^\d{2}:\d{2}$/.test(time) ? localInstant(day, time).toISOString() : day || time ? "invalid" : "");
-  const occurrence = { id: Number(v("series_id")) || 0, day: DAY.test(v("occurrence_day")) ? v("occurrence_day") : "none" };
+  const instant = (day: string, time: string) => (isCalendarDay(day) && /^\d{2}:\d{2}$/.test(time) ? localInstant(day, time).toISOString() : day || time ? "invalid" : "");
+  const occurrence = { id: Number(v("series_id")) || 0, day: isCalendarDay(v("occurrence_day")) ? v("occurrence_day") : "none" };
   try {
     if (intent === "feed-new" || intent === "feed-off") {
       if (intent === "feed-new") await api.post("/calendar-feed");
@@ -106,7 +106,7 @@ export async function action(args: ActionFunctionArgs) {
       return redirectWithToast(back, { summary: "Session saved", detail: "The other sessions stay as they are." }, api.headers);
     }
     await api.post("/appointments", { body: { ...times, trainer_id: Number(v("trainer_id")) || undefined, member_id: Number(v("member_id")) || undefined } as never });
-    return redirectWithToast(`/calendar?week=${localWeekStart(startOfLocalDay(DAY.test(v("day")) ? v("day") : localDay(new Date())))}`, { summary: "Appointment booked", detail: "The member has been e-mailed." }, api.headers);
+    return redirectWithToast(`/calendar?week=${localWeekStart(startOfLocalDay(isCalendarDay(v("day")) ? v("day") : localDay(new Date())))}`, { summary: "Appointment booked", detail: "The member has been e-mailed." }, api.headers);
   } catch (err) {
     if (!(err instanceof ApiRequestError) || err.status === 401) redirectForApiError(args.request, err);
     const values = Object.fromEntries(["day", "start", "end", "notes", "trainer_id", "member_id", "id", "series_id"].map((k) => [k, v(k)]));

@@ -66,7 +66,8 @@ export default function PaymentPage() {
         <input type="hidden" name="version" value={view.version} />
         <input type="hidden" name="key" value={sentKey} />
         <p className="text-sm text-slate-700">
-          {formatCents(view.owing.total)} is owing for {view.owing.periods} period{view.owing.periods === 1 ? "" : "s"}.
+          {/* Present: taking a payment needs money rights, which see what is owing. */}
+          {formatCents(view.owing?.total ?? 0)} is owing for {view.owing?.periods ?? 0} period{view.owing?.periods === 1 ? "" : "s"}.
         </p>
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">How it is paid</legend>

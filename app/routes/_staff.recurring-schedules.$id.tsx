@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isCalendarDay } from "../../domain/schemas/dates";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatLocal, localDay, localWeekStart } from "../../domain/dates";
 import { controlClass } from "../components/control-class";
@@ -15,7 +16,6 @@ import { redirectWithToast } from "../lib/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.series.member.name ?? "Recurring sessions"} · Recurring schedules · Gym Membership` }];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * /recurring-schedules/{id} (issue 16): one member's weekly sessions with a trainer. The next sessions, each
@@ -47,7 +47,7 @@ export async function action(args: ActionFunctionArgs) {
   try {
     if (intent === "cancel-session") {
       const day = String(form.get("day") ?? "");
-      await api.delete("/recurring-schedules/:id/occurrences/:day", { params: { id, day: DAY.test(day) ? day : "none" } });
+      await api.delete("/recurring-schedules/:id/occurrences/:day", { params: { id, day: isCalendarDay(day) ? day : "none" } });
       return redirectWithToast(here, { summary: "Session cancelled", detail: "The member has been told. The other sessions stay as they are." }, api.headers);
     }
     if (intent === "end") {

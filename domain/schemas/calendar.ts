@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { calendarDay, instant as dateTime } from "./dates";
 import { optional } from "./fields";
 import { MSG } from "./messages";
 
 /** Personal-training appointments (issue 16): instants with their offset (the pages send Pacific/Auckland times). */
 export const MAX_APPOINTMENT_HOURS = 12;
 const id = (message: string) => z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v === "" ? undefined : v), z.number({ required_error: MSG.required, invalid_type_error: message }).int().positive(message));
-const instant = z.string({ required_error: MSG.required, invalid_type_error: MSG.required }).min(1, MSG.required).datetime({ offset: true, message: "Enter a date and time" }).transform((v) => new Date(v));
+const instant = dateTime();
 
 const times = z.object({ starts_at: instant, ends_at: instant, notes: optional(z.string().trim().max(1000, MSG.max(1000))) });
 function ordered(v: { starts_at: Date; ends_at: Date }, ctx: z.RefinementCtx) {
@@ -29,8 +30,7 @@ export const appointmentsQuery = z
 
 /** Recurring schedules (issue 16): weekly on chosen days (1–7 from Monday, SPEC §9), Auckland wall-clock times. */
 export const MAX_SERIES_COUNT = 200;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const day = (message = "Enter a date") => z.string({ required_error: MSG.required, invalid_type_error: message }).min(1, MSG.required).regex(DAY, message).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), message);
+const day = (message = "Enter a date") => calendarDay(message);
 const clock = z.string({ required_error: MSG.required, invalid_type_error: "Enter a time" }).min(1, MSG.required).regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Enter a time");
 /** A form's checkboxes (one value or several) or a JSON array. */
 const weekdays = z.preprocess(

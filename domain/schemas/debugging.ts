@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { addCalendarDays } from "../dates";
 import { optional } from "./fields";
+import { calendarDay, DAY_SHAPE, isCalendarDay } from "./dates";
 import { databaseId } from "./ids";
 
 const day = (what: string) =>
   z
     .string({ required_error: `Enter the ${what}` })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `Enter the ${what} as yyyy-mm-dd`)
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), `Enter a real ${what}`);
+    .regex(DAY_SHAPE, `Enter the ${what} as yyyy-mm-dd`)
+    .pipe(calendarDay(`Enter a real ${what}`));
 
 /** The longest range the expected-payments check looks at in one go: a quarter. */
 export const EXPECTED_PAYMENTS_MAX_DAYS = 92;
@@ -34,11 +35,7 @@ export const expectedPaymentsQuery = z
  * end: the four weeks up to it. A day given but malformed is not filled in: it is the field's 422.
  */
 export const EXPECTED_PAYMENTS_DEFAULT_DAYS = 28;
-const isDay = (v: unknown): v is string => {
-  if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-};
+const isDay = (v: unknown): v is string => isCalendarDay(v);
 
 export function withDefaultDays(raw: unknown, today: string): unknown {
   if (typeof raw !== "object" || raw === null) return raw;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { calendarDay, DAY_SHAPE } from "./dates";
 import { optional } from "./fields";
 import { CONFIDENCE_ANSWERS, HEAR_ABOUT_US_ANSWERS } from "../member";
 import { databaseId } from "./ids";
@@ -64,8 +65,9 @@ export const memberUpdateSchema = z
       blank,
       z
         .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 1990-04-21")
-        .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && d >= "1900-01-01" && d <= new Date().toISOString().slice(0, 10), "Enter a date of birth in the past")
+        .regex(DAY_SHAPE, "Enter a date such as 1990-04-21")
+        .refine((d) => d <= new Date().toISOString().slice(0, 10), "Enter a date of birth in the past")
+        .pipe(calendarDay("Enter a real date of birth, such as 1990-04-21"))
         .optional(),
     ),
     address: text(200),

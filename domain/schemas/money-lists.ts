@@ -1,3 +1,5 @@
+import { calendarDay } from "./dates";
+import { MEMBERSHIP_DAYS } from "./subscriptions";
 import { z } from "zod";
 import { optional } from "./fields";
 import { databaseId } from "./ids";
@@ -17,8 +19,7 @@ export { PAYMENT_ADJUSTED_FILTERS, PAYMENT_METHOD_FILTERS, PAYMENT_METHOD_LABELS
  * The /payments and /visits lists' filters (issue 12): GET parameters, so a filtered list is a link, and the same
  * filters for their CSV exports. A date range is at most a year and a bit; without one, the last 30 days.
  */
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const day = (message: string) => z.string().trim().refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
+const day = (message: string) => calendarDay(message, MEMBERSHIP_DAYS);
 
 export const LIST_PER_PAGE = 50;
 export const MAX_RANGE_DAYS = 400;

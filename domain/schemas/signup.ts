@@ -3,6 +3,7 @@ import { CONFIDENCE_ANSWERS, HEAR_ABOUT_US_ANSWERS } from "../member";
 import { databaseId } from "./ids";
 import { MSG } from "./messages";
 import { calendarDay } from "./subscriptions";
+import { calendarDay as day } from "./dates";
 
 /**
  * The sign-up confirm page's requests (issue 13), shared by the API and the page. The register fields are the
@@ -26,11 +27,7 @@ export const registerFieldsSchema = z
     suburb: z.preprocess(blank, z.string().trim().max(100, MSG.max(100)).optional()),
     city: required(100),
     post_code: z.string({ required_error: MSG.required }).trim().min(1, MSG.required).regex(/^\d{4}$/, "Enter a 4-digit postcode"),
-    dob: z
-      .string({ required_error: MSG.required })
-      .trim()
-      .min(1, MSG.required)
-      .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "1900-01-01", "Enter your date of birth, such as 1990-04-21"),
+    dob: day("Enter your date of birth, such as 1990-04-21"),
     emergency_contact_name: required(120),
     emergency_contact_number: phone,
     emergency_contact_relationship: required(60),

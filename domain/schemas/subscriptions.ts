@@ -4,20 +4,16 @@ import { PIF_PAYMENT_METHODS } from "../payment";
 import { databaseId } from "./ids";
 import { email } from "./auth";
 import { MSG } from "./messages";
+import { calendarDay as day } from "./dates";
 
 /**
  * The membership actions' requests (issue 12), shared by the API and the back-office forms. Every one that changes
  * a subscription carries the `version` the page showed (subscriptions.version): when someone else changed it since,
  * the API answers 409 and changes nothing. `preview` asks for the effect only; nothing is written.
  */
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** A real calendar day written yyyy-MM-dd (what a date input sends). */
-export const calendarDay = (message: string) =>
-  z
-    .string({ required_error: MSG.required, invalid_type_error: message })
-    .trim()
-    .min(1, MSG.required)
-    .refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= "2000-01-01" && v < "2100-01-01", message);
+/** A day of a membership (its start, a pause, a price change): the product's day schema, within 2000–2099. */
+export const MEMBERSHIP_DAYS = { from: "2000-01-01", to: "2099-12-31" };
+export const calendarDay = (message: string, opts: { required?: string } = {}) => day(message, { ...MEMBERSHIP_DAYS, ...opts });
 
 /** A checkbox or a JSON boolean: "on", "true", "1", true. */
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { optional } from "./fields";
+import { calendarDay } from "./dates";
 import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../webhook-calls";
 
 export { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES };
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as yyyy-mm-dd").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Enter a real date");
+const day = calendarDay("Enter a date as yyyy-mm-dd");
 
 const PROVIDER_KEYS = Object.keys(WEBHOOK_PROVIDER_NAMES) as [keyof typeof WEBHOOK_PROVIDER_NAMES, ...(keyof typeof WEBHOOK_PROVIDER_NAMES)[]];
 

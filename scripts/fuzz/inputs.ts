@@ -58,6 +58,18 @@ export const ODD_STRINGS = [
   "a@b",
   "2026-02-30",
   "0000-00-00",
+  // Days the schemas once let through to a 500 (issue 29 L1): outside 1900–2200, or 29 February in a common year.
+  "9999-12-31",
+  "1000-01-01",
+  "2023-02-29",
+  "1899-12-31",
+  "2201-01-01",
+  "9999-12-31T00:00:00Z",
+  "1000-01-01T00:00:00+13:00",
+  // Formula cells for the exports (issue 29 M2).
+  "-1+2",
+  "+(1)",
+  "- 1",
   "+64 21 555 0123",
   "y".repeat(10_000),
 ];

@@ -53,7 +53,7 @@ export function pageTargets(root = process.cwd()): Target[] {
 
 /** Field names the forms and the API know: the keys of every shared zod object schema, plus the forms' own. */
 export function fieldNames(): string[] {
-  const names = new Set(["intent", "redirect", "redirectTo", "organisation_id", "gym_id", "file", "token", "code", "website", "query"]);
+  const names = new Set(["intent", "redirect", "redirectTo", "organisation_id", "gym_id", "file", "token", "code", "website", "query", "from", "to", "day", "week", "dob", "start_date", "billing_date", "date", "starts_at", "ends_at", "member"]);
   const shapeOf = (schema: unknown): Record<string, unknown> | null => {
     let s = schema instanceof z.ZodType ? schema : undefined;
     for (let i = 0; s && i < 5; i++) {

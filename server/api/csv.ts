@@ -2,11 +2,20 @@ import { reportError } from "../observability/report";
 import { stringify } from "csv-stringify/sync";
 
 /**
- * A cell a spreadsheet would run as a formula (=, @, a tab, or + and - not starting a number) is prefixed
- * with ' (OWASP "CSV injection"). Phone numbers such as +64 21 … and negative amounts stay as they are.
+ * The one place every CSV we write goes through (exports, the import's rejected rows): each cell a spreadsheet
+ * could read as a formula gets a leading ' (OWASP "CSV injection"). That is any cell whose first non-blank
+ * character is =, +, -, @ (or their full-width forms), a tab, CR or LF — so `-1+2`, `+(`, `- x` and phone numbers
+ * such as +64 21 … are all neutralised — except a cell that is wholly a plain decimal number (`-12.50`, `42`):
+ * a spreadsheet reads that as a number, never a formula, so money columns keep their negative amounts as numbers.
  */
 export function safe(value: string): string {
-  return /^[=@\t\r]|^[+-](?![\d\s(])/.test(value) ? `'${value}` : value;
+  if (/^-?\d+(\.\d+)?$/.test(value)) return value;
+  return /^[\s\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r\n]/.test(value) ? `'${value}` : value;
+}
+
+/** Rows as CSV text, every cell made safe: the only way a CSV is written. */
+export function csvText(rows: readonly (readonly string[])[]): string {
+  return stringify(rows.map((cells) => cells.map(safe)));
 }
 
 /**
@@ -19,10 +28,10 @@ export async function csvStream<T>(batches: AsyncIterable<T[]>, header: string[]
   const it = batches[Symbol.asyncIterator]();
   const first = await it.next();
   const encoder = new TextEncoder();
-  const rows = (batch: T[]) => stringify(batch.map((r) => toCells(r).map(safe)));
+  const rows = (batch: T[]) => csvText(batch.map(toCells));
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(stringify([header]) + (first.done ? "" : rows(first.value))));
+      controller.enqueue(encoder.encode(csvText([header]) + (first.done ? "" : rows(first.value))));
       if (first.done) controller.close();
     },
     async pull(controller) {

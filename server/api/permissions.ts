@@ -108,6 +108,29 @@ export const inCurrentGym =
     await next();
   };
 
+/**
+ * Fields of an answer that need a capability beyond the route's own: the table decides fields as well as routes.
+ * A membership is read with members.read (trainers see who is a member, on what, and their pauses), but what the
+ * member owes, what they will be charged next and how far they have paid is money (money.read), like their
+ * payments list. Prices themselves stay: everyone sees the offerings and prices (offerings.read).
+ */
+export const FIELD_PERMISSIONS = {
+  membership: { capability: "money.read", fields: ["owing", "next_charge", "paid_until"] },
+} as const satisfies Record<string, { capability: Capability; fields: readonly string[] }>;
+
+type Resource = keyof typeof FIELD_PERMISSIONS;
+type GuardedField<R extends Resource> = (typeof FIELD_PERMISSIONS)[R]["fields"][number];
+export type Visible<R extends Resource, T> = Omit<T, GuardedField<R>> & Partial<Pick<T, GuardedField<R> & keyof T>>;
+
+/** `record` as `user` may see it at gym `gymId`: each guarded field left out unless they hold its capability there. */
+export function visibleFields<R extends Resource, T extends Record<GuardedField<R>, unknown>>(user: CurrentUser, resource: R, gymId: number | null, record: T): Visible<R, T> {
+  const rule = FIELD_PERMISSIONS[resource];
+  if (can(user, rule.capability, gymId)) return record;
+  const out: Partial<T> = { ...record };
+  for (const field of rule.fields) delete out[field as keyof T];
+  return out as Visible<R, T>;
+}
+
 /** The capabilities `user` holds for gym `gymId` (the current gym, or every gym when null): what the UI may offer. */
 export function capabilitiesIn(user: CurrentUser, gymId: number | null): Capability[] {
   return CAPABILITIES.filter((cap) => can(user, cap, gymId));

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { password_links } from "../db/schema";
 import { randomToken, sha256 } from "./crypto";
@@ -31,6 +31,23 @@ export async function findLink(db: Db, token: string, now = new Date()) {
   return row ?? null;
 }
 
-export async function useLink(db: Db, id: number, now = new Date()) {
-  await db.update(password_links).set({ used_at: now }).where(eq(password_links.id, id));
+/**
+ * Uses a link: the check and the mark are one UPDATE … WHERE used_at IS NULL, so of any number of simultaneous
+ * uses exactly one gets the row back (the others wait on its row lock and then find it used). Nothing slow (a
+ * password hash) runs between them: the caller does that before. Null when the link is unknown, used, expired or
+ * not one of `purposes`.
+ */
+export async function claimLink(db: Db, token: string, purposes: readonly LinkPurpose[], now = new Date()) {
+  if (!token || token.length > 100) return null;
+  const [row] = await db
+    .update(password_links)
+    .set({ used_at: now })
+    .where(and(eq(password_links.token_hash, sha256(token)), isNull(password_links.used_at), gt(password_links.expires_at, now), inArray(password_links.purpose, [...purposes])))
+    .returning();
+  return row ?? null;
+}
+
+/** Ends every link of this person still outstanding (a password set: an older reset or invite link is void). */
+export async function endLinks(db: Db, userId: number, now = new Date()) {
+  await db.update(password_links).set({ used_at: now }).where(and(eq(password_links.user_id, userId), isNull(password_links.used_at)));
 }

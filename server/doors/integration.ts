@@ -84,6 +84,12 @@ export async function doorGym(t: Tenant, doorId: number) {
   return door.gym_id;
 }
 
+/** The gym a door system's place is linked to, or null (not linked: the organisation's, for its admins only). */
+export async function placeGym(t: Tenant, placeId: string): Promise<number | null> {
+  const [place] = await t.db.select({ gym_id: access_control_places.gym_id }).from(access_control_places).where(t.where(access_control_places, eq(access_control_places.place_id, placeId)));
+  return place?.gym_id ?? null;
+}
+
 /** GET …/access-control/places: the door system's places, each with the gym it is linked to. */
 export async function listPlaces(t: Tenant, doors: DoorProvider) {
   await connected(t);

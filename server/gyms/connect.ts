@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { readState, signState } from "../auth/oauth-state";
+import { firstUseOfState, readState, signState } from "../auth/oauth-state";
 import { sealSecret } from "../crypto/secrets";
 import { gyms } from "../db/schema";
 import type { Tenant } from "../db/tenant";
@@ -15,7 +15,7 @@ import { findGym } from "./settings";
  * A gym connecting its own Stripe or GoCardless account (issue 15): POST /api/gyms/{id}/{service}/redirect sends
  * the admin to the provider's page with a signed state naming this organisation, admin, gym and service; the
  * provider sends them back to /{service}/callback, whose page posts the code and state to POST /api/{service}/exchange.
- * A state that is forged, someone else's, for another service or older than 30 minutes connects nothing.
+ * A state that is forged, someone else's, for another service, older than 30 minutes or already used connects nothing.
  */
 const LIFETIME_MS = 30 * 60 * 1000;
 const PURPOSE = "gym-connect";
@@ -43,6 +43,8 @@ export async function finishConnection(t: Tenant, providers: Providers, user: Cu
   if (!parts || Number(parts[0]) !== t.organisationId || Number(parts[1]) !== user.row.id || parts[3] !== service) throw badState(service);
   const gym = await findGym(t, Number(parts[2]));
   assertCan(user, "gyms.write", gym.id);
+  // One code per state: a state already exchanged is spent.
+  if (!(await firstUseOfState(t.db, PURPOSE, given.state, LIFETIME_MS, now))) throw badState(service);
   let account;
   try {
     account = await providers.connect(service).exchange(given.code, callbackUrl(origin, service));

@@ -103,13 +103,18 @@ function tooLargePage(req: ExpressRequest, limit: number): string {
 <p>Choose a smaller file (a phone photo resized, or saved as JPEG) and try again.</p><p><a href="${href}">Go back</a></p></html>`;
 }
 
-/** The URL the client asked for, host and port as @remix-run/express works them out (honours "trust proxy"). */
-function requestUrl(req: ExpressRequest): string {
+/**
+ * The URL the client asked for, host and port as @remix-run/express works them out, except that the port, like the
+ * host (req.hostname), comes from X-Forwarded-Host only when the proxy is trusted (TRUST_PROXY, "trust proxy"):
+ * otherwise anyone could send the header and move the port of the links we mail (issue 29 L7).
+ */
+export function requestUrl(req: ExpressRequest): string {
   const port = (value: string | undefined) => {
-    const n = Number.parseInt(value?.split(":")[1] ?? "", 10);
+    const n = Number.parseInt(value?.split(",")[0]?.trim().split(":")[1] ?? "", 10);
     return Number.isSafeInteger(n) ? n : undefined;
   };
-  const p = port(req.get("X-Forwarded-Host")) ?? port(req.get("host"));
+  const trusted = (req.app.get("trust proxy fn") as (addr: string | undefined, i: number) => boolean)(req.socket.remoteAddress, 0);
+  const p = (trusted ? port(req.get("X-Forwarded-Host")) : undefined) ?? port(req.get("host"));
   return new URL(`${req.protocol}://${req.hostname}${p ? `:${p}` : ""}${req.originalUrl}`).href;
 }
 

@@ -1,6 +1,5 @@
-import { stringify } from "csv-stringify/sync";
 import { asc, eq } from "drizzle-orm";
-import { safe } from "../api/csv";
+import { csvText } from "../api/csv";
 import { member_import_rejections } from "../db/schema";
 import type { Tenant } from "../db/tenant";
 import { dataRows } from "./csv-rows";
@@ -21,5 +20,5 @@ export async function rejectedRowsCsv(t: Tenant, imp: ImportRow): Promise<string
       if (reason) out.push([...r.cells, reason]);
     }
   }
-  return stringify(out.map((cells) => cells.map(safe)));
+  return csvText(out);
 }

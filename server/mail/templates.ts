@@ -11,9 +11,13 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escape(title)}</h1>${body}${button}</body></html>`;
 }
 
+/**
+ * The six-digit codes are never in a subject (issue 29): a subject shows on a locked phone's notification, in
+ * mail lists and in logs of mail relays; the code is in the body only.
+ */
 export function signInCodeMail(to: string, name: string, code: string): Mail {
   const lines = [`Hi ${name},`, `Your code is ${code}. It works for 10 minutes.`, "If you did not try to sign in, change your password."];
-  return { to, subject: `Your code: ${code}`, text: lines.join("\n\n"), html: layout("Your code", lines) };
+  return { to, subject: "Your sign-in code", text: lines.join("\n\n"), html: layout("Your code", lines) };
 }
 
 /**
@@ -27,7 +31,7 @@ export function confirmEmailCodeMail(to: string, name: string, code: string, gym
     `Your code is ${code}. Enter it to confirm your e-mail address. It works for 10 minutes.`,
     "If you did not sign up with this address, ignore this e-mail: without the code the address is not confirmed.",
   ];
-  return { to, subject: `Confirm your e-mail address: ${code}`, text: lines.join("\n\n"), html: layout("Confirm your e-mail address", lines) };
+  return { to, subject: "Confirm your e-mail address", text: lines.join("\n\n"), html: layout("Confirm your e-mail address", lines) };
 }
 
 /** Sent once, when too many wrong codes lock code entry for the account (server/auth/email-codes.ts). */

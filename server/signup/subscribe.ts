@@ -1,13 +1,14 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { addCalendarDays, localDay } from "../../domain/dates";
 import { ageOn, LATEST_START_DAYS, type ConfirmSubscription, type RegisterFields } from "../../domain/schemas/signup";
-import { organisation_users, organisations, payments, subscriptions, users } from "../db/schema";
+import { organisation_users, organisations, payments, subscription_events, subscriptions, users } from "../db/schema";
 import type { Tenant } from "../db/tenant";
 import { ApiError, invalid } from "../api/errors";
 import { StartError, writeStart } from "../billing/start";
 import { recordEvent } from "../subscriptions/events";
 import { formatCents } from "../../domain/money";
 import { pricesOnSale, privateLink } from "./catalogue";
+import { unfinishedSteps } from "../../domain/signup";
 
 export interface Joiner {
   id: number;
@@ -46,6 +47,19 @@ export async function confirmSubscription(t: Tenant, member: Joiner, req: Confir
     .from(subscriptions)
     .where(t.where(subscriptions, eq(subscriptions.user_id, member.id), eq(subscriptions.signup_key, req.idempotency_key)));
   if (again) {
+    // A key names one request: the same key with another membership or start day is a client's bug, not a retry,
+    // and answering the first subscription would let it believe the second was made (422, as "Integrators" asks).
+    const [joined] = await t.db
+      .select({ after: subscription_events.after })
+      .from(subscription_events)
+      .where(t.where(subscription_events, eq(subscription_events.subscription_id, again.id), eq(subscription_events.action, "joined")))
+      .limit(1);
+    const asked = joined?.after as { price_id?: number; start?: string } | null | undefined;
+    if (again.price_id !== req.price_id || (asked?.start !== undefined && asked.start !== req.start_date)) {
+      throw new ApiError(422, "This idempotency key was already used for a different request. Send a new key for a new request.", "idempotency_key_reused", {
+        idempotency_key: ["This key was already used for a different membership or start day"],
+      });
+    }
     const [first] = await t.db.select().from(payments).where(eq(payments.subscription_id, again.id)).orderBy(payments.id).limit(1);
     return { subscription: again, payment: first, repeated: true };
   }
@@ -64,9 +78,10 @@ export async function confirmSubscription(t: Tenant, member: Joiner, req: Confir
   if (!price) errors.price_id = ["Choose a membership from the list"];
   if (req.start_date < today) errors.start_date = ["Choose today or a day after it"];
   else if (req.start_date > addCalendarDays(today, LATEST_START_DAYS)) errors.start_date = [`Choose a day within ${LATEST_START_DAYS} days`];
-  const [me] = await t.db.select({ dob: users.dob, address: users.address, emergency: users.emergency_contact_name }).from(users).where(eq(users.id, member.id));
+  const [me] = await t.db.select({ dob: users.dob, address: users.address, emergency: users.emergency_contact_name, profile_picture: users.profile_picture }).from(users).where(eq(users.id, member.id));
+  // The pages' step guards, held here too: the same list (domain/signup.ts).
+  for (const step of unfinishedSteps({ membership_confirmed: false, profile_picture: me.profile_picture, payment_types: member.defaultPaymentTypeId ? [member.defaultPaymentTypeId] : [] })) errors[step.field] = [step.message];
   if (!me.dob || !me.address || !me.emergency) errors.register_fields = ["Fill in your details first"];
-  if (!member.defaultPaymentTypeId) errors.payment_type = ["Connect a way to pay first"];
   if (Object.keys(errors).length) throw invalid(errors);
 
   if (latest && latest.upcoming_state === "failed" && !latest.cancelled_at) {

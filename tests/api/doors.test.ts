@@ -110,6 +110,23 @@ describe("the door system", () => {
     expect(JSON.stringify(list)).toContain('"successful":false');
   });
 
+  it("opens its test panel only to staff with gym rights at the lock's own gym (issue 29 L6)", async () => {
+    const s = await makeUser(env.db, { name: "South Gym Admin", email: "doors.south@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    await addStaff(env.db, s.id, org.id, "personal_trainer", [{ gymId: south.id, role: "admin" }]);
+    const southAdmin = await signedIn(api, env.db, "doors.south@example.com", PASSWORD);
+    const places = (await admin.call("GET", `${base()}/places`)).json.data.data as { place_id: string; gym_id: number | null }[];
+    const northPlace = places.find((p) => p.gym_id === north.id)!.place_id;
+    const unlinked = places.find((p) => p.gym_id === null)!.place_id;
+    const before = (await env.db.select().from(visits).where(eq(visits.organisation_id, org.id))).length;
+    expect((await southAdmin.call("GET", `/api/sandbox/kisi/places/${northPlace}`)).status).toBe(403);
+    expect((await southAdmin.call("POST", `/api/sandbox/kisi/locks/${frontDoor.door_id}/unlock`, { email: "ina@example.com" })).status).toBe(403);
+    expect((await env.db.select().from(visits).where(eq(visits.organisation_id, org.id))).length).toBe(before);
+    // North's gym admin at North's doors; a place no gym has is the organisation's, for its admins.
+    expect((await gymAdmin.call("GET", `/api/sandbox/kisi/places/${northPlace}`)).status).toBe(200);
+    expect((await gymAdmin.call("GET", `/api/sandbox/kisi/places/${unlinked}`)).status).toBe(403);
+    expect((await admin.call("GET", `/api/sandbox/kisi/places/${unlinked}`)).status).toBe(200);
+  });
+
   it("takes the door system's webhook only signed, and an event delivered twice once", async () => {
     const event = JSON.stringify({ id: "evt_twice", action: "unlock", object_type: "Lock", object_id: frontDoor.door_id, success: true, actor_email: "ina@example.com", created_at: "2026-11-20T06:00:00Z" });
     const hook = browser(api);

@@ -220,6 +220,17 @@ describe("connecting the gym's own payment accounts (the sandbox's pages)", () =
     expect(again.status).toBe(422);
   });
 
+  it("spends a state with its first code: a second code with the same state connects nothing (issue 29)", async () => {
+    const first = await approve("stripe", north.id);
+    // Another round trip's code, which the provider would take, sent with the first round trip's state.
+    const second = await approve("stripe", north.id);
+    expect((await admin.call("POST", "/api/stripe/exchange", { code: first.code, state: first.state })).status).toBe(200);
+    const reused = await admin.call("POST", "/api/stripe/exchange", { code: second.code, state: first.state });
+    expect([reused.status, reused.json.error]).toEqual([422, "invalid_state"]);
+    // The refused attempt spent nothing: the second code with its own state connects.
+    expect((await admin.call("POST", "/api/stripe/exchange", { code: second.code, state: second.state })).status).toBe(200);
+  });
+
   it("connects GoCardless: the organisation id kept, and no token for a sandbox account", async () => {
     const { code, state } = await approve("gocardless");
     const done = await admin.call("POST", "/api/gocardless/exchange", { code, state });

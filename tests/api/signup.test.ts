@@ -163,6 +163,40 @@ describe("the sign-up through the API", () => {
     expect(all.find((s) => s.cancelled_at)?.cancellation_reasons).toEqual(["first_payment_failed"]);
   });
 
+  it("holds the pages' step guards in the API: no membership or payment without a photo (issue 29 L5)", async () => {
+    const { b, id } = await joiner();
+    const card = await saveCard(b, "4242424242424242");
+    expect((await b.call("POST", "/api/stripe/sync-payment-method", { session_id: card.id })).status).toBe(200);
+    expect((await b.call("PUT", "/api/me/register-fields", fields)).status).toBe(200);
+    const refused = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "no-photo-key-0001-abc" });
+    expect(refused.status).toBe(422);
+    expect(refused.json.errors).toEqual({ profile_picture: ["Take your photo first"] });
+    expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toEqual([]);
+    expect(await env.db.select().from(payments).where(eq(payments.user_id, id))).toEqual([]);
+    expect((await b.call("POST", "/api/profile-picture", await photo())).status).toBe(201);
+    expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "no-photo-key-0001-abc" })).status).toBe(201);
+  });
+
+  it("answers 422 to an idempotency key sent again with a different body, and the first answer to the same body (issue 29)", async () => {
+    const { b, id } = await joiner();
+    await b.call("POST", "/api/profile-picture", await photo());
+    const card = await saveCard(b, "4242424242424242");
+    await b.call("POST", "/api/stripe/sync-payment-method", { session_id: card.id });
+    await b.call("PUT", "/api/me/register-fields", fields);
+    const key = "reused-key-0001-abcdef";
+    const made = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
+    expect(made.status).toBe(201);
+    const otherDay = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-09", terms: "on", idempotency_key: key });
+    expect(otherDay.status).toBe(422);
+    expect(otherDay.json.errors.idempotency_key).toEqual(["This key was already used for a different membership or start day"]);
+    expect(otherDay.json.message).toMatch(/already used for a different request/);
+    const otherPrice = await b.call("POST", "/api/subscriptions", { price_id: hidden.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
+    expect(otherPrice.status).toBe(422);
+    const same = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
+    expect([same.status, same.json.data.id]).toEqual([200, made.json.data.id]);
+    expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toHaveLength(1);
+  });
+
   it("refuses a card page that is someone else's, and a made-up one", async () => {
     const first = await joiner();
     const other = await joiner();

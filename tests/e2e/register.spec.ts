@@ -79,7 +79,7 @@ test("without a gym in the link: choose the gym, register, and that gym's staff 
   await expect(page.getByRole("link", { name: "/dev/mail" })).toHaveAttribute("href", "/dev/mail");
   await page.screenshot({ path: `test-results/code-375-${project}.png`, fullPage: true });
   const mail = await lastMailTo(page, email);
-  expect(mail?.subject).toMatch(/^Confirm your e-mail address: \d{6}$/);
+  expect(mail?.subject).toBe("Confirm your e-mail address");
   expect(mail?.text).toContain("Welcome to Demo Fitness Ponsonby, and thanks for signing up.");
   expect(mail?.text).not.toContain("try to sign in");
   await page.getByLabel("Code").fill(await codeFor(page, email));

@@ -29,5 +29,7 @@ it("sends mail over SMTP_URL", async () => {
   expect(received).toHaveLength(1);
   expect(received[0].from).toBe("no-reply@gym.test");
   expect(received[0].to).toEqual(["sam@example.com"]);
-  expect(received[0].data).toMatch(/Subject: Your code: 123456/);
+  expect(received[0].data).toMatch(/Subject: Your sign-in code\r?\n/);
+  // The code is in the body, never the subject (issue 29).
+  expect(received[0].data).not.toMatch(/Subject:[^\r\n]*123456/);
 });

@@ -15,8 +15,9 @@ export interface MembershipSummary {
   colour: StatusColour;
   amount: number;
   frequency: string;
-  paid_until: string | null;
-  next_charge: { day: string; amount: number } | null;
+  /** Left out of the answer for staff without money rights (server/api/permissions.ts FIELD_PERMISSIONS). */
+  paid_until?: string | null;
+  next_charge?: { day: string; amount: number } | null;
   price: { offering: string; term: string | null };
 }
 

@@ -31,7 +31,7 @@ export function ManagePanel({ memberId, view, pif, door }: { memberId: number; v
       <h2 id="manage-heading" className="font-semibold">
         Manage membership
       </h2>
-      {view && view.owing.periods > 0 ? (
+      {view?.owing && view.owing.periods > 0 ? (
         <p className="mt-2 rounded-md bg-red-50 p-2 text-sm text-red-800">
           {formatCents(view.owing.total)} owing for {view.owing.periods} period{view.owing.periods === 1 ? "" : "s"}.
         </p>

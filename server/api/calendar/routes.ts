@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { isCalendarDay } from "../../../domain/schemas/dates";
 import { formatLocal, localDay, startOfLocalDay } from "../../../domain/dates";
 import { appointmentChange, appointmentRequest, appointmentsQuery, seriesChange, seriesEnd, seriesQuery, seriesRequest } from "../../../domain/schemas/calendar";
 import { bookAppointment, cancelAppointment, changeAppointment, findAppointment, listAppointments } from "../../calendar/appointments";
@@ -16,10 +17,9 @@ import { tellAppointment, tellSeries } from "./tell";
  * like messaging: without calendar and messaging these calls do not exist (404). Rules: server/calendar/.
  */
 const staff = [requireStaff, calendarAndMessaging] as const;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const dayOf = (c: { req: { param: (k: string) => string | undefined } }) => {
   const day = c.req.param("day") ?? "";
-  if (!DAY.test(day)) throw notFound("No session of this recurring schedule on that day.");
+  if (!isCalendarDay(day)) throw notFound("No session of this recurring schedule on that day.");
   return day;
 };
 const longDay = (day: string) => formatLocal(startOfLocalDay(day), "EEEE d MMMM");

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { flag } from "../../../domain/schemas/fields";
 import { doorEvent, kisiSecret, kisiSignature, kisiSigned, recordDoorEvent } from "../../doors/events";
-import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, setDoorTracksVisits } from "../../doors/integration";
+import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, placeGym, setDoorTracksVisits } from "../../doors/integration";
 import { findGym } from "../../gyms/settings";
 import { sandboxPlace, sandboxUnlock } from "../../providers/doors/sandbox";
 import type { Db } from "../../db/client";
@@ -84,6 +84,8 @@ export const doorRoutes = new Hono<ApiEnv>()
     sandboxOnly(c);
     const place = await sandboxPlace(c.var.tenant.db, pathId(c, "No such place.", "placeId"), c.var.tenant.organisationId);
     if (!place) throw notFound("No such place.");
+    // Gym rights at the place's own gym, not anywhere (a gym admin of one gym does not try another gym's doors).
+    assertCan(c.var.user!, "gyms.write", await placeGym(c.var.tenant, String(place.id)));
     return c.json({ data: place });
   })
   .post("/sandbox/kisi/locks/:lockId{[0-9]+}/unlock", requireStaff, requireCan("gyms.write"), async (c) => {
@@ -92,6 +94,7 @@ export const doorRoutes = new Hono<ApiEnv>()
     const { email } = await readBody(c, z.object({ email: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").email("Value is not a valid email address") }));
     const tried = await sandboxUnlock(c.var.tenant.db, lockId, email, now(c), c.var.tenant.organisationId);
     if (!tried) throw notFound("No such door.");
+    assertCan(c.var.user!, "gyms.write", await placeGym(c.var.tenant, tried.placeId));
     // Delivered as Kisi delivers it: signed, to the same receiver the real webhook reaches.
     const body = JSON.stringify(tried.event);
     const secret = kisiSecret(c.var.deps.config)!;

@@ -1,16 +1,9 @@
-import { stringify } from "csv-stringify/sync";
 import { formatCents } from "../../../domain/money";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
-import { csvStream, safe } from "../csv";
+import { csvStream } from "../csv";
 import type { MemberListRow } from "./list";
 
 export const CSV_HEADER = ["ID", "Name", "E-mail", "Mobile", "Gym", "Offering", "Price", "Frequency", "Term", "Status", "Tags", "Last visit", "Visits", "Joined"];
-
-export function csvRows(rows: MemberListRow[]): string {
-  return stringify(
-    rows.map((m) => memberCsvRow(m).map(safe)),
-  );
-}
 
 function memberCsvRow(m: MemberListRow): string[] {
   return [
@@ -30,8 +23,6 @@ function memberCsvRow(m: MemberListRow): string[] {
       m.joined_at,
     ];
 }
-
-export const csvHeader = () => stringify([CSV_HEADER]);
 
 /** The members export's body (../csv.ts csvStream). */
 export function csvBody(batches: AsyncIterable<MemberListRow[]>): Promise<ReadableStream<Uint8Array>> {

@@ -11,7 +11,7 @@ import {
 import { sha256 } from "../../auth/crypto";
 import { checkCode, codeEntryLockedFor, endCodeEntryLock, issueCode, sendWait } from "../../auth/email-codes";
 import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/password";
-import { createLink, findLink, useLink } from "../../auth/password-links";
+import { claimLink, createLink, endLinks, findLink } from "../../auth/password-links";
 import { clear, giveBack, take, waitInWords, type Limit } from "../../auth/rate-limit";
 import { createSession, endAllSessions, endSession, markTwoFactorPassed } from "../../auth/sessions";
 import { addDevice, deviceTrusted, signDevice, TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_MS } from "../../auth/trusted-device";
@@ -151,9 +151,8 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const { token } = await readBody(c, validateLinkSchema);
     const at = now(c);
-    const link = await findLink(db, token, at);
-    if (!link || link.purpose !== "handoff") throw new ApiError(422, "This sign-in link has expired. Sign in again.", "invalid_link");
-    await useLink(db, link.id, at);
+    const link = await claimLink(db, token, ["handoff"], at);
+    if (!link) throw new ApiError(422, "This sign-in link has expired. Sign in again.", "invalid_link");
     if (c.var.session) await endSession(db, c.var.session.id);
     const session = await createSession(db, link.user_id, { twoFactorPassed: true, ip: clientIp(c), userAgent: c.req.header("user-agent") }, at);
     setSessionCookie(c, session);
@@ -174,14 +173,19 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const body = await readBody(c, setPasswordSchema);
     if (await isCommonPassword(body.password)) throw invalid({ password: [COMMON_PASSWORD] });
     const at = now(c);
-    const link = await findLink(db, body.token, at);
-    if (!link || link.purpose === "handoff") throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
-    const [person] = await db.select({ name: users.name }).from(users).where(eq(users.id, link.user_id));
+    const expired = () => new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    const seen = await findLink(db, body.token, at);
+    if (!seen || seen.purpose === "handoff") throw expired();
+    const [person] = await db.select({ name: users.name }).from(users).where(eq(users.id, seen.user_id));
     // An invitee whose inviter left the name out gives it now (issue 15).
-    if (link.purpose === "invite" && !person.name && !body.name) throw invalid({ name: ["Value is required"] });
+    if (seen.purpose === "invite" && !person.name && !body.name) throw invalid({ name: ["Value is required"] });
+    // The slow hash runs before the link is claimed: the claim and the new password are one short transaction.
     const hash = await hashPassword(body.password);
     await db.transaction(async (tx) => {
-      await useLink(tx, link.id, at);
+      const link = await claimLink(tx, body.token, ["reset", "invite"], at);
+      if (!link) throw expired();
+      // Setting a password ends every other link still out (a second reset mailed earlier, an invitation).
+      await endLinks(tx, link.user_id, at);
       await tx
         .update(users)
         .set({

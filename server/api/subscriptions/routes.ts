@@ -33,7 +33,7 @@ import type { ApiEnv } from "../context";
 import { organisationDoors } from "../doors/system";
 import { ApiError, notFound } from "../errors";
 import { now, requireStaff } from "../middleware";
-import { assertCan, can, requireCan, type Capability } from "../permissions";
+import { assertCan, can, requireCan, visibleFields, type Capability } from "../permissions";
 import { findMember } from "../members/find";
 
 /**
@@ -69,7 +69,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
   /** GET /api/subscriptions/{id}: the membership as its action pages need it. */
   .get("/subscriptions/:id{[0-9]+}", requireStaff, requireCan("members.read"), async (c) => {
     const m = await membershipFor(c, subscriptionId(c), "members.read");
-    return c.json({ data: await membershipView(c.var.tenant, m, now(c), rights(c, m.s.gym_id)) });
+    return c.json({ data: visibleFields(c.var.user!, "membership", m.s.gym_id, await membershipView(c.var.tenant, m, now(c), rights(c, m.s.gym_id))) });
   })
   /** POST /api/subscriptions/{id}/pause: { action: pause | end | remove | credit, …, version, preview? } */
   .post("/subscriptions/:id{[0-9]+}/pause", requireStaff, requireCan("subscriptions.write"), async (c) => {

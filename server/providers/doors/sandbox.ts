@@ -74,7 +74,7 @@ export function sandboxDoors(db: Db): DoorProvider {
  */
 export async function sandboxUnlock(db: Db, lockId: number, email: string, now: Date, organisationId: number) {
   const [lock] = await db
-    .select({ id: sandbox_door_locks.id, name: sandbox_door_locks.name, account: sandbox_door_places.account })
+    .select({ id: sandbox_door_locks.id, name: sandbox_door_locks.name, account: sandbox_door_places.account, place_id: sandbox_door_locks.place_id })
     .from(sandbox_door_locks)
     .innerJoin(sandbox_door_places, eq(sandbox_door_places.id, sandbox_door_locks.place_id))
     .where(and(eq(sandbox_door_locks.id, lockId), eq(sandbox_door_places.account, `org-${organisationId}`)));
@@ -86,6 +86,7 @@ export async function sandboxUnlock(db: Db, lockId: number, email: string, now: 
   const success = Boolean(person?.access_enabled);
   return {
     lock: lock.name,
+    placeId: String(lock.place_id),
     event: { id: `evt_sbx_${randomUUID()}`, action: "unlock", object_type: "Lock", object_id: String(lock.id), success, actor_email: email.toLowerCase(), created_at: now.toISOString() },
   };
 }

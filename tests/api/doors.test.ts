@@ -111,7 +111,7 @@ describe("the door system", () => {
   });
 
   it("opens its test panel only to staff with gym rights at the lock's own gym (issue 29 L6)", async () => {
-    const s = await makeUser(env.db, { name: "South Gym Admin", email: "doors.south@example.com", password_hash: await hashPassword(PASSWORD), is_staff: true });
+    const s = await makeUser(env.db, { name: "South Gym Admin", email: "doors.south@example.com", password_hash: await hashPassword(PASSWORD) });
     await addStaff(env.db, s.id, org.id, "personal_trainer", [{ gymId: south.id, role: "admin" }]);
     const southAdmin = await signedIn(api, env.db, "doors.south@example.com", PASSWORD);
     const places = (await admin.call("GET", `${base()}/places`)).json.data.data as { place_id: string; gym_id: number | null }[];

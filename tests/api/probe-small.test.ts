@@ -14,7 +14,7 @@ beforeAll(async () => {
   env = await setup();
   org = await makeOrganisation(env.db, { name: "Probe Gyms" });
   gym = await makeGym(env.db, org.id, "Central");
-  const a = await makeUser(env.db, { name: "Probe Admin", email: "probe.admin@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
+  const a = await makeUser(env.db, { name: "Probe Admin", email: "probe.admin@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
   await addStaff(env.db, a.id, org.id, "admin");
   admin = await signedIn(env.api, env.db, "probe.admin@example.com", PASSWORD);
 });
@@ -87,7 +87,7 @@ describe("L2: password reset links", () => {
 
 describe("L4: the permission table decides fields as well as routes", () => {
   it("a trainer reads a membership without what the member owes, their next charge or how far they have paid", async () => {
-    const t = await makeUser(env.db, { name: "Probe Trainer", email: "probe.trainer@example.com", is_staff: true, password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
+    const t = await makeUser(env.db, { name: "Probe Trainer", email: "probe.trainer@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
     await addStaff(env.db, t.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
     const trainer = await signedIn(env.api, env.db, "probe.trainer@example.com", PASSWORD);
     const m = await makeUser(env.db, { name: "Owing Member", email: "owing@example.com" });

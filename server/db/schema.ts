@@ -1037,7 +1037,7 @@ export const billing_notices = pgTable(
     id: serial("id").primaryKey(),
     organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
     user_id: integer("user_id").notNull().references(() => users.id),
-    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund">().notNull(),
+    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund" | "chargeback">().notNull(),
     key: text("key").notNull(),
     payment_id: integer("payment_id"),
     subscription_id: integer("subscription_id"),

@@ -5,10 +5,10 @@ import { graceEnds } from "../../domain/failures";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
 import { billingRun } from "../../server/billing/run";
-import { daily_revenue, gyms, organisations, payment_adjustments, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
+import { daily_revenue, gyms, mail_outbox, organisations, payment_adjustments, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { simulatedClock } from "../../server/providers/clock";
-import { chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
+import { cancelSandboxChargeback, chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
 import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
 import { sandboxProviders } from "../../server/providers/registry";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
@@ -94,6 +94,14 @@ const chargeRefunded = (intent: string, account: string | null = OURS.account, i
 const disputeEvent = (type: string, dispute: string, intent: string, status: string, account: string | null = OURS.account) =>
   stripeEvent(type, { id: dispute, object: "dispute", payment_intent: intent, amount: 2_500, currency: "nzd", status }, account);
 
+const goCardlessPaymentEvent = (id: string, action: string, organisation = OURS.creditor) => ({
+  id: `EV_ADJUST_${++n}`,
+  created_at: NOW.toISOString(),
+  resource_type: "payments",
+  action,
+  links: { payment: id, organisation },
+  details: { origin: "customer", cause: "authorisation_disputed", description: "The customer disputed the debit with their bank." },
+});
 const callRow = async (id: number) => (await env.db.select().from(webhook_calls).where(eq(webhook_calls.id, id)))[0];
 const adjustmentsOf = (paymentId: number) => env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paymentId)).orderBy(payment_adjustments.id);
 const attemptsOf = (subscriptionId: number) => env.db.select().from(payments).where(eq(payments.subscription_id, subscriptionId)).orderBy(payments.attempt);
@@ -248,15 +256,87 @@ describe("a Stripe dispute", () => {
   });
 });
 
-describe("GoCardless", () => {
-  const paymentEvent = (id: string, action: string, organisation = OURS.creditor) => ({
-    id: `EV_ADJUST_${++n}`,
-    created_at: NOW.toISOString(),
-    resource_type: "payments",
-    action,
-    links: { payment: id, organisation },
-    details: { origin: "customer", cause: "authorisation_disputed", description: "The customer disputed the debit with their bank." },
+describe("a lost chargeback undone (issue 28)", () => {
+  it("a Stripe dispute lost, then won on appeal: the chargeback is reversed, the debt it opened goes, grace ends and revenue is back", async () => {
+    const { payment, subscription } = await paidMember();
+    const before = await revenue();
+    const dispute = await openSandboxDispute(env.db, { paymentReference: payment.stripe_id!, amount: 2_500, account: OURS.account });
+    await decideSandboxDispute(env.db, dispute, "lost");
+    await expectProcessed(await toStripe(disputeEvent("charge.dispute.closed", dispute, payment.stripe_id!, "lost")), /lost/);
+    expect(await owing(subscription.id)).toEqual({ total: 2_500, periods: 1 });
+    expect((await subscriptionRow(subscription.id)).grace_period_ends_at).not.toBeNull();
+
+    // The event's snapshot says nothing that counts: Stripe's answer (won now) does.
+    await decideSandboxDispute(env.db, dispute, "won");
+    const reinstated = disputeEvent("charge.dispute.funds_reinstated", dispute, payment.stripe_id!, "lost");
+    await expectProcessed(await toStripe(reinstated), new RegExp(`Dispute ${dispute} reversed after it was lost: \\$25\\.00 is the gym's again; nothing is owed`));
+    expect((await adjustmentsOf(payment.id)).map((a) => [a.kind, a.status, a.settled_at?.getTime()])).toEqual([["chargeback", "won", NOW.getTime()]]);
+    expect((await attemptsOf(subscription.id)).map((p) => [p.attempt, p.status])).toEqual([[0, "sent"]]);
+    expect(await owing(subscription.id)).toEqual({ total: 0, periods: 0 });
+    expect((await subscriptionRow(subscription.id)).grace_period_ends_at).toBeNull();
+    expect(await revenue()).toBe(before);
+    // Told again: nothing moves twice.
+    await toStripe(disputeEvent("charge.dispute.closed", dispute, payment.stripe_id!, "won"));
+    expect((await attemptsOf(subscription.id)).map((p) => [p.attempt, p.status])).toEqual([[0, "sent"]]);
+    expect(await revenue()).toBe(before);
   });
+
+  it("a GoCardless chargeback cancelled by the payer's bank: paid again, nothing owed; a debt paid meanwhile is kept and staff are told to refund it", async () => {
+    const { payment, subscription } = await paidMember("gocardless_bank_account");
+    const before = await revenue();
+    const ofWeek = async () => (await attemptsOf(subscription.id)).filter((p) => p.period_start_at?.getTime() === payment.period_start_at?.getTime()).map((p) => [p.attempt, p.status]);
+    await chargeBackSandboxDirectDebit(env.db, payment.gocardless_payment_id!, NOW);
+    await expectProcessed(await toGoCardless([goCardlessPaymentEvent(payment.gocardless_payment_id!, "charged_back")]), /owing again/);
+    expect(await ofWeek()).toEqual([[0, "sent"], [1, "failed"]]);
+    // Not cancelled at GoCardless: the event alone changes nothing.
+    expect((await callRow((await toGoCardless([goCardlessPaymentEvent(payment.gocardless_payment_id!, "chargeback_cancelled")])).json.call_id)).status).toBe("ignored");
+    expect(await ofWeek()).toEqual([[0, "sent"], [1, "failed"]]);
+
+    await cancelSandboxChargeback(env.db, payment.gocardless_payment_id!, NOW);
+    await expectProcessed(await toGoCardless([goCardlessPaymentEvent(payment.gocardless_payment_id!, "chargeback_cancelled")]), /reversed after it was lost/);
+    expect((await adjustmentsOf(payment.id)).map((a) => [a.kind, a.status])).toEqual([["chargeback", "won"]]);
+    expect(await ofWeek()).toEqual([[0, "sent"]]);
+    expect(await owing(subscription.id)).toEqual({ total: 0, periods: 0 });
+    expect((await subscriptionRow(subscription.id)).grace_period_ends_at).toBeNull();
+    expect(await revenue()).toBe(before);
+
+    // Another member paid the debt before the bank changed its mind: they paid twice, which staff are told to refund.
+    const { payment: second, subscription: s2 } = await paidMember();
+    const dispute = await openSandboxDispute(env.db, { paymentReference: second.stripe_id!, amount: 2_500, account: OURS.account });
+    await decideSandboxDispute(env.db, dispute, "lost");
+    await toStripe(disputeEvent("charge.dispute.closed", dispute, second.stripe_id!, "lost"));
+    const [, owed] = await attemptsOf(s2.id);
+    await env.db.update(payments).set({ status: "sent", pif_payment: "cash" }).where(eq(payments.id, owed.id));
+    await decideSandboxDispute(env.db, dispute, "won");
+    await expectProcessed(await toStripe(disputeEvent("charge.dispute.closed", dispute, second.stripe_id!, "won")), /the member had paid it again since: refund them/);
+    expect((await attemptsOf(s2.id)).map((p) => [p.attempt, p.status])).toEqual([[0, "sent"], [1, "sent"]]);
+  });
+});
+
+describe("the member is e-mailed (issue 28)", () => {
+  const mailsTo = (email: string) => env.db.select().from(mail_outbox).where(eq(mail_outbox.to, email));
+  it("about a refund made in the provider's dashboard and about a chargeback lost, once each", async () => {
+    const { user, payment } = await paidMember();
+    await dashboardRefund(payment.stripe_id!, 1_000);
+    await toStripe(chargeRefunded(payment.stripe_id!));
+    await toStripe(chargeRefunded(payment.stripe_id!));
+    expect((await mailsTo(user.email)).map((m) => m.subject)).toEqual(["Adjustment Avenue refunded $10.00"]);
+
+    const { user: disputer, payment: disputed } = await paidMember();
+    const dispute = await openSandboxDispute(env.db, { paymentReference: disputed.stripe_id!, amount: 2_500, account: OURS.account });
+    await toStripe(disputeEvent("charge.dispute.created", dispute, disputed.stripe_id!, "needs_response"));
+    expect(await mailsTo(disputer.email)).toEqual([]);
+    await decideSandboxDispute(env.db, dispute, "lost");
+    await toStripe(disputeEvent("charge.dispute.closed", dispute, disputed.stripe_id!, "lost"));
+    await toStripe(disputeEvent("charge.dispute.funds_withdrawn", dispute, disputed.stripe_id!, "lost"));
+    const mails = await mailsTo(disputer.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Your bank took back $25.00 paid to Adjustment Avenue"]);
+    expect(mails[0].text).toMatch(/The \$25\.00 is owing again\. Your membership keeps working until/);
+  });
+});
+
+describe("GoCardless", () => {
+  const paymentEvent = goCardlessPaymentEvent;
 
   it("a paid direct debit charged back: a chargeback lost, the period owing again, once", async () => {
     const { payment, subscription } = await paidMember("gocardless_bank_account");

@@ -2,18 +2,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
-import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { billingRun } from "../../server/billing/run";
-import { daily_revenue, gyms, mail_outbox, organisations, payment_adjustments, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { simulatedClock } from "../../server/providers/clock";
+import { daily_revenue, gyms, mail_outbox, payment_adjustments, payments, subscriptions, webhook_calls } from "../../server/db/schema";
 import { cancelSandboxChargeback, chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
 import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
-import { sandboxProviders } from "../../server/providers/registry";
-import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
-import { setup, signedIn } from "./harness";
+import { signedIn } from "./harness";
+import { moneyWorld, MONEY_NOW } from "./money-fixture";
 
 /**
  * Issue 28: refunds made at the provider and chargebacks reach our books from the providers' events, each as its own
@@ -22,28 +18,23 @@ import { setup, signedIn } from "./harness";
  * and starts the grace period as a failed charge does.
  */
 const PASSWORD = "adjustments test passphrase";
-const NOW = new Date(startOfLocalDay("2026-01-20").getTime() + 11 * 3_600_000);
-const clock = simulatedClock(NOW);
+const NOW = MONEY_NOW;
 const OURS = { account: "acct_adjust_ours", creditor: "OR_ADJUST_OURS" };
 const THEIRS = { account: "acct_adjust_theirs", creditor: "OR_ADJUST_THEIRS" };
-let env: Awaited<ReturnType<typeof setup>>;
-let api: ReturnType<typeof createApi>;
+let world: Awaited<ReturnType<typeof moneyWorld>>;
+let env: typeof world.env;
+let api: typeof world.api;
 let admin: Awaited<ReturnType<typeof signedIn>>;
-let org: typeof organisations.$inferSelect;
-let gym: typeof gyms.$inferSelect;
-let weekly: Awaited<ReturnType<typeof makePrice>>;
-let providers: ReturnType<typeof sandboxProviders>;
+let org: typeof world.org;
+let providers: typeof world.providers;
+let clock: typeof world.clock;
+let paidMember: typeof world.paidMember;
+let adjustmentsOf: typeof world.adjustmentsOf;
 let n = 0;
-const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
 
 beforeAll(async () => {
-  env = await setup();
-  providers = sandboxProviders(env.db, clock);
-  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => NOW, providers });
-  [org] = await env.db.select().from(organisations).where(eq(organisations.id, (await makeOrganisation(env.db, { name: "Adjusted Gyms" })).id));
-  const made = await makeGym(env.db, org.id, "Adjustment Avenue");
-  [gym] = await env.db.update(gyms).set({ stripe_id: OURS.account, gocardless_organisation_id: OURS.creditor }).where(eq(gyms.id, made.id)).returning();
-  weekly = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_500, billing_frequency: "weekly" });
+  world = await moneyWorld({ organisation: "Adjusted Gyms", gym: "Adjustment Avenue", member: "adjusted" }, { stripe_id: OURS.account, gocardless_organisation_id: OURS.creditor });
+  ({ env, api, org, providers, clock, paidMember, adjustmentsOf } = world);
   const other = await makeOrganisation(env.db, { name: "Elsewhere Adjusted" });
   const theirs = await makeGym(env.db, other.id, "Elsewhere");
   await env.db.update(gyms).set({ stripe_id: THEIRS.account, gocardless_organisation_id: THEIRS.creditor }).where(eq(gyms.id, theirs.id));
@@ -52,21 +43,6 @@ beforeAll(async () => {
   admin = await signedIn(api, env.db, a.email, PASSWORD);
 });
 afterAll(() => env.close());
-
-/** A weekly member whose week of 12 January the billing run charged through the sandbox provider, on the gym's account. */
-async function paidMember(kind: "stripe_card" | "gocardless_bank_account" = "stripe_card") {
-  const user = await makeUser(env.db, { name: `adjusted member ${++n}`, email: `adjusted${n}@example.com` });
-  const details: Record<string, string> = kind === "stripe_card" ? { last_four: "4242", payment_method: "pm_card_visa" } : { name: "Adjusted Member", account_number: "12-3456-0123456-00", mandate_id: `MD${n}` };
-  const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: kind, details }).returning();
-  await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
-  const s = await makeSubscription(env.db, weekly, user.id, gym.id, { billing_anchor: "2026-01-05", current_period_start: startOfLocalDay("2026-01-05"), current_period_end: startOfLocalDay("2026-01-12") });
-  await billingRun(env.db, providers, at("2026-01-12"));
-  if (kind === "gocardless_bank_account") await billingRun(env.db, providers, at("2026-01-19"));
-  clock.set(NOW);
-  const [p] = await env.db.select().from(payments).where(eq(payments.subscription_id, s.id));
-  expect(p.status).toBe("sent");
-  return { user, subscription: s, payment: p };
-}
 
 async function post(path: string, body: string, headers: Record<string, string>) {
   const res = await api.fetch(new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }), { clientIp: "198.51.100.1" });
@@ -103,7 +79,6 @@ const goCardlessPaymentEvent = (id: string, action: string, organisation = OURS.
   details: { origin: "customer", cause: "authorisation_disputed", description: "The customer disputed the debit with their bank." },
 });
 const callRow = async (id: number) => (await env.db.select().from(webhook_calls).where(eq(webhook_calls.id, id)))[0];
-const adjustmentsOf = (paymentId: number) => env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paymentId)).orderBy(payment_adjustments.id);
 const attemptsOf = (subscriptionId: number) => env.db.select().from(payments).where(eq(payments.subscription_id, subscriptionId)).orderBy(payments.attempt);
 const revenue = async () =>
   Number((await env.db.select({ c: sql<number>`coalesce(sum(${daily_revenue.collected}), 0)` }).from(daily_revenue).where(eq(daily_revenue.organisation_id, org.id)))[0].c);

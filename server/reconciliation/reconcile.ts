@@ -212,12 +212,14 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
 
   /** Stripe's disputes opened in the window, against the chargebacks we hold (by the dispute's id). */
   const disputesOf = async (gym: { id: number; organisation_id: number }, disputes: ProviderDispute[]) => {
+    if (!disputes.length) return;
+    const disputed = (await oursOf(gym.id, "stripe", disputes.map((d) => d.paymentReference), [])).filter((o) => disputes.some((d) => d.paymentReference === o.reference));
     for (const d of disputes) {
       if (d.amount < 1) continue;
       report.checked++;
       const [held] = await db.select({ status: payment_adjustments.status }).from(payment_adjustments).where(and(eq(payment_adjustments.method, "stripe"), eq(payment_adjustments.provider_id, d.id)));
       if (held?.status === d.status) continue;
-      const [o] = await oursOf(gym.id, "stripe", [d.paymentReference], []).then((rows) => rows.filter((r) => r.reference === d.paymentReference));
+      const o = disputed.find((r) => r.reference === d.paymentReference);
       const theirs = { amount: d.amount, status: d.status, reference: d.id, payment: d.paymentReference, day: d.created ? localDay(d.created) : null };
       const base = { gym, provider: "stripe" as const, reference: d.id, theirs, ours: o ?? null, day: d.created ?? null };
       if (!o) await record("chargeback_not_recorded", "open", base);

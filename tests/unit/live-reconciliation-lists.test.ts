@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ParsedUrlQuery } from "node:querystring";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { stripeCards } from "../../server/providers/cards/stripe-live";
@@ -56,8 +57,8 @@ describe("GoCardless payments taken back (gocardless-nodejs, against nock)", () 
   afterAll(() => nock.enableNetConnect());
 
   it("lists the payments charged back or failed in the window from their events, every page, each in its state now", async () => {
-    const asked: Record<string, string>[] = [];
-    const listing = (action: string, after?: string) => (q: Record<string, string>) => {
+    const asked: ParsedUrlQuery[] = [];
+    const listing = (action: string, after?: string) => (q: ParsedUrlQuery) => {
       const ok = q.resource_type === "payments" && q.action === action && q.after === after;
       if (ok) asked.push(q);
       return ok;

@@ -1,15 +1,20 @@
 /**
  * npm run reconcile -- --from 2026-11-20 --until 2026-11-22: compares our payments with each provider's own books for
  * those Auckland days (both included), as the daily job does for the last three (server/reconciliation/reconcile.ts),
- * on DATABASE_URL (PostgreSQL) when set, else PGLITE_DIR (./data/pglite), with the sandbox providers. Prints what it
- * checked and the differences by kind; exits 1 when any difference is left open for a person.
+ * on DATABASE_URL (PostgreSQL) when set, else PGLITE_DIR (./data/pglite), with the providers the environment
+ * configures, as the server does (live Stripe, GoCardless and Akahu where their keys are set; the sandboxes
+ * otherwise, outside production), and its mailer (SMTP_URL, else the outbox) to tell members of what it writes
+ * through. Prints which adapters it asked, what it checked and the differences by kind; exits 1 when any difference
+ * is left open for a person or a provider could not be asked.
  */
 import { pathToFileURL } from "node:url";
 import { defaultWindow, reconcile } from "../server/reconciliation/reconcile";
 import { openDatabase, type Database } from "../server/db/client";
-import { sandboxProviders } from "../server/providers/registry";
+import { configuredProviders } from "../server/providers/registry";
 import { simulatedClock } from "../server/providers/clock";
 import { startOfLocalDay, addCalendarDays } from "../domain/dates";
+import { parseConfig } from "../server/config";
+import { outboxMailer, smtpMailer } from "../server/mail/mailer";
 
 const USAGE = "Usage: npm run reconcile -- [--from yyyy-MM-dd] [--until yyyy-MM-dd]";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,11 +39,21 @@ export async function main(
     print(`${USAGE}\n(--until must be a day on or after --from, written yyyy-MM-dd)`);
     return 2;
   }
+  let config: ReturnType<typeof parseConfig>;
+  try {
+    config = parseConfig(env);
+  } catch (err) {
+    print(`The environment is not a valid configuration: ${(err as Error).message}`);
+    return 2;
+  }
   const database = await open();
   try {
-    // The sandboxes live on the day after the window, as the daily job would see them.
+    // The sandboxes (where no keys are set) live on the day after the window, as the daily job would see them.
     const now = startOfLocalDay(addCalendarDays(until, 1));
-    const r = await reconcile(database.db, sandboxProviders(database.db, simulatedClock(now)), { from, until }, now);
+    const providers = configuredProviders(database.db, config, simulatedClock(now));
+    const mailer = config.SMTP_URL ? await smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db);
+    print(`Providers: cards ${providers.cards.mode}, direct debits ${providers.directDebit({ id: 0, stripe_id: null, gocardless_organisation_id: null, integrations: null }).mode} (the deployment's; a gym's own connection is used for its payments).`);
+    const r = await reconcile(database.db, providers, { from, until }, now, mailer);
     print(`Reconciled ${from} to ${until}: ${r.checked} checked, ${r.corrected} corrected, ${r.open} new open, ${r.stillOpen} open in all.`);
     for (const [kind, c] of Object.entries(r.byKind)) print(`  ${kind}: ${c.corrected} corrected, ${c.open} open`);
     for (const e of r.errors) print(`  not compared: ${e}`);

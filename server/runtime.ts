@@ -1,9 +1,9 @@
-import { config, signupUrl, type Config } from "./config";
+import { config, type Config } from "./config";
 import { openDatabase, type Database } from "./db/client";
 import { createApi, localJobs, type Api } from "./api/app";
 import { switchableJobs } from "./jobs/starter";
 import { startScheduler, type Scheduler } from "./jobs/scheduler";
-import { createProviders, providerSettings } from "./providers/registry";
+import { configuredProviders } from "./providers/registry";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
 import { healthRoutes } from "./observability/health";
 import { flushReports, startErrorReporting } from "./observability/report";
@@ -42,7 +42,7 @@ export function boot(): Promise<Runtime> {
       const { seedDemoIfEmpty } = await import("./seed/demo");
       await seedDemoIfEmpty(database.db);
     }
-    const providers = createProviders(database.db, providerSettings(cfg, signupUrl(cfg)));
+    const providers = configuredProviders(database.db, cfg);
     // Jobs a request starts run here until the scheduler is up, then wherever pg-boss hands them.
     const starter = switchableJobs(localJobs({ db: database.db, mailer, config: cfg }));
     const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter });

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { DifferenceCard, DifferenceFilter } from "../features/reconciliation/differences";
+import { Pager } from "../components/list-filters";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { readForm } from "../lib/forms.server";
 import { requireApp } from "../lib/host.server";
@@ -71,23 +72,7 @@ export default function Reconciliation() {
       ) : (
         <p className="rounded-lg border border-slate-200 bg-white p-4">No differences{status === "all" ? "" : ` ${status === "corrected" ? "corrected" : status}`}.</p>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
-          {list.meta.page > 1 ? (
-            <Link to={pageLink(list.meta.page - 1)} className="text-brand-700 underline">
-              Newer
-            </Link>
-          ) : null}
-          <span>
-            Page {list.meta.page} of {pages}
-          </span>
-          {list.meta.page < pages ? (
-            <Link to={pageLink(list.meta.page + 1)} className="text-brand-700 underline">
-              Older
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager page={list.meta.page} pages={pages} link={pageLink} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CallFilters, CallTable } from "../features/webhooks/calls";
+import { Pager } from "../components/list-filters";
 import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { pageQuery } from "../lib/params.server";
@@ -47,23 +48,7 @@ export default function WebhookCalls() {
             {list.meta.total.toLocaleString("en-NZ")} {list.meta.total === 1 ? "call" : "calls"}
           </p>
           <CallTable calls={list.data} />
-          {pages > 1 ? (
-            <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
-              {list.meta.page > 1 ? (
-                <Link to={pageLink(list.meta.page - 1)} className="text-brand-700 underline">
-                  Newer
-                </Link>
-              ) : null}
-              <span>
-                Page {list.meta.page} of {pages}
-              </span>
-              {list.meta.page < pages ? (
-                <Link to={pageLink(list.meta.page + 1)} className="text-brand-700 underline">
-                  Older
-                </Link>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager page={list.meta.page} pages={pages} link={pageLink} />
         </>
       ) : null}
     </div>

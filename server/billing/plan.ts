@@ -265,12 +265,12 @@ export async function planRetryIds(db: Db, now: Date): Promise<number[]> {
 }
 
 /**
- * The next attempt of a failed period: the same charge (who, what, which period, how to pay) under a new key, and
- * nothing of the failed try's own dealings with its provider (its references, answer and polls), named column by
- * column so a reference added later cannot be carried over by accident (the bank payment's id once was).
+ * The next attempt of a period: who, what, which period and how to pay, and nothing of an earlier try's own dealings
+ * with its provider (its references, answer and polls), named column by column so a reference added later cannot be
+ * carried over by accident (the bank payment's id once was). The one shape of every later attempt: a retry
+ * (`retryOf`) and the debt a lost chargeback opens again (./chargebacks.ts) both start from it.
  */
-export function retryOf(p: typeof payments.$inferSelect, day: LocalDay, now: Date): PaymentInsert {
-  const attempt = p.attempt + 1;
+export function nextAttemptOf(p: typeof payments.$inferSelect, attempt: number, now: Date) {
   return {
     organisation_id: p.organisation_id,
     gym_id: p.gym_id,
@@ -285,6 +285,17 @@ export function retryOf(p: typeof payments.$inferSelect, day: LocalDay, now: Dat
     type: p.type,
     is_pro_rata: p.is_pro_rata,
     is_term_membership: p.is_term_membership,
+    is_retry: true,
+    attempt,
+    created_at: now,
+  } satisfies Omit<PaymentInsert, "status">;
+}
+
+/** A failed period's retry: the same charge (with how it was worked out) under a new key, to be charged on `day`. */
+export function retryOf(p: typeof payments.$inferSelect, day: LocalDay, now: Date): PaymentInsert {
+  const attempt = p.attempt + 1;
+  return {
+    ...nextAttemptOf(p, attempt, now),
     credit_used: p.credit_used,
     balance_owing: p.balance_owing,
     periods_owing: p.periods_owing,
@@ -292,9 +303,6 @@ export function retryOf(p: typeof payments.$inferSelect, day: LocalDay, now: Dat
     meta: p.meta,
     expected_charge_date: day,
     status: "pending",
-    is_retry: true,
-    attempt,
     idempotency_key: chargeKey(p.subscription_id!, localDay(p.period_start_at!), attempt),
-    created_at: now,
   };
 }

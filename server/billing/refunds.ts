@@ -1,14 +1,14 @@
-import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { formatDate } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { adjustmentInWords, isProviderMethod, REFUND_METHOD_LABELS, REFUND_REASON_LABELS, refundErrors, refundable, refundMethodFor, type AdjustmentFacts, type RefundMethod } from "../../domain/refunds";
 import type { RefundRequest } from "../../domain/schemas/refunds";
 import { invalid } from "../api/errors";
 import type { Db } from "../db/client";
-import { billing_notices, gyms, payment_adjustments, payment_types, payments, users } from "../db/schema";
+import { billing_notices, gyms, payment_adjustments, payment_types, payments, subscriptions, users } from "../db/schema";
 import type { Tenant } from "../db/tenant";
 import type { Mailer } from "../mail/mailer";
-import { refundMail } from "../mail/templates";
+import { chargebackMail, refundMail } from "../mail/templates";
 import { logWarning } from "../observability/log";
 import { ProviderError } from "../providers/errors";
 import type { Providers } from "../providers/registry";
@@ -199,37 +199,45 @@ async function refundedBefore(db: Db, a: typeof payment_adjustments.$inferSelect
 
 /**
  * The member hears of a refund once it is made or on its way through their card or bank (never of one that
- * failed: staff see that, and try another way). Once per refund: the notice's key (billing_notices) is its id.
+ * failed: staff see that, and try another way), whoever made it (staff, or the gym in its provider's dashboard), and
+ * of a chargeback once it is lost (the amount is owing again, and until when their access lasts). Once each: the
+ * notice's key (billing_notices) is the refund's or chargeback's id.
  */
 export async function tellMembers(db: Db, mailer: Mailer, adjustmentIds: number[]): Promise<void> {
   if (!adjustmentIds.length) return;
   const rows = await db
-    .select({ a: payment_adjustments, p: payments, user: users, gym: gyms.name })
+    .select({ a: payment_adjustments, p: payments, user: users, gym: gyms.name, grace: subscriptions.grace_period_ends_at })
     .from(payment_adjustments)
     .innerJoin(payments, eq(payments.id, payment_adjustments.payment_id))
     .innerJoin(users, eq(users.id, payment_adjustments.user_id))
     .innerJoin(gyms, eq(gyms.id, payment_adjustments.gym_id))
+    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscription_id))
     .where(
       and(
         inArray(payment_adjustments.id, adjustmentIds),
-        eq(payment_adjustments.kind, "refund"),
-        // Made, or taken by the provider and on its way; not one still waiting to reach its provider.
-        sql`(${payment_adjustments.status} = 'succeeded' or (${payment_adjustments.status} = 'pending' and ${payment_adjustments.provider_id} is not null))`,
+        or(
+          // Made, or taken by the provider and on its way; not one still waiting to reach its provider.
+          sql`${payment_adjustments.kind} = 'refund' and (${payment_adjustments.status} = 'succeeded' or (${payment_adjustments.status} = 'pending' and ${payment_adjustments.provider_id} is not null))`,
+          sql`${payment_adjustments.kind} = 'chargeback' and ${payment_adjustments.status} = 'lost'`,
+        ),
       ),
     );
-  for (const { a, p, user, gym } of rows) {
+  for (const { a, p, user, gym, grace } of rows) {
     if (!user.email_notifications || user.deleted_at) continue;
     // Written first, sent after: a crash in between loses one e-mail, never sends two.
     const [told] = await db
       .insert(billing_notices)
-      .values({ organisation_id: a.organisation_id, user_id: a.user_id, kind: "refund", key: `refund:${a.id}`, payment_id: p.id, emailed: true })
+      .values({ organisation_id: a.organisation_id, user_id: a.user_id, kind: a.kind, key: `${a.kind}:${a.id}`, payment_id: p.id, emailed: true })
       .onConflictDoNothing()
       .returning({ id: billing_notices.id });
     if (!told) continue;
+    const facts = { gym, amount: formatCents(a.amount), paid: formatCents(p.amount + p.surcharge), paidOn: formatDate(p.created_at) };
+    if (a.kind === "chargeback") {
+      await mailer.send(chargebackMail(user.email, user.name, { ...facts, accessUntil: grace ? formatDate(grace) : null }));
+      continue;
+    }
     const how = REFUND_METHOD_LABELS[a.method as RefundMethod] ?? "Refunded";
-    await mailer.send(
-      refundMail(user.email, user.name, { gym, amount: formatCents(a.amount), paid: formatCents(p.amount + p.surcharge), paidOn: formatDate(p.created_at), how, pending: a.status === "pending" }),
-    );
+    await mailer.send(refundMail(user.email, user.name, { ...facts, how, pending: a.status === "pending" }));
   }
 }
 

@@ -590,9 +590,16 @@ export const payment_adjustments = pgTable(
     error: text("error"),
     settled_at: ts("settled_at"),
     created_at: created(),
+    /**
+     * When its payment was made, copied by a trigger from the payment on insert (drizzle/0038; a payment's
+     * created_at never changes), so /payments' `adjusted` filter reads the range's adjustments from an index
+     * instead of every adjustment of the organisation. Writers never give it: the `null` is replaced.
+     */
+    payment_created_at: ts("payment_created_at").notNull().$defaultFn(() => sql`null`),
   },
   (t) => [
     index("payment_adjustments_payment_idx").on(t.organisation_id, t.payment_id),
+    index("payment_adjustments_payment_day_idx").on(t.organisation_id, t.kind, t.payment_created_at),
     index("payment_adjustments_org_created_idx").on(t.organisation_id, t.created_at),
     uniqueIndex("payment_adjustments_key_idx").on(t.idempotency_key),
     uniqueIndex("payment_adjustments_provider_idx").on(t.method, t.provider_id).where(sql`provider_id is not null`),
@@ -1064,7 +1071,7 @@ export const billing_notices = pgTable(
     id: serial("id").primaryKey(),
     organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
     user_id: integer("user_id").notNull().references(() => users.id),
-    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund">().notNull(),
+    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund" | "chargeback">().notNull(),
     key: text("key").notNull(),
     payment_id: integer("payment_id"),
     subscription_id: integer("subscription_id"),

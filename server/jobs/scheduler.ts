@@ -80,7 +80,7 @@ const JOBS = {
   },
   "reconciliation": async ({ database, settings }: JobContext) => {
     const now = new Date();
-    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now);
+    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now, settings.mailer);
     log.info({ job: "reconciliation", ...report, byKind }, "job done");
   },
   "member-imports": async ({ database, settings }: JobContext) => {

@@ -183,6 +183,20 @@ export function pifInviteMail(to: string, name: string, p: { gym: string; offeri
 }
 
 /** Money going back to the member (issue 28): a refund made, or on its way through their card or bank. */
+/** A chargeback lost (issue 28): the member's bank took a payment back, so the amount is owing again. */
+export function chargebackMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; accessUntil: string | null }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your bank took back ${p.amount} of your ${p.gym} payment of ${p.paid} on ${p.paidOn} (a chargeback or a returned direct debit).`,
+    p.accessUntil
+      ? `The ${p.amount} is owing again. Your membership keeps working until ${p.accessUntil}; after that it stops until it is paid. Please pay it at the desk or ask the gym how.`
+      : `The ${p.amount} is owing again: please settle it with the gym.`,
+    "If you think this is a mistake, reply to the gym in the app.",
+  ];
+  const subject = `Your bank took back ${p.amount} paid to ${p.gym}`;
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
 export function refundMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; how: string; pending: boolean }): Mail {
   const lines = [
     `Hi ${name},`,

@@ -55,11 +55,15 @@ export interface ProviderDispute {
   amount: number;
   paymentReference: string;
   reason: string | null;
+  /** When the payer's bank opened it (the list call answers it). */
+  created?: Date | null;
 }
 
 export interface Disputes {
   /** The dispute's state now, on the account it belongs to, or null when the provider knows none. */
   retrieveDispute(id: string, account?: string | null): Promise<ProviderDispute | null>;
+  /** Every dispute opened on the account in the window, in its state now: what a reconciliation reads. */
+  listDisputesBetween(window: CreatedBetween, account?: string | null): Promise<ProviderDispute[]>;
 }
 
 const LEDGER = { stripe: "stripe_refund", gocardless: "gocardless_refund" } as const;
@@ -147,17 +151,34 @@ export function sandboxRefunds(db: Db, service: "stripe" | "gocardless", clock: 
 
 /** The sandbox Stripe's disputes: opened by a test or the dev pages as a payer's bank would (`openSandboxDispute`). */
 export function sandboxDisputes(db: Db): Disputes {
+  const answer = (row: typeof sandbox_ledger.$inferSelect): ProviderDispute => ({
+    id: row.object_id,
+    status: row.status as ProviderDispute["status"],
+    amount: row.amount,
+    paymentReference: String(row.request.payment),
+    reason: (row.request.reason as string | null) ?? null,
+    created: row.created_at,
+  });
+  const mine = (row: typeof sandbox_ledger.$inferSelect, account?: string | null) => (row.request.account ?? null) === (account ?? null);
   return {
     async retrieveDispute(id, account) {
       const [row] = await db.select().from(sandbox_ledger).where(and(eq(sandbox_ledger.provider, DISPUTES), eq(sandbox_ledger.object_id, id)));
-      if (!row || (row.request.account ?? null) !== (account ?? null)) return null;
-      return { id: row.object_id, status: row.status as ProviderDispute["status"], amount: row.amount, paymentReference: String(row.request.payment), reason: (row.request.reason as string | null) ?? null };
+      return row && mine(row, account) ? answer(row) : null;
+    },
+    /** As `disputes.list({ created: { gte, lt } })` on the account. */
+    async listDisputesBetween(window, account) {
+      const rows = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(and(eq(sandbox_ledger.provider, DISPUTES), gte(sandbox_ledger.created_at, window.from), lt(sandbox_ledger.created_at, window.until)))
+        .orderBy(sandbox_ledger.id);
+      return rows.filter((row) => mine(row, account)).map(answer);
     },
   };
 }
 
 /** A payer's bank disputes a card payment at the sandbox Stripe, or decides one (won or lost): what a test plays. */
-export async function openSandboxDispute(db: Db, d: { paymentReference: string; amount: number; account: string | null; reason?: string }): Promise<string> {
+export async function openSandboxDispute(db: Db, d: { paymentReference: string; amount: number; account: string | null; reason?: string; at?: Date }): Promise<string> {
   const id = `dp_sandbox_${randomBytes(8).toString("hex")}`;
   await db.insert(sandbox_ledger).values({
     provider: DISPUTES,
@@ -168,6 +189,7 @@ export async function openSandboxDispute(db: Db, d: { paymentReference: string; 
     currency: "nzd",
     status: "open",
     next_event_at: null,
+    ...(d.at ? { created_at: d.at } : {}),
   });
   return id;
 }

@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import { signupUrl, type Config } from "../config";
 import type { Db } from "../db/client";
 import { akahuBank } from "./bank/akahu-live";
 import type { BankProvider } from "./bank/bank-provider";
@@ -83,6 +83,15 @@ export function providerSettings(config: Config, linkBase: string): ProviderSett
   };
 }
 
+/**
+ * The providers the environment configures, as the server runs them (server/runtime.ts): live adapters where their
+ * keys are set, sandboxes otherwise outside production. Scripts that talk to providers (npm run reconcile) use this
+ * too, so they see the same books the server writes to. `clock`: the sandboxes' time.
+ */
+export function configuredProviders(db: Db, config: Config, clock: SandboxClock = systemClock): Providers {
+  return createProviders(db, providerSettings(config, signupUrl(config)), clock);
+}
+
 /** Every service on its sandbox: the demo's and the tests' providers. */
 export function sandboxProviders(db: Db, clock: SandboxClock = systemClock, linkBase = "http://signup.localhost:3000/"): Providers {
   return createProviders(db, { sandboxAllowed: true, linkBase }, clock);
@@ -121,6 +130,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
           listRefundsBetween: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           listCharges: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
           retrieveDispute: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
+          listDisputesBetween: async () => Promise.reject(missing("Stripe", "STRIPE_SECRET_KEY")),
         };
 
   const doors: DoorProvider = settings.kisiApiKey
@@ -148,7 +158,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
       // One sandbox per creditor, made once: the billing run asks for it for every direct debit it sends.
       if (settings.sandboxAllowed) return once(`gocardless-sandbox:${gym.gocardless_organisation_id ?? ""}`, () => sandboxDirectDebits(db, clock, gym.gocardless_organisation_id));
       const refuse = async () => Promise.reject(missing("GoCardless", "the gym's GoCardless connection or GOCARDLESS_ACCESS_TOKEN"));
-      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse, refund: refuse, retrieveRefund: refuse, listRefunds: refuse, listRefundsBetween: refuse, listPayments: refuse };
+      return { name: "gocardless", mode: "unconfigured", collect: refuse, retrieve: refuse, startMandate: refuse, readMandate: refuse, refund: refuse, retrieveRefund: refuse, listRefunds: refuse, listRefundsBetween: refuse, listPayments: refuse, listTakenBack: refuse };
     },
     bank(gym) {
       const appToken = (gym && gymCredential(gym, "akahu", "app_token")) ?? settings.akahu?.appToken;

@@ -13,7 +13,7 @@ export async function insertProviderRefund(
   method: "stripe" | "gocardless",
   refund: ProviderRefund,
   now: Date,
-): Promise<boolean> {
+): Promise<number | null> {
   const written = await db
     .insert(payment_adjustments)
     .values({
@@ -33,5 +33,5 @@ export async function insertProviderRefund(
     })
     .onConflictDoNothing()
     .returning({ id: payment_adjustments.id });
-  return written.length > 0;
+  return written[0]?.id ?? null;
 }

@@ -1,7 +1,10 @@
 import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import { addCalendarDays, localDay, startOfLocalDay } from "../../domain/dates";
 import type { LocalDay } from "../../domain/periods";
+import { directDebitChargeback, disputeChargeback, recordChargeback, type Chargeback } from "../billing/chargebacks";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
+import { tellMembers } from "../billing/refunds";
+import type { Mailer } from "../mail/mailer";
 import type { Db } from "../db/client";
 import { bank_connections, gyms, payment_adjustments, payments, reconciliation_differences, reconciliation_runs } from "../db/schema";
 import { log } from "../observability/log";
@@ -10,7 +13,7 @@ import { bankPaymentResult } from "../providers/bank/bank-provider";
 import type { ChargeResult, CreatedBetween, PaymentProviderName } from "../providers/charge-result";
 import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
 import type { GymAccounts } from "../providers/gym-accounts";
-import type { ProviderRefund } from "../providers/refunds";
+import type { ProviderDispute, ProviderRefund } from "../providers/refunds";
 import type { Providers } from "../providers/registry";
 import { insertProviderRefund } from "./adjustments";
 
@@ -63,7 +66,8 @@ type Ours = {
   token: string | null;
 };
 
-type Theirs = { id: string; result: ChargeResult; amount: number; created: Date | null; paymentId: number | null; chargedBack: boolean };
+/** takenBack: the provider says the payer's bank took it back (a direct debit charged back or failed late), as a chargeback of ours. */
+type Theirs = { id: string; result: ChargeResult; amount: number; created: Date | null; paymentId: number | null; takenBack?: (paymentId: number) => Chargeback };
 
 const REFERENCE = { stripe: payments.stripe_id, gocardless: payments.gocardless_payment_id, akahu: payments.akahu_payment_id } as const;
 const UNSETTLED = new Set(["pending", "awaiting_payment"]);
@@ -71,10 +75,12 @@ const UNSETTLED = new Set(["pending", "awaiting_payment"]);
 const metaPaymentId = (metadata: Record<string, string>) => (/^\d{1,9}$/.test(metadata.payment_id ?? "") ? Number(metadata.payment_id) : null);
 const stateOf = (r: ChargeResult) => (r.status === "declined" ? `declined (${r.declineCode})` : r.status);
 
-export async function reconcile(db: Db, providers: Providers, window: { from: LocalDay; until: LocalDay }, now: Date = new Date()): Promise<ReconcileReport> {
+export async function reconcile(db: Db, providers: Providers, window: { from: LocalDay; until: LocalDay }, now: Date = new Date(), mailer: Mailer | null = null): Promise<ReconcileReport> {
   const between: CreatedBetween = { from: startOfLocalDay(window.from), until: startOfLocalDay(addCalendarDays(window.until, 1)) };
   const [run] = await db.insert(reconciliation_runs).values({ from_day: window.from, until_day: window.until, started_at: now }).returning({ id: reconciliation_runs.id });
   const report: ReconcileReport = { runId: run.id, from: window.from, until: window.until, checked: 0, corrected: 0, open: 0, stillOpen: 0, byKind: {}, errors: [] };
+  /** Refunds and chargebacks written through, which their members hear of (as from the webhooks). */
+  const told: number[] = [];
 
   const record = async (
     kind: DifferenceKind,
@@ -163,11 +169,7 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
         return;
       }
       if (o.status !== "sent") return;
-      if (t.chargedBack) {
-        const held = await db.$count(payment_adjustments, and(eq(payment_adjustments.payment_id, o.id), eq(payment_adjustments.kind, "chargeback")));
-        if (!held) await record("chargeback_not_recorded", "open", { ...base, ours: o });
-        return;
-      }
+      if (t.takenBack) return void (await takenBack(gym, provider, t.takenBack(o.id), o, { ...base, ours: o }));
       await record("recorded_not_taken", "open", { ...base, ours: o });
     };
 
@@ -195,6 +197,36 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
     await recordOutcomes(db, outcomes, now);
   };
 
+  /**
+   * A chargeback the provider holds (a dispute, a direct debit charged back or failed late) of a payment we hold as
+   * paid: the provider is authoritative about what the payer's bank took back, so it is written as its webhook would
+   * (recordChargeback: once, only forward, a lost one owing again) and logged as corrected; nothing new when we hold it.
+   */
+  const takenBack = async (gym: { id: number; organisation_id: number }, provider: PaymentProviderName, c: Chargeback, o: Ours, base: Parameters<typeof record>[2]) => {
+    if (o.status !== "sent") return void (await record("chargeback_not_recorded", "open", base));
+    const written = await recordChargeback(db, c, now);
+    if (written.change === "unchanged") return;
+    await record("chargeback_not_recorded", "corrected", { ...base, theirs: { ...base.theirs, chargeback: c.providerId, status: c.status } });
+    if (written.adjustment.status === "lost") told.push(written.adjustment.id);
+  };
+
+  /** Stripe's disputes opened in the window, against the chargebacks we hold (by the dispute's id). */
+  const disputesOf = async (gym: { id: number; organisation_id: number }, disputes: ProviderDispute[]) => {
+    if (!disputes.length) return;
+    const disputed = (await oursOf(gym.id, "stripe", disputes.map((d) => d.paymentReference), [])).filter((o) => disputes.some((d) => d.paymentReference === o.reference));
+    for (const d of disputes) {
+      if (d.amount < 1) continue;
+      report.checked++;
+      const [held] = await db.select({ status: payment_adjustments.status }).from(payment_adjustments).where(and(eq(payment_adjustments.method, "stripe"), eq(payment_adjustments.provider_id, d.id)));
+      if (held?.status === d.status) continue;
+      const o = disputed.find((r) => r.reference === d.paymentReference);
+      const theirs = { amount: d.amount, status: d.status, reference: d.id, payment: d.paymentReference, day: d.created ? localDay(d.created) : null };
+      const base = { gym, provider: "stripe" as const, reference: d.id, theirs, ours: o ?? null, day: d.created ?? null };
+      if (!o) await record("chargeback_not_recorded", "open", base);
+      else await takenBack(gym, "stripe", disputeChargeback(o.id, d), o, base);
+    }
+  };
+
   const refundsOf = async (gym: { id: number; organisation_id: number }, provider: "stripe" | "gocardless", refunds: ProviderRefund[]) => {
     for (const r of refunds) {
       if (r.status === "failed") continue;
@@ -215,7 +247,9 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
         await record("refund_not_recorded", "open", { ...base, ours: null });
         continue;
       }
-      if (await insertProviderRefund(db, payment, provider, r, now)) {
+      const inserted = await insertProviderRefund(db, payment, provider, r, now);
+      if (inserted) {
+        told.push(inserted);
         await db
           .insert(reconciliation_differences)
           .values({ organisation_id: gym.organisation_id, gym_id: gym.id, run_id: run.id, provider, kind: "refund_not_recorded", payment_id: payment.id, provider_reference: r.id, day: r.created ? localDay(r.created) : null, ours: null, theirs, status: "corrected", created_at: now });
@@ -241,12 +275,13 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
     const accounts: GymAccounts = gym;
     await attempt(`Stripe for gym ${gym.id}`, async () => {
       const listed = await providers.cards.listCharges(between, gym.stripe_id);
-      const theirs = listed.map((c) => ({ id: c.id!, result: c, amount: c.made.amount, created: c.created, paymentId: metaPaymentId(c.made.metadata), chargedBack: false }));
+      const theirs = listed.map((c) => ({ id: c.id!, result: c, amount: c.made.amount, created: c.created, paymentId: metaPaymentId(c.made.metadata) }));
       await compare(gym, "stripe", theirs, async (o) => {
         const c = await providers.cards.retrieve(o.reference!, gym.stripe_id);
-        return c ? { id: o.reference!, result: c, amount: c.made.amount, created: null, paymentId: metaPaymentId(c.made.metadata), chargedBack: false } : null;
+        return c ? { id: o.reference!, result: c, amount: c.made.amount, created: null, paymentId: metaPaymentId(c.made.metadata) } : null;
       });
       await refundsOf(gym, "stripe", await providers.cards.listRefundsBetween(between, gym.stripe_id));
+      await disputesOf(gym, await providers.cards.listDisputesBetween(between, gym.stripe_id));
     });
     await attempt(`GoCardless for gym ${gym.id}`, async () => {
       const dd = providers.directDebit(accounts);
@@ -256,7 +291,7 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
         amount: p.made.amount,
         created,
         paymentId: metaPaymentId(p.made.metadata),
-        chargedBack: p.status === "charged_back",
+        takenBack: p.status === "charged_back" || p.status === "failed" ? (paymentId) => directDebitChargeback(paymentId, p) : undefined,
       });
       const listed = (await dd.listPayments(between)).map((p) => asTheirs(p, p.created));
       await compare(gym, "gocardless", listed, async (o) => {
@@ -264,6 +299,18 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
         return p ? asTheirs(p, null) : null;
       });
       await refundsOf(gym, "gocardless", await dd.listRefundsBetween(between));
+      // Payments taken back in the window, made whenever: a chargeback (or a late failure) of one we hold as paid.
+      const back = (await dd.listTakenBack(between)).filter((p) => p.status === "charged_back" || p.status === "failed");
+      const ours = await oursOf(gym.id, "gocardless", back.map((p) => p.id), []);
+      for (const p of back) {
+        const o = ours.find((x) => x.reference === p.id);
+        if (!o && p.status === "failed") continue; // a failure of a payment that is none of ours: nothing was taken
+        report.checked++;
+        const theirs = { amount: p.made.amount, status: p.status, reference: p.id, day: localDay(p.created) };
+        const base = { gym, provider: "gocardless" as const, reference: p.id, theirs, ours: o ?? null, day: p.created };
+        if (!o) await record("chargeback_not_recorded", "open", base);
+        else if (o.status === "sent") await takenBack(gym, "gocardless", directDebitChargeback(o.id, p), o, base);
+      }
     });
     await attempt(`Akahu for gym ${gym.id}`, async () => {
       // Akahu has no list of an app's payments by day: each of ours is asked for with the member's own token.
@@ -271,11 +318,14 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
       await compare(gym, "akahu", [], async (o) => {
         if (!o.token) return undefined;
         const p = await bank.retrieve(o.token, o.reference!);
-        return p ? { id: p.id, result: bankPaymentResult(p), amount: p.made.amount, created: null, paymentId: null, chargedBack: false } : null;
+        return p ? { id: p.id, result: bankPaymentResult(p), amount: p.made.amount, created: null, paymentId: null } : null;
       });
     });
   }
 
+  if (mailer && told.length) {
+    await tellMembers(db, mailer, told).catch((err: unknown) => reportError("[reconciliation] members not told of refunds or chargebacks", err, { job: "reconciliation" }));
+  }
   report.stillOpen = await db.$count(reconciliation_differences, eq(reconciliation_differences.status, "open"));
   await db.update(reconciliation_runs).set({ finished_at: new Date(), checked: report.checked, corrected: report.corrected, open: report.open, errors: report.errors.length ? report.errors : null }).where(eq(reconciliation_runs.id, run.id));
   if (report.open) {

@@ -1,4 +1,4 @@
-import { SQL, count, sql } from "drizzle-orm";
+import { SQL, and, count, desc, eq, gte, isNull, notInArray, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { periodLength, type BillingFrequency } from "../../domain/billing";
 import { localDay, localInstant, localWeekStart, startOfLocalDay } from "../../domain/dates";
@@ -21,6 +21,7 @@ import {
   offerings,
   organisation_users,
   organisations,
+  payment_adjustments,
   payment_types,
   payments,
   price_changes,
@@ -32,6 +33,7 @@ import {
 import { Stage, insertAll, insertReturningIds } from "./bulk-insert";
 import { addStaff, makeOrganisation, makeUser } from "./factories";
 import { chargeKey } from "../billing/plan";
+import { directDebitChargeback, disputeChargeback, recordChargeback } from "../billing/chargebacks";
 
 /**
  * The demo data set: two organisations, four gyms, three sign-in accounts and `members` more members
@@ -122,6 +124,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     await seedConversations(tx, ctx, people);
     await seedCalendar(tx, ctx, people);
     await seedDoorAccessAndPriceChanges(tx, people.admin.id);
+    await seedMoneyGivenBack(tx, ctx);
     return summarise(tx, ctx);
   });
 }
@@ -1363,6 +1366,93 @@ async function seedDoorAccessAndPriceChanges(db: Db, adminId: number) {
     join ${prices} t on t.id = s.transition_to_price_id
     where s.transition_to_price_id is not null
     order by s.id`);
+}
+
+/**
+ * Money given back (issue 28), so the demo's money screens (a member's payments, /payments and its given-back
+ * filter, the dashboard's revenue, expected payments) show some: in Demo Fitness, of the last four weeks' paid
+ * payments of members with running memberships (never the sign-in accounts), two card refunds staff gave (one in
+ * full, one in part) and a cash refund at the desk, a card payment disputed at the member's bank (open), and a direct
+ * debit charged back (lost). Written as the app writes them: each refund within what was paid, the chargebacks
+ * through recordChargeback (the lost one owing again with its grace period, as GoCardless's event makes it), and
+ * revenue taken off by the adjustments' own rollup trigger. The direct debit is of a member in a grace period already,
+ * so no membership changes state (were one to, the summary's states follow).
+ */
+async function seedMoneyGivenBack(db: Db, ctx: MemberContext) {
+  const { cal } = ctx;
+  const org = ctx.world.demo.id;
+  const since = cal.start(addDays(cal.today, -28));
+  const recent = await db
+    .select({ p: payments, kind: payment_types.type, s: subscriptions })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.user_id))
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscription_id))
+    .leftJoin(payment_types, eq(payment_types.id, payments.payment_type_id))
+    .where(
+      and(
+        eq(payments.organisation_id, org),
+        eq(payments.status, "sent"),
+        gte(payments.created_at, since),
+        notInArray(users.email, Object.values(DEMO_ACCOUNTS)),
+        isNull(subscriptions.cancelled_at),
+      ),
+    )
+    .orderBy(payments.id);
+  const used = new Set<number>();
+  const take = (ok: (r: (typeof recent)[number]) => boolean, state: SubscriptionState = "active") => {
+    const found = recent.find((r) => ok(r) && !used.has(r.p.user_id) && subscriptionState(r.s, cal.now) === state);
+    if (found) used.add(found.p.user_id);
+    return found?.p ?? null;
+  };
+  const cards = [take((r) => r.kind === "stripe_card"), take((r) => r.kind === "stripe_card"), take((r) => r.kind === "stripe_card")];
+  // A member in a grace period already (a later week failed): the chargeback adds an earlier week to what they owe,
+  // and the memberships' states (and the demo's mix of them) stay as planned.
+  const debit = take((r) => r.kind === "gocardless_bank_account" && r.p.gocardless_payment_id !== null, "grace_period");
+  const [cash] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.organisation_id, org), eq(payments.status, "sent"), eq(payments.pif_payment, "cash")))
+    .orderBy(desc(payments.created_at), desc(payments.id))
+    .limit(1);
+
+  // Refunds staff gave, a day or two after the payment (never after now).
+  const refund = async (p: typeof payments.$inferSelect | null, amount: (paid: number) => number, method: "stripe" | "cash", note: string) => {
+    if (!p) return;
+    const at = new Date(Math.min(p.created_at.getTime() + 2 * 86_400_000, cal.now.getTime()));
+    await db.insert(payment_adjustments).values({
+      organisation_id: p.organisation_id,
+      gym_id: p.gym_id,
+      user_id: p.user_id,
+      payment_id: p.id,
+      kind: "refund",
+      status: "succeeded",
+      amount: amount(p.amount + p.surcharge),
+      reason: "requested_by_customer",
+      note,
+      source: "staff",
+      actor_id: ctx.adminId,
+      method,
+      provider_id: method === "stripe" ? `re_demo${String(p.id).padStart(10, "0")}` : null,
+      idempotency_key: `refund:${p.id}:demo`,
+      settled_at: at,
+      created_at: at,
+    });
+  };
+  await refund(cards[0], (paid) => paid, "stripe", "Charged while the membership was on hold.");
+  await refund(cards[1], (paid) => Math.floor(paid / 2), "stripe", "Half the week: the gym was closed for repairs.");
+  await refund(cash ?? null, (paid) => Math.min(paid, 5_000), "cash", "Part of a pack the member could not use.");
+
+  // The payer's banks: a card payment disputed (not decided yet), a direct debit taken back (owing again).
+  if (cards[2]) await recordChargeback(db, disputeChargeback(cards[2].id, { id: `dp_demo${String(cards[2].id).padStart(10, "0")}`, status: "open", amount: cards[2].amount + cards[2].surcharge, reason: "product_not_received" }), cal.now);
+  if (debit) {
+    const [before] = await db.select().from(subscriptions).where(eq(subscriptions.id, debit.subscription_id!));
+    const made = { amount: debit.amount + debit.surcharge };
+    const description = "The customer disputed the payment with their bank.";
+    await recordChargeback(db, directDebitChargeback(debit.id, { id: debit.gocardless_payment_id!, status: "charged_back", cause: "authorisation_disputed", description, made }), cal.now);
+    const [after] = await db.select().from(subscriptions).where(eq(subscriptions.id, debit.subscription_id!));
+    ctx.states[subscriptionState(before, cal.now)]--;
+    ctx.states[subscriptionState(after, cal.now)]++;
+  }
 }
 
 async function summarise(db: Db, ctx: MemberContext): Promise<DemoSummary> {

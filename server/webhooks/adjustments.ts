@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { formatCents } from "../../domain/money";
-import { chargebackInWords, recordChargeback } from "../billing/chargebacks";
+import { chargebackInWords, directDebitChargeback, disputeChargeback, recordChargeback } from "../billing/chargebacks";
 import type { Db } from "../db/client";
 import { gyms, payment_adjustments, payments } from "../db/schema";
 import type { Retrieved } from "../providers/charge-result";
@@ -59,20 +59,7 @@ async function stripeDispute(db: Db, providers: Providers, p: OurPayment, id: st
   if (!dispute) return refused(p, `Stripe knows no dispute ${id} on account ${named(account)}.`);
   if (dispute.paymentReference !== intent) return refused(p, `Stripe's dispute ${id} is of ${dispute.paymentReference || "no intent"}, not ${intent}.`);
   if (dispute.amount < 1) return ignored(`Stripe's dispute ${id} is for nothing.`, p.organisation_id);
-  const why = dispute.reason ? ` (${dispute.reason.replace(/_/g, " ")})` : "";
-  const written = await recordChargeback(
-    db,
-    {
-      paymentId: p.id,
-      method: "stripe",
-      providerId: dispute.id,
-      status: dispute.status,
-      amount: dispute.amount,
-      reason: dispute.reason,
-      description: `The member disputed the card payment with their bank${why} and the bank took back ${formatCents(dispute.amount)}.`,
-    },
-    now,
-  );
+  const written = await recordChargeback(db, disputeChargeback(p.id, dispute), now);
   return chargebackProcessed(p, `Dispute ${dispute.id}`, written);
 }
 
@@ -82,26 +69,28 @@ async function stripeDispute(db: Db, providers: Providers, p: OurPayment, id: st
  * GoCardless chargebacks are final: a lost chargeback, owing again. Called by ./process.ts with GoCardless's answer.
  */
 export async function goCardlessTakenBack(db: Db, p: OurPayment, current: Retrieved<DirectDebitPayment>, event: GoCardlessEvent, now: Date): Promise<Processed> {
-  const chargedBack = current.status === "charged_back";
-  const said = current.description ?? (event.action === current.status ? event.details?.description : null);
-  const written = await recordChargeback(
-    db,
-    {
-      paymentId: p.id,
-      method: "gocardless",
-      providerId: `${current.id}:${chargedBack ? "chargeback" : "late_failure"}`,
-      status: "lost",
-      amount: current.made.amount,
-      reason: current.cause ?? (chargedBack ? "charged_back" : "late_failure"),
-      description: `${chargedBack ? "The member's bank took the direct debit back (charged back, disputed)" : "The member's bank returned the direct debit after it was confirmed (a late failure)"}${said ? `: ${said}` : "."}`,
-    },
-    now,
-  );
-  return chargebackProcessed(p, `${chargedBack ? "Chargeback" : "Late failure"} of ${current.id} at GoCardless`, written);
+  const written = await recordChargeback(db, directDebitChargeback(p.id, current, event.action === current.status ? event.details?.description : null), now);
+  return chargebackProcessed(p, `${current.status === "charged_back" ? "Chargeback" : "Late failure"} of ${current.id} at GoCardless`, written);
+}
+
+/**
+ * A direct debit we hold as charged back that GoCardless now answers paid (`chargeback_cancelled`: the payer's bank
+ * cancelled its chargeback): the chargeback is reversed. Null when we hold no lost chargeback of it.
+ */
+export async function goCardlessChargebackCancelled(db: Db, p: OurPayment, current: Retrieved<DirectDebitPayment>, now: Date): Promise<Processed | null> {
+  const providerId = `${current.id}:chargeback`;
+  const [held] = await db
+    .select()
+    .from(payment_adjustments)
+    .where(and(eq(payment_adjustments.method, "gocardless"), eq(payment_adjustments.provider_id, providerId), eq(payment_adjustments.payment_id, p.id)));
+  if (held?.status !== "lost") return null;
+  const written = await recordChargeback(db, { paymentId: p.id, method: "gocardless", providerId, status: "won", amount: held.amount, reason: held.reason, description: "" }, now);
+  return chargebackProcessed(p, `Chargeback of ${current.id} at GoCardless`, written);
 }
 
 function chargebackProcessed(p: OurPayment, what: string, written: Awaited<ReturnType<typeof recordChargeback>>): Processed {
-  return { status: written.change === "unchanged" ? "ignored" : "processed", result: chargebackInWords(what, written), organisationId: p.organisation_id };
+  const told = written.change !== "unchanged" && written.adjustment.status === "lost" ? [written.adjustment.id] : [];
+  return { status: written.change === "unchanged" ? "ignored" : "processed", result: chargebackInWords(what, written), organisationId: p.organisation_id, told };
 }
 
 /**
@@ -151,16 +140,21 @@ const PROVIDER_NAMES = { stripe: "Stripe", gocardless: "GoCardless" } as const;
  */
 async function writeRefunds(db: Db, p: OurPayment, method: "stripe" | "gocardless", refunds: ProviderRefund[], now: Date): Promise<Processed> {
   const lines: string[] = [];
+  const told: number[] = [];
   for (const r of refunds) {
     if (!Number.isSafeInteger(r.amount) || r.amount < 1) continue;
-    const line = await writeRefund(db, p, method, r, now);
-    if (line) lines.push(line);
+    const written = await writeRefund(db, p, method, r, now);
+    if (written) {
+      lines.push(written.line);
+      told.push(written.id);
+    }
   }
   if (!lines.length) return ignored(`${PROVIDER_NAMES[method]}'s refunds of payment ${p.id} are written down already; nothing changes.`, p.organisation_id);
-  return { status: "processed", result: `Payment ${p.id}: ${lines.join(" ")}`, organisationId: p.organisation_id };
+  // The member hears of each (tellMembers: once per refund, when it is made or on its way), a staff refund's too.
+  return { status: "processed", result: `Payment ${p.id}: ${lines.join(" ")}`, organisationId: p.organisation_id, told };
 }
 
-async function writeRefund(db: Db, p: OurPayment, method: "stripe" | "gocardless", r: ProviderRefund, now: Date): Promise<string | null> {
+async function writeRefund(db: Db, p: OurPayment, method: "stripe" | "gocardless", r: ProviderRefund, now: Date): Promise<{ id: number; line: string } | null> {
   const amount = formatCents(r.amount);
   const final = r.status === "pending" ? null : now;
   const error = r.status === "failed" ? (r.failureReason ?? `${PROVIDER_NAMES[method]} did not make the refund.`) : null;
@@ -185,7 +179,7 @@ async function writeRefund(db: Db, p: OurPayment, method: "stripe" | "gocardless
       .where(and(eq(payment_adjustments.id, held.id), eq(payment_adjustments.status, "pending")))
       .returning({ id: payment_adjustments.id });
     if (!moved) return null;
-    return settles ? `Refund ${r.id} of ${amount} ${r.status} (refund ${held.id}).` : `Refund ${r.id} of ${amount} is on its way at ${PROVIDER_NAMES[method]} (refund ${held.id}).`;
+    return { id: held.id, line: settles ? `Refund ${r.id} of ${amount} ${r.status} (refund ${held.id}).` : `Refund ${r.id} of ${amount} is on its way at ${PROVIDER_NAMES[method]} (refund ${held.id}).` };
   }
   const [made] = await db
     .insert(payment_adjustments)
@@ -207,5 +201,5 @@ async function writeRefund(db: Db, p: OurPayment, method: "stripe" | "gocardless
     })
     .onConflictDoNothing()
     .returning({ id: payment_adjustments.id });
-  return made ? `Refund ${r.id} of ${amount} recorded (${r.status}), made at ${PROVIDER_NAMES[method]}.` : null;
+  return made ? { id: made.id, line: `Refund ${r.id} of ${amount} recorded (${r.status}), made at ${PROVIDER_NAMES[method]}.` } : null;
 }

@@ -10,6 +10,8 @@ export interface Processed {
   status: "processed" | "ignored" | "refused";
   result: string;
   organisationId: number | null;
+  /** Refunds and chargebacks written now that the member is to hear of (server/billing/refunds.ts `tellMembers`). */
+  told?: number[];
 }
 
 /** An event that names our payment but is not its provider's word on it: kept for staff, changes nothing. */

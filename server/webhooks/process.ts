@@ -9,7 +9,7 @@ import { bankPaymentResult, type AkahuWebhookPayload } from "../providers/bank/b
 import type { ChargeResult, PaymentProviderName } from "../providers/charge-result";
 import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
 import type { Providers } from "../providers/registry";
-import { goCardlessTakenBack, isStripeAdjustmentEvent, processGoCardlessRefund, processStripeAdjustment } from "./adjustments";
+import { goCardlessChargebackCancelled, goCardlessTakenBack, isStripeAdjustmentEvent, processGoCardlessRefund, processStripeAdjustment } from "./adjustments";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { heldElsewhere, notOurCharge } from "./provenance";
 
@@ -103,6 +103,11 @@ export async function processGoCardlessEvent(db: Db, providers: Providers, event
   if (wrong) return refused(p, wrong);
   // A paid direct debit the payer's bank took back (charged back, or a late failure): a chargeback, owing again.
   if (p.status === "sent" && (current.status === "charged_back" || current.status === "failed")) return goCardlessTakenBack(db, p, current, event, now);
+  // Paid again after it was charged back (chargeback_cancelled): the chargeback we hold is undone.
+  if (p.status === "sent" && (current.status === "confirmed" || current.status === "paid_out")) {
+    const reinstated = await goCardlessChargebackCancelled(db, p, current, now);
+    if (reinstated) return reinstated;
+  }
   const state: DirectDebitPayment = { ...current };
   // A failure's cause is told on its event; the payment object does not carry it.
   if (!state.cause && event.action === state.status) Object.assign(state, { cause: event.details?.cause ?? null, description: event.details?.description ?? null });

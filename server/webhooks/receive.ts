@@ -6,6 +6,9 @@ import type { Db } from "../db/client";
 import { gyms, webhook_calls } from "../db/schema";
 import type { AkahuWebhookPayload, BankProvider } from "../providers/bank/bank-provider";
 import type { Providers } from "../providers/registry";
+import { tellMembers } from "../billing/refunds";
+import type { Mailer } from "../mail/mailer";
+import { logWarning } from "../observability/log";
 import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
 import { signingSecret, verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
 
@@ -21,6 +24,8 @@ export interface WebhookDeps {
   config: Config;
   providers: Providers;
   now: () => Date;
+  /** Tells members of refunds and chargebacks the providers' events write (none: nobody is told, as in some tests). */
+  mailer?: Mailer | null;
 }
 
 export interface Answer {
@@ -87,6 +92,7 @@ export async function receiveWebhook(
             status: results.some((r) => r.status === "refused") ? "refused" : results.some((r) => r.status === "processed") ? "processed" : "ignored",
             result: results.map((r) => r.result).join(" ") || "No events.",
             organisationId: results.find((r) => r.organisationId)?.organisationId ?? null,
+            told: results.flatMap((r) => r.told ?? []),
           };
         },
       };
@@ -127,6 +133,10 @@ export async function receiveWebhook(
   try {
     const processed = await event.run();
     await finish({ status: processed.status, event_id: event.id, event_type: event.type, organisation_id: processed.organisationId ?? replay?.organisationId ?? null, result: processed.result });
+    if (deps.mailer && processed.told?.length) {
+      // After the books are written; each e-mail once (its notice). A mail server down loses the e-mail, not the event.
+      await tellMembers(db, deps.mailer, processed.told).catch((err: unknown) => logWarning("[webhooks] member not told of a refund or chargeback", err, { call: call.id }));
+    }
     // A refused event is answered 2xx too: sent again it would be refused again, for as long as the provider retries.
     const message = { processed: "Processed.", ignored: "Ignored.", refused: "Refused: not applied." }[processed.status];
     return { status: 200, body: { message, call_id: call.id, result: processed.result } };

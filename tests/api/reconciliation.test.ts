@@ -4,10 +4,12 @@ import { startOfLocalDay } from "../../domain/dates";
 import { hashPassword } from "../../server/auth/password";
 import { createApi } from "../../server/api/app";
 import { billingRun } from "../../server/billing/run";
-import { payment_adjustments, payment_types, payments, reconciliation_differences, sandbox_ledger } from "../../server/db/schema";
+import { mail_outbox, payment_adjustments, payment_types, payments, reconciliation_differences, sandbox_ledger } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { simulatedClock } from "../../server/providers/clock";
 import { sandboxProviders } from "../../server/providers/registry";
+import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
+import { chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
 import { reconcile } from "../../server/reconciliation/reconcile";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { main } from "../../scripts/reconcile";
@@ -149,10 +151,89 @@ describe("the daily reconciliation", () => {
     const lines: string[] = [];
     const code = await main(["--from", WINDOW.from, "--until", WINDOW.until], {}, (l) => lines.push(l), async () => ({ db: env.db, close: async () => {} }));
     expect(code).toBe(1);
-    expect(lines[0]).toMatch(/^Reconciled 2026-01-10 to 2026-01-12: \d+ checked, 0 corrected, 0 new open, 2 open in all\.$/);
+    expect(lines[1]).toMatch(/^Reconciled 2026-01-10 to 2026-01-12: \d+ checked, 0 corrected, 0 new open, 2 open in all\.$/);
     expect(await main(["--from", "2026-01-12", "--until", "2026-01-10"], {}, (l) => lines.push(l))).toBe(2);
     // Once every open difference is explained, it exits 0.
     await env.db.update(reconciliation_differences).set({ status: "explained", explanation: "checked" }).where(eq(reconciliation_differences.status, "open"));
     expect(await main(["--from", WINDOW.from, "--until", WINDOW.until], {}, () => {}, async () => ({ db: env.db, close: async () => {} }))).toBe(0);
+  });
+});
+
+describe("chargebacks at the providers (issue 28)", () => {
+  // Charged on Monday 2 February (the direct debit paid by the 10th); taken back on the 10th and 11th.
+  const LATER = { from: "2026-02-09", until: "2026-02-11" };
+  const after = at("2026-02-12", 4);
+  const people: Record<string, { payment: typeof payments.$inferSelect; email: string }> = {};
+
+  beforeAll(async () => {
+    const gym = (await env.db.select().from(payments).where(eq(payments.id, member.fine.id)))[0].gym_id;
+    const weekly = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Weekly later" }), { amount: 3_000, billing_frequency: "weekly" });
+    const subs: Record<string, number> = {};
+    for (const name of ["lost", "open", "debit"]) {
+      const user = await makeUser(env.db, { name: `Member ${name}`, email: `recon.chargeback.${name}@example.com` });
+      const card = name !== "debit";
+      const details: Record<string, string> = card ? { last_four: "4242", payment_method: "pm_card_visa" } : { name: "Member debit", account_number: "12-3456-0123456-00", mandate_id: "MD_RECON_1" };
+      const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: card ? "stripe_card" : "gocardless_bank_account", details }).returning();
+      await addMember(env.db, user.id, org.id, gym, { default_payment_type_id: pt.id });
+      const s = await makeSubscription(env.db, weekly, user.id, gym, { billing_anchor: "2026-01-26", current_period_start: startOfLocalDay("2026-01-26"), current_period_end: startOfLocalDay("2026-02-02") });
+      subs[name] = s.id;
+      people[name] = { payment: null as never, email: user.email };
+    }
+    await billingRun(env.db, providers, at("2026-02-02"));
+    // Waitangi Day (6 February) holds the direct debit's confirmation back to the 10th.
+    for (const day of ["2026-02-09", "2026-02-10"]) {
+      clock.set(at(day));
+      await billingRun(env.db, providers, at(day));
+    }
+    for (const [name, id] of Object.entries(subs)) {
+      const [p] = await env.db.select().from(payments).where(and(eq(payments.subscription_id, id), eq(payments.period_start_at, startOfLocalDay("2026-02-02"))));
+      expect([name, p.status, p.error_description]).toEqual([name, "sent", null]);
+      people[name].payment = p;
+    }
+    // Disputes opened at Stripe on the 10th, one since lost; a direct debit made on the 2nd, charged back on the 11th.
+    const lost = await openSandboxDispute(env.db, { paymentReference: people.lost.payment.stripe_id!, amount: 3_000, account: null, at: at("2026-02-10") });
+    await decideSandboxDispute(env.db, lost, "lost");
+    await openSandboxDispute(env.db, { paymentReference: people.open.payment.stripe_id!, amount: 3_000, account: null, at: at("2026-02-10") });
+    // And one of a charge that is none of ours.
+    await openSandboxDispute(env.db, { paymentReference: "pi_not_ours", amount: 900, account: null, at: at("2026-02-10") });
+    await chargeBackSandboxDirectDebit(env.db, people.debit.payment.gocardless_payment_id!, at("2026-02-11", 12));
+    clock.set(after);
+  });
+
+  it("lists Stripe's disputes and GoCardless's chargebacks of the window, writes through those of our paid payments and tells their members", async () => {
+    const report = await reconcile(env.db, providers, LATER, after, outboxMailer(env.db));
+    expect(report.errors).toEqual([]);
+    expect(report.byKind.chargeback_not_recorded).toEqual({ corrected: 3, open: 1 });
+    const chargebacks = async (name: string) => (await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, people[name].payment.id))).map((a) => [a.kind, a.status, a.amount, a.method, a.source]);
+    expect(await chargebacks("lost")).toEqual([["chargeback", "lost", 3_000, "stripe", "provider"]]);
+    expect(await chargebacks("open")).toEqual([["chargeback", "open", 3_000, "stripe", "provider"]]);
+    expect(await chargebacks("debit")).toEqual([["chargeback", "lost", 3_000, "gocardless", "provider"]]);
+    // Lost: owing again, as from the webhooks.
+    for (const name of ["lost", "debit"]) {
+      const attempts = await env.db.select().from(payments).where(and(eq(payments.subscription_id, people[name].payment.subscription_id!), eq(payments.period_start_at, startOfLocalDay("2026-02-02")))).orderBy(payments.attempt);
+      expect(attempts.map((p) => [p.status, p.error_status])).toEqual([["sent", null], ["failed", "charged_back"]]);
+    }
+    const [notOurs] = await env.db.select().from(reconciliation_differences).where(and(eq(reconciliation_differences.kind, "chargeback_not_recorded"), eq(reconciliation_differences.status, "open")));
+    expect([notOurs.payment_id, notOurs.theirs]).toEqual([null, expect.objectContaining({ payment: "pi_not_ours", amount: 900 })]);
+    // The members of the lost ones are told, once.
+    const subjects = async (name: string) => (await env.db.select().from(mail_outbox).where(eq(mail_outbox.to, people[name].email))).map((m) => m.subject);
+    expect([await subjects("lost"), await subjects("open"), await subjects("debit")]).toEqual([["Your bank took back $30.00 paid to Ledger Lane"], [], ["Your bank took back $30.00 paid to Ledger Lane"]]);
+
+    const again = await reconcile(env.db, providers, LATER, after, outboxMailer(env.db));
+    expect([again.corrected, again.open]).toEqual([0, 0]);
+    expect(await subjects("lost")).toHaveLength(1);
+  });
+
+  it("npm run reconcile uses the providers the environment configures, as the server does (a production server with no keys asks no sandbox)", async () => {
+    const lines: string[] = [];
+    const production = { NODE_ENV: "production", SMTP_URL: "smtp://mail.invalid:2525", SESSION_SECRET: "s".repeat(32), TOAST_SECRET: "t".repeat(32), CREDENTIALS_KEY: "c".repeat(32) };
+    const code = await main(["--from", LATER.from, "--until", LATER.until], production, (l) => lines.push(l), async () => ({ db: env.db, close: async () => {} }));
+    expect(code).toBe(1);
+    expect(lines[0]).toBe("Providers: cards unconfigured, direct debits unconfigured (the deployment's; a gym's own connection is used for its payments).");
+    expect(lines.some((l) => /not compared: Stripe for gym \d+: Stripe is not configured: set STRIPE_SECRET_KEY/.test(l))).toBe(true);
+    // Outside production with no keys: the sandboxes, as the server runs them.
+    const dev: string[] = [];
+    await main(["--from", LATER.from, "--until", LATER.until], {}, (l) => dev.push(l), async () => ({ db: env.db, close: async () => {} }));
+    expect(dev[0]).toMatch(/^Providers: cards sandbox, direct debits sandbox/);
   });
 });

@@ -1,15 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOfLocalDay } from "../../domain/dates";
 import { hashPassword } from "../../server/auth/password";
-import { createApi } from "../../server/api/app";
 import { billingRun } from "../../server/billing/run";
-import { daily_revenue, destination_accounts, mail_outbox, payment_adjustments, payment_types, payments, sandbox_ledger } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { simulatedClock } from "../../server/providers/clock";
-import { sandboxProviders } from "../../server/providers/registry";
-import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { setup, signedIn } from "./harness";
+import { daily_revenue, destination_accounts, mail_outbox, payment_adjustments, payments, sandbox_ledger } from "../../server/db/schema";
+import { addStaff, makeGym, makeOrganisation, makePayment, makeUser } from "../../server/seed/factories";
+import { signedIn } from "./harness";
+import { at, moneyWorld } from "./money-fixture";
 
 /**
  * Refunds staff give (issue 28): previewed, written down before the provider is asked, once per form, never more
@@ -17,29 +13,23 @@ import { setup, signedIn } from "./harness";
  * e-mailed to the member, and taken off the day's revenue.
  */
 const PASSWORD = "refunds test passphrase";
-/** The staff's day (the API's clock); the sandbox providers live on their own, which the billing run moves. */
-const NOW = new Date(startOfLocalDay("2026-01-20").getTime() + 11 * 3_600_000);
-const clock = simulatedClock(NOW);
-let env: Awaited<ReturnType<typeof setup>>;
-let api: ReturnType<typeof createApi>;
+let world: Awaited<ReturnType<typeof moneyWorld>>;
+let env: typeof world.env;
+let api: typeof world.api;
 let admin: Awaited<ReturnType<typeof signedIn>>;
 let trainer: Awaited<ReturnType<typeof signedIn>>;
 let stranger: Awaited<ReturnType<typeof signedIn>>;
-let org: { id: number };
-let gym: { id: number };
-let weekly: Awaited<ReturnType<typeof makePrice>>;
-let providers: ReturnType<typeof sandboxProviders>;
+let org: typeof world.org;
+let gym: typeof world.gym;
+let providers: typeof world.providers;
+let paidMember: typeof world.paidMember;
+let adjustmentsOf: typeof world.adjustmentsOf;
 let n = 0;
-const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
 
 beforeAll(async () => {
-  env = await setup();
-  providers = sandboxProviders(env.db, clock);
-  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => NOW, providers });
-  org = await makeOrganisation(env.db, { name: "Refund Gyms" });
-  gym = await makeGym(env.db, org.id, "Refund Road");
+  world = await moneyWorld({ organisation: "Refund Gyms", gym: "Refund Road", member: "refund" });
+  ({ env, api, org, gym, providers, paidMember, adjustmentsOf } = world);
   await env.db.insert(destination_accounts).values({ organisation_id: org.id, gym_id: gym.id, name: "Refund Road Ltd", bank_account_number: "01-0123-0456789-00" });
-  weekly = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_500, billing_frequency: "weekly" });
   const hash = await hashPassword(PASSWORD);
   const a = await makeUser(env.db, { name: "refund admin", email: "refund.admin@example.com", password_hash: hash });
   await addStaff(env.db, a.id, org.id, "admin");
@@ -55,23 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-/** A weekly member whose week of 12 January is charged by the billing run through the sandbox provider. */
-async function paidMember(kind: "stripe_card" | "gocardless_bank_account" = "stripe_card") {
-  const user = await makeUser(env.db, { name: `refund member ${++n}`, email: `refund${n}@example.com` });
-  const details: Record<string, string> = kind === "stripe_card" ? { last_four: "4242", payment_method: "pm_card_visa" } : { name: "Refund Member", account_number: "12-3456-0123456-00", mandate_id: `MD${n}` };
-  const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: kind, details }).returning();
-  await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
-  const s = await makeSubscription(env.db, weekly, user.id, gym.id, { billing_anchor: "2026-01-05", current_period_start: startOfLocalDay("2026-01-05"), current_period_end: startOfLocalDay("2026-01-12") });
-  await billingRun(env.db, providers, at("2026-01-12"));
-  if (kind === "gocardless_bank_account") await billingRun(env.db, providers, at("2026-01-19"));
-  clock.set(NOW);
-  const [p] = await env.db.select().from(payments).where(eq(payments.subscription_id, s.id));
-  expect(p.status).toBe("sent");
-  return { user, payment: p };
-}
-
 const refund = (id: number, body: Record<string, unknown>, who = admin) => who.call("POST", `/api/payments/${id}/refunds`, { reason: "requested_by_customer", key: `key-${++n}-refund`, ...body });
-const adjustmentsOf = (paymentId: number) => env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paymentId));
 
 describe("refunding a card payment", () => {
   it("previews, then refunds part through Stripe with its key, e-mails the member and takes it off the day's revenue", async () => {

@@ -37,9 +37,11 @@ beforeAll(async () => {
 
   // The rollups again, from payments and visits written a batch at a time.
   await run("truncate daily_revenue, daily_visits, payment_totals_daily");
-  for (const table of ["payments", "visits"]) {
-    await run(`create temporary table copy_${table} as select * from ${table}`);
-    // No triggers: nothing is subtracted. (Refunds and chargebacks hang off payments; the demo seeds none.)
+  // The refunds and chargebacks the demo seeds (issue 28) hang off payments: kept aside, and written again after them.
+  await run("create temporary table copy_payment_adjustments as select * from payment_adjustments");
+  for (const table of ["payments", "visits", "payment_adjustments"]) {
+    if (table !== "payment_adjustments") await run(`create temporary table copy_${table} as select * from ${table}`);
+    // No triggers: nothing is subtracted.
     await run(`truncate ${table}${table === "payments" ? " cascade" : ""}`);
     const [last] = await rows(sql.raw(`select max(id)::text as row from copy_${table}`));
     for (let from = 1; from <= Number(last); from += BATCH) {
@@ -65,6 +67,28 @@ describe("the demo seed's derived columns and rollups", () => {
       expect(seeded[table]).toEqual(await rows(TABLES[table]));
     });
   }
+});
+
+describe("the demo seed's money given back (issue 28)", () => {
+  it("has refunds staff gave, a dispute open and a chargeback lost, each within what was paid, and revenue net of them", async () => {
+    const given = await rows(sql`select json_build_object('kind', a.kind, 'status', a.status, 'method', a.method, 'within', a.amount <= p.amount + p.surcharge, 'paid', p.status)::text as row
+      from payment_adjustments a join payments p on p.id = a.payment_id order by a.id`);
+    expect(given.map((g) => JSON.parse(g))).toEqual([
+      { kind: "refund", status: "succeeded", method: "stripe", within: true, paid: "sent" },
+      { kind: "refund", status: "succeeded", method: "stripe", within: true, paid: "sent" },
+      { kind: "refund", status: "succeeded", method: "cash", within: true, paid: "sent" },
+      { kind: "chargeback", status: "open", method: "stripe", within: true, paid: "sent" },
+      { kind: "chargeback", status: "lost", method: "gocardless", within: true, paid: "sent" },
+    ]);
+    // The lost one is owing again: its period's latest attempt failed (charged back), and a grace period runs.
+    const [owed] = await rows(sql`select json_build_object('status', p.status, 'error', p.error_status, 'grace', s.grace_period_ends_at is not null)::text as row
+      from payment_adjustments a join payments paid on paid.id = a.payment_id
+      join payments p on p.subscription_id = paid.subscription_id and p.period_start_at = paid.period_start_at and p.attempt = paid.attempt + 1
+      join subscriptions s on s.id = p.subscription_id where a.status = 'lost'`);
+    expect(JSON.parse(owed)).toEqual({ status: "failed", error: "charged_back", grace: true });
+    const [returned] = await rows(sql`select sum(returned)::text as row from daily_revenue`);
+    expect(Number(returned)).toBeGreaterThan(0);
+  });
 });
 
 describe("the demo seed's scheduled price changes (issue 28, audit finding 6)", () => {

@@ -2,18 +2,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
-import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
-import { billingRun } from "../../server/billing/run";
-import { daily_revenue, gyms, organisations, payment_adjustments, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { simulatedClock } from "../../server/providers/clock";
-import { chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
+import { daily_revenue, gyms, mail_outbox, payment_adjustments, payments, subscriptions, webhook_calls } from "../../server/db/schema";
+import { cancelSandboxChargeback, chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
 import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
-import { sandboxProviders } from "../../server/providers/registry";
-import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
-import { setup, signedIn } from "./harness";
+import { signedIn } from "./harness";
+import { moneyWorld, MONEY_NOW } from "./money-fixture";
 
 /**
  * Issue 28: refunds made at the provider and chargebacks reach our books from the providers' events, each as its own
@@ -22,28 +18,23 @@ import { setup, signedIn } from "./harness";
  * and starts the grace period as a failed charge does.
  */
 const PASSWORD = "adjustments test passphrase";
-const NOW = new Date(startOfLocalDay("2026-01-20").getTime() + 11 * 3_600_000);
-const clock = simulatedClock(NOW);
+const NOW = MONEY_NOW;
 const OURS = { account: "acct_adjust_ours", creditor: "OR_ADJUST_OURS" };
 const THEIRS = { account: "acct_adjust_theirs", creditor: "OR_ADJUST_THEIRS" };
-let env: Awaited<ReturnType<typeof setup>>;
-let api: ReturnType<typeof createApi>;
+let world: Awaited<ReturnType<typeof moneyWorld>>;
+let env: typeof world.env;
+let api: typeof world.api;
 let admin: Awaited<ReturnType<typeof signedIn>>;
-let org: typeof organisations.$inferSelect;
-let gym: typeof gyms.$inferSelect;
-let weekly: Awaited<ReturnType<typeof makePrice>>;
-let providers: ReturnType<typeof sandboxProviders>;
+let org: typeof world.org;
+let providers: typeof world.providers;
+let clock: typeof world.clock;
+let paidMember: typeof world.paidMember;
+let adjustmentsOf: typeof world.adjustmentsOf;
 let n = 0;
-const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
 
 beforeAll(async () => {
-  env = await setup();
-  providers = sandboxProviders(env.db, clock);
-  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => NOW, providers });
-  [org] = await env.db.select().from(organisations).where(eq(organisations.id, (await makeOrganisation(env.db, { name: "Adjusted Gyms" })).id));
-  const made = await makeGym(env.db, org.id, "Adjustment Avenue");
-  [gym] = await env.db.update(gyms).set({ stripe_id: OURS.account, gocardless_organisation_id: OURS.creditor }).where(eq(gyms.id, made.id)).returning();
-  weekly = await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime" }), { amount: 2_500, billing_frequency: "weekly" });
+  world = await moneyWorld({ organisation: "Adjusted Gyms", gym: "Adjustment Avenue", member: "adjusted" }, { stripe_id: OURS.account, gocardless_organisation_id: OURS.creditor });
+  ({ env, api, org, providers, clock, paidMember, adjustmentsOf } = world);
   const other = await makeOrganisation(env.db, { name: "Elsewhere Adjusted" });
   const theirs = await makeGym(env.db, other.id, "Elsewhere");
   await env.db.update(gyms).set({ stripe_id: THEIRS.account, gocardless_organisation_id: THEIRS.creditor }).where(eq(gyms.id, theirs.id));
@@ -52,21 +43,6 @@ beforeAll(async () => {
   admin = await signedIn(api, env.db, a.email, PASSWORD);
 });
 afterAll(() => env.close());
-
-/** A weekly member whose week of 12 January the billing run charged through the sandbox provider, on the gym's account. */
-async function paidMember(kind: "stripe_card" | "gocardless_bank_account" = "stripe_card") {
-  const user = await makeUser(env.db, { name: `adjusted member ${++n}`, email: `adjusted${n}@example.com` });
-  const details: Record<string, string> = kind === "stripe_card" ? { last_four: "4242", payment_method: "pm_card_visa" } : { name: "Adjusted Member", account_number: "12-3456-0123456-00", mandate_id: `MD${n}` };
-  const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: kind, details }).returning();
-  await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
-  const s = await makeSubscription(env.db, weekly, user.id, gym.id, { billing_anchor: "2026-01-05", current_period_start: startOfLocalDay("2026-01-05"), current_period_end: startOfLocalDay("2026-01-12") });
-  await billingRun(env.db, providers, at("2026-01-12"));
-  if (kind === "gocardless_bank_account") await billingRun(env.db, providers, at("2026-01-19"));
-  clock.set(NOW);
-  const [p] = await env.db.select().from(payments).where(eq(payments.subscription_id, s.id));
-  expect(p.status).toBe("sent");
-  return { user, subscription: s, payment: p };
-}
 
 async function post(path: string, body: string, headers: Record<string, string>) {
   const res = await api.fetch(new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }), { clientIp: "198.51.100.1" });
@@ -94,8 +70,15 @@ const chargeRefunded = (intent: string, account: string | null = OURS.account, i
 const disputeEvent = (type: string, dispute: string, intent: string, status: string, account: string | null = OURS.account) =>
   stripeEvent(type, { id: dispute, object: "dispute", payment_intent: intent, amount: 2_500, currency: "nzd", status }, account);
 
+const goCardlessPaymentEvent = (id: string, action: string, organisation = OURS.creditor) => ({
+  id: `EV_ADJUST_${++n}`,
+  created_at: NOW.toISOString(),
+  resource_type: "payments",
+  action,
+  links: { payment: id, organisation },
+  details: { origin: "customer", cause: "authorisation_disputed", description: "The customer disputed the debit with their bank." },
+});
 const callRow = async (id: number) => (await env.db.select().from(webhook_calls).where(eq(webhook_calls.id, id)))[0];
-const adjustmentsOf = (paymentId: number) => env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paymentId)).orderBy(payment_adjustments.id);
 const attemptsOf = (subscriptionId: number) => env.db.select().from(payments).where(eq(payments.subscription_id, subscriptionId)).orderBy(payments.attempt);
 const revenue = async () =>
   Number((await env.db.select({ c: sql<number>`coalesce(sum(${daily_revenue.collected}), 0)` }).from(daily_revenue).where(eq(daily_revenue.organisation_id, org.id)))[0].c);
@@ -248,15 +231,87 @@ describe("a Stripe dispute", () => {
   });
 });
 
-describe("GoCardless", () => {
-  const paymentEvent = (id: string, action: string, organisation = OURS.creditor) => ({
-    id: `EV_ADJUST_${++n}`,
-    created_at: NOW.toISOString(),
-    resource_type: "payments",
-    action,
-    links: { payment: id, organisation },
-    details: { origin: "customer", cause: "authorisation_disputed", description: "The customer disputed the debit with their bank." },
+describe("a lost chargeback undone (issue 28)", () => {
+  it("a Stripe dispute lost, then won on appeal: the chargeback is reversed, the debt it opened goes, grace ends and revenue is back", async () => {
+    const { payment, subscription } = await paidMember();
+    const before = await revenue();
+    const dispute = await openSandboxDispute(env.db, { paymentReference: payment.stripe_id!, amount: 2_500, account: OURS.account });
+    await decideSandboxDispute(env.db, dispute, "lost");
+    await expectProcessed(await toStripe(disputeEvent("charge.dispute.closed", dispute, payment.stripe_id!, "lost")), /lost/);
+    expect(await owing(subscription.id)).toEqual({ total: 2_500, periods: 1 });
+    expect((await subscriptionRow(subscription.id)).grace_period_ends_at).not.toBeNull();
+
+    // The event's snapshot says nothing that counts: Stripe's answer (won now) does.
+    await decideSandboxDispute(env.db, dispute, "won");
+    const reinstated = disputeEvent("charge.dispute.funds_reinstated", dispute, payment.stripe_id!, "lost");
+    await expectProcessed(await toStripe(reinstated), new RegExp(`Dispute ${dispute} reversed after it was lost: \\$25\\.00 is the gym's again; nothing is owed`));
+    expect((await adjustmentsOf(payment.id)).map((a) => [a.kind, a.status, a.settled_at?.getTime()])).toEqual([["chargeback", "won", NOW.getTime()]]);
+    expect((await attemptsOf(subscription.id)).map((p) => [p.attempt, p.status])).toEqual([[0, "sent"]]);
+    expect(await owing(subscription.id)).toEqual({ total: 0, periods: 0 });
+    expect((await subscriptionRow(subscription.id)).grace_period_ends_at).toBeNull();
+    expect(await revenue()).toBe(before);
+    // Told again: nothing moves twice.
+    await toStripe(disputeEvent("charge.dispute.closed", dispute, payment.stripe_id!, "won"));
+    expect((await attemptsOf(subscription.id)).map((p) => [p.attempt, p.status])).toEqual([[0, "sent"]]);
+    expect(await revenue()).toBe(before);
   });
+
+  it("a GoCardless chargeback cancelled by the payer's bank: paid again, nothing owed; a debt paid meanwhile is kept and staff are told to refund it", async () => {
+    const { payment, subscription } = await paidMember("gocardless_bank_account");
+    const before = await revenue();
+    const ofWeek = async () => (await attemptsOf(subscription.id)).filter((p) => p.period_start_at?.getTime() === payment.period_start_at?.getTime()).map((p) => [p.attempt, p.status]);
+    await chargeBackSandboxDirectDebit(env.db, payment.gocardless_payment_id!, NOW);
+    await expectProcessed(await toGoCardless([goCardlessPaymentEvent(payment.gocardless_payment_id!, "charged_back")]), /owing again/);
+    expect(await ofWeek()).toEqual([[0, "sent"], [1, "failed"]]);
+    // Not cancelled at GoCardless: the event alone changes nothing.
+    expect((await callRow((await toGoCardless([goCardlessPaymentEvent(payment.gocardless_payment_id!, "chargeback_cancelled")])).json.call_id)).status).toBe("ignored");
+    expect(await ofWeek()).toEqual([[0, "sent"], [1, "failed"]]);
+
+    await cancelSandboxChargeback(env.db, payment.gocardless_payment_id!, NOW);
+    await expectProcessed(await toGoCardless([goCardlessPaymentEvent(payment.gocardless_payment_id!, "chargeback_cancelled")]), /reversed after it was lost/);
+    expect((await adjustmentsOf(payment.id)).map((a) => [a.kind, a.status])).toEqual([["chargeback", "won"]]);
+    expect(await ofWeek()).toEqual([[0, "sent"]]);
+    expect(await owing(subscription.id)).toEqual({ total: 0, periods: 0 });
+    expect((await subscriptionRow(subscription.id)).grace_period_ends_at).toBeNull();
+    expect(await revenue()).toBe(before);
+
+    // Another member paid the debt before the bank changed its mind: they paid twice, which staff are told to refund.
+    const { payment: second, subscription: s2 } = await paidMember();
+    const dispute = await openSandboxDispute(env.db, { paymentReference: second.stripe_id!, amount: 2_500, account: OURS.account });
+    await decideSandboxDispute(env.db, dispute, "lost");
+    await toStripe(disputeEvent("charge.dispute.closed", dispute, second.stripe_id!, "lost"));
+    const [, owed] = await attemptsOf(s2.id);
+    await env.db.update(payments).set({ status: "sent", pif_payment: "cash" }).where(eq(payments.id, owed.id));
+    await decideSandboxDispute(env.db, dispute, "won");
+    await expectProcessed(await toStripe(disputeEvent("charge.dispute.closed", dispute, second.stripe_id!, "won")), /the member had paid it again since: refund them/);
+    expect((await attemptsOf(s2.id)).map((p) => [p.attempt, p.status])).toEqual([[0, "sent"], [1, "sent"]]);
+  });
+});
+
+describe("the member is e-mailed (issue 28)", () => {
+  const mailsTo = (email: string) => env.db.select().from(mail_outbox).where(eq(mail_outbox.to, email));
+  it("about a refund made in the provider's dashboard and about a chargeback lost, once each", async () => {
+    const { user, payment } = await paidMember();
+    await dashboardRefund(payment.stripe_id!, 1_000);
+    await toStripe(chargeRefunded(payment.stripe_id!));
+    await toStripe(chargeRefunded(payment.stripe_id!));
+    expect((await mailsTo(user.email)).map((m) => m.subject)).toEqual(["Adjustment Avenue refunded $10.00"]);
+
+    const { user: disputer, payment: disputed } = await paidMember();
+    const dispute = await openSandboxDispute(env.db, { paymentReference: disputed.stripe_id!, amount: 2_500, account: OURS.account });
+    await toStripe(disputeEvent("charge.dispute.created", dispute, disputed.stripe_id!, "needs_response"));
+    expect(await mailsTo(disputer.email)).toEqual([]);
+    await decideSandboxDispute(env.db, dispute, "lost");
+    await toStripe(disputeEvent("charge.dispute.closed", dispute, disputed.stripe_id!, "lost"));
+    await toStripe(disputeEvent("charge.dispute.funds_withdrawn", dispute, disputed.stripe_id!, "lost"));
+    const mails = await mailsTo(disputer.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Your bank took back $25.00 paid to Adjustment Avenue"]);
+    expect(mails[0].text).toMatch(/The \$25\.00 is owing again\. Your membership keeps working until/);
+  });
+});
+
+describe("GoCardless", () => {
+  const paymentEvent = goCardlessPaymentEvent;
 
   it("a paid direct debit charged back: a chargeback lost, the period owing again, once", async () => {
     const { payment, subscription } = await paidMember("gocardless_bank_account");

@@ -3,6 +3,7 @@ import { formatDate, formatDay } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
 import { EXPLANATION_MAX } from "../../../domain/schemas/reconciliation";
 import { controlClass } from "../../components/control-class";
+import { FilterSelect, ListFilters } from "../../components/list-filters";
 import type { AnswerOf } from "../../lib/api-contract";
 
 export type DifferenceList = AnswerOf<"get", "/reconciliation">;
@@ -10,26 +11,12 @@ type Difference = DifferenceList["data"][number];
 
 const STATUS_LABELS: Record<string, string> = { open: "Open", explained: "Explained", corrected: "Corrected automatically", all: "All" };
 
-/** The status filter: a GET form, so it works without JavaScript and a filtered list is a link. */
+/** The status filter (a GET form: works without JavaScript, and a filtered list is a link). */
 export function DifferenceFilter({ status }: { status: string }) {
   return (
-    <Form method="get" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Filter differences">
-      <div className="space-y-1">
-        <label htmlFor="differences-status" className="block text-sm font-medium text-slate-800">
-          Status
-        </label>
-        <select id="differences-status" name="status" defaultValue={status} className={controlClass(false)}>
-          {Object.entries(STATUS_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className="rounded bg-brand-700 px-4 py-2 text-sm font-medium text-white">
-        Show
-      </button>
-    </Form>
+    <ListFilters label="Filter differences" submit="Show">
+      <FilterSelect form="differences" name="status" label="Status" value={status} options={Object.entries(STATUS_LABELS)} />
+    </ListFilters>
   );
 }
 

@@ -1,5 +1,5 @@
-import { Form, Link } from "@remix-run/react";
-import { controlClass } from "../../components/control-class";
+import { Link } from "@remix-run/react";
+import { FilterDate, FilterSelect, ListFilters } from "../../components/list-filters";
 import { formatDateTime } from "../../../domain/dates";
 import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../../../domain/webhook-calls";
 import type { AnswerOf } from "../../lib/api-contract";
@@ -25,66 +25,13 @@ export function CallStatus({ status }: { status: string }) {
 
 /** The filters: a GET form, so a filtered list is a link support can share, and it works without JavaScript. */
 export function CallFilters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[]> }) {
-  const error = (name: string) =>
-    errors[name]?.length ? (
-      <p id={`calls-${name}-error`} className="text-sm text-red-700">
-        {errors[name][0]}
-      </p>
-    ) : null;
-  const aria = (name: string) => ({ "aria-invalid": Boolean(errors[name]?.length) || undefined, "aria-describedby": errors[name]?.length ? `calls-${name}-error` : undefined });
   return (
-    <Form method="get" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter webhook calls">
-      <div className="space-y-1">
-        <label htmlFor="calls-provider" className="block text-sm font-medium text-slate-800">
-          Provider
-        </label>
-        <select id="calls-provider" name="provider" defaultValue={values.provider} className={controlClass(Boolean(errors.provider))} {...aria("provider")}>
-          <option value="">All</option>
-          {Object.entries(WEBHOOK_PROVIDER_NAMES).map(([value, name]) => (
-            <option key={value} value={value}>
-              {name}
-            </option>
-          ))}
-        </select>
-        {error("provider")}
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="calls-status" className="block text-sm font-medium text-slate-800">
-          Status
-        </label>
-        <select id="calls-status" name="status" defaultValue={values.status} className={controlClass(Boolean(errors.status))} {...aria("status")}>
-          <option value="">All</option>
-          {WEBHOOK_CALL_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        {error("status")}
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="calls-from" className="block text-sm font-medium text-slate-800">
-          From
-        </label>
-        <input id="calls-from" name="from" type="date" defaultValue={values.from} className={controlClass(Boolean(errors.from))} {...aria("from")} />
-        {error("from")}
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="calls-to" className="block text-sm font-medium text-slate-800">
-          To
-        </label>
-        <input id="calls-to" name="to" type="date" defaultValue={values.to} className={controlClass(Boolean(errors.to))} {...aria("to")} />
-        {error("to")}
-      </div>
-      <div className="flex gap-2">
-        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-          Filter
-        </button>
-        <Link to="/webhook-calls" className="rounded-md border border-slate-300 px-4 py-2 text-sm">
-          Clear
-        </Link>
-      </div>
-    </Form>
+    <ListFilters label="Filter webhook calls" layout="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" submit="Filter" clearTo="/webhook-calls">
+      <FilterSelect form="calls" name="provider" label="Provider" value={values.provider} any="All" options={Object.entries(WEBHOOK_PROVIDER_NAMES)} errors={errors} />
+      <FilterSelect form="calls" name="status" label="Status" value={values.status} any="All" options={WEBHOOK_CALL_STATUSES.map((s) => [s, s])} errors={errors} />
+      <FilterDate form="calls" name="from" label="From" value={values.from} errors={errors} />
+      <FilterDate form="calls" name="to" label="To" value={values.to} errors={errors} />
+    </ListFilters>
   );
 }
 

@@ -73,7 +73,7 @@ function where(t: Tenant, f: Resolved, now: Date) {
           ? FAILED
           : undefined,
     f.method ? methodIs(f.method) : undefined,
-    f.adjusted ? adjustedIs(t, f.adjusted, f.gymId) : undefined,
+    f.adjusted ? adjustedIs(t, f.adjusted, f.gymId, { start, end }) : undefined,
   ];
   return t.where(payments, ...conditions);
 }

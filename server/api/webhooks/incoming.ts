@@ -14,7 +14,7 @@ import { receiveKisi } from "../doors/routes";
  * On `db`: the system's handle for a provider's call, or a staff request's own (PGlite has one connection, held by it). */
 export function webhookDeps(c: Context<ApiEnv>, db: Db = c.var.deps.db): WebhookDeps {
   const deps = c.var.deps;
-  return { db, config: deps.config, providers: deps.providers ?? sandboxProviders(db), now: deps.now ?? (() => new Date()) };
+  return { db, config: deps.config, providers: deps.providers ?? sandboxProviders(db), now: deps.now ?? (() => new Date()), mailer: deps.mailer };
 }
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {

@@ -148,6 +148,20 @@ export function stripeCards(settings: StripeSettings): CardProvider {
         return failed(err);
       }
     },
+    /** Every dispute opened on the account in the window (https://docs.stripe.com/api/disputes/list), all pages. */
+    async listDisputesBetween(window, account) {
+      try {
+        const listed = [];
+        const pages = stripe.disputes.list({ created: { gte: seconds(window.from), lt: seconds(window.until) }, limit: 100 }, { stripeAccount: account ?? settings.account ?? undefined });
+        for await (const d of pages) {
+          const intent = typeof d.payment_intent === "string" ? d.payment_intent : (d.payment_intent?.id ?? "");
+          listed.push({ id: d.id, status: stripeDisputeStatus(d.status), amount: d.amount, paymentReference: intent, reason: d.reason ?? null, created: new Date(d.created * 1000) });
+        }
+        return listed;
+      } catch (err) {
+        return failed(err);
+      }
+    },
     async retrieveDispute(id, account) {
       try {
         const d = await stripe.disputes.retrieve(id, {}, { stripeAccount: account ?? settings.account ?? undefined });

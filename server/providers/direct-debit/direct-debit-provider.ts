@@ -67,6 +67,12 @@ export interface DirectDebitProvider extends Refunding {
   retrieve(id: string): Promise<Retrieved<DirectDebitPayment> | null>;
   /** Every payment of this creditor created in the window (GoCardless: payments by `created_at`): what a reconciliation reads. */
   listPayments(window: CreatedBetween): Promise<Listed<DirectDebitPayment>[]>;
+  /**
+   * The creditor's payments taken back in the window, whenever they were made: charged back, or failed (GoCardless:
+   * its payments' `charged_back` and `failed` events by `created_at`; a failure after it was paid is a late one), each
+   * in its state now, `created` the day it was taken back. A reconciliation reads chargebacks from here.
+   */
+  listTakenBack(window: CreatedBetween): Promise<Listed<DirectDebitPayment>[]>;
 }
 
 const SETTLED = new Set(["confirmed", "paid_out"]);

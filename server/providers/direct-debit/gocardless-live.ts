@@ -178,6 +178,29 @@ export function gocardlessDirectDebits(settings: GoCardlessSettings): DirectDebi
       } while (after);
       return listed;
     },
+    /** Payments charged back or failed in the window, from their events (https://developer.gocardless.com/api-reference#events-list-events), every page. */
+    async listTakenBack(window) {
+      const listed = [];
+      const seen = new Set<string>();
+      for (const action of ["charged_back", "failed"]) {
+        let after: string | undefined;
+        do {
+          const page = await call(`the ${action} events of the window`, (client) =>
+            client.events.list({ resource_type: "payments", action, created_at: { gte: window.from.toISOString(), lt: window.until.toISOString() }, limit: 500, ...(after ? { after } : {}) } as never),
+          );
+          for (const event of page.events ?? []) {
+            const id = event.links?.payment;
+            if (!id || seen.has(id)) continue;
+            seen.add(id);
+            const payment = await call(`payment ${id}`, (client) => client.payments.find(id));
+            const made = { amount: Number(payment.amount), currency: String(payment.currency ?? "").toLowerCase(), account: null, metadata: { ...(payment.metadata as Record<string, string> | undefined) } };
+            listed.push({ ...(await withCause(payment)), made, created: new Date(event.created_at!) });
+          }
+          after = page.meta?.cursors?.after ?? undefined;
+        } while (after);
+      }
+      return listed;
+    },
     /** The creditor's refunds made in the window, every page. */
     async listRefundsBetween(window) {
       const listed: ProviderRefund[] = [];

@@ -101,6 +101,28 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock, creditor: strin
           created: row.created_at,
         }));
     },
+    /** As the creditor's `charged_back` and `failed` payment events in the window: its payments taken back then. */
+    async listTakenBack(window) {
+      const rows = await db
+        .select()
+        .from(sandbox_ledger)
+        .where(
+          and(
+            eq(sandbox_ledger.provider, provider),
+            sql`(${sandbox_ledger.request}->'taken_back'->>'at')::timestamptz >= ${window.from.toISOString()}::timestamptz`,
+            sql`(${sandbox_ledger.request}->'taken_back'->>'at')::timestamptz < ${window.until.toISOString()}::timestamptz`,
+          ),
+        )
+        .orderBy(sandbox_ledger.id);
+      const now = clock.now();
+      return rows
+        .filter((row) => (row.request.organisation ?? null) === creditor)
+        .map((row) => ({
+          ...sandboxDirectDebitAt(row, now),
+          made: { amount: row.amount, currency: row.currency, account: null, metadata: (row.request.metadata as Record<string, string> | undefined) ?? {} },
+          created: new Date(String((row.request.taken_back as { at: string }).at)),
+        }));
+    },
     async collect(req: DirectDebitCollection) {
       if (!Number.isSafeInteger(req.amount) || req.amount < 1) throw new ProviderError("amount must be a whole number of cents above 0 (validation_failed).", false);
       if (!req.mandate) throw new ProviderError("links.mandate is required (validation_failed).", false);
@@ -143,8 +165,11 @@ export function sandboxDirectDebits(db: Db, clock: SandboxClock, creditor: strin
 export function directDebitEvents(row: LedgerRow) {
   const timeline = directDebitTimeline(row.created_at, String(row.request.charge_date), row.status === "failed" ? "failed" : "paid");
   // A paid payment the payer's bank took back later (`chargeBackSandboxDirectDebit`): charged back, or a late failure.
-  const back = row.request.taken_back as { status: "charged_back" | "failed"; at: string } | undefined;
-  return back && row.status !== "failed" ? [...timeline, { status: back.status, at: new Date(back.at) }] : timeline;
+  const back = row.request.taken_back as { status: "charged_back" | "failed"; at: string; cancelled_at?: string } | undefined;
+  if (!back || row.status === "failed") return timeline;
+  const taken = [...timeline, { status: back.status, at: new Date(back.at) }];
+  // The payer's bank cancelled its chargeback (GoCardless `chargeback_cancelled`): the payment is paid out again.
+  return back.cancelled_at ? [...taken, { status: "paid_out" as const, at: new Date(back.cancelled_at) }] : taken;
 }
 
 /**
@@ -162,6 +187,17 @@ export async function chargeBackSandboxDirectDebit(db: Db, id: string, at: Date,
     .where(and(eq(sandbox_ledger.provider, "gocardless"), eq(sandbox_ledger.object_id, id)));
 }
 
+
+/** The payer's bank cancels the chargeback of a direct debit it took back (`chargeback_cancelled`): paid out again from `at`. */
+export async function cancelSandboxChargeback(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .update(sandbox_ledger)
+    .set({
+      request: sql`jsonb_set(${sandbox_ledger.request}, '{taken_back,cancelled_at}', to_jsonb(${at.toISOString()}::text))`,
+      next_event_at: sql`least(coalesce(${sandbox_ledger.next_event_at}, ${at.toISOString()}::timestamptz), ${at.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(sandbox_ledger.provider, "gocardless"), eq(sandbox_ledger.object_id, id), sql`${sandbox_ledger.request} ? 'taken_back'`));
+}
 
 /**
  * The person confirmed the authority on the sandbox's mandate page: GoCardless makes the mandate (its id, MD…). A

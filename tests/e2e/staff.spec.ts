@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, enterCode, jsEnabled, lastMailTo, signIn, submitAndSettle, submitLogin, uniqueEmail } from "./helpers";
+import { BACKOFFICE, enterCode, joinLink, jsEnabled, lastMailTo, registerAndVerify, signIn, submitAndSettle, submitLogin, uniqueEmail } from "./helpers";
 
 /** Staff (issue 15), with JavaScript on and off (the two projects). Each run invites a person of its own. */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -107,4 +107,41 @@ test("changes a staff member's roles gym by gym and their calendar colour, keepi
   // Tidy: the demo keeps its own staff only.
   await page.getByRole("region", { name: "Remove from staff" }).getByLabel("Yes, remove Gabe Gyms").check();
   await submitAndSettle(page, page.getByRole("region", { name: "Remove from staff" }).getByRole("button", { name: "Remove" }));
+});
+
+test("invites someone another organisation holds: they join only when they accept, and nothing of theirs shows before", async ({ page, browser }) => {
+  // A member of Harbour Strength, with an account of their own (decision 0048).
+  const email = uniqueEmail("elsewhere", test.info());
+  const theirs = await browser.newContext({ javaScriptEnabled: jsEnabled(test.info()) });
+  const person = await theirs.newPage();
+  await registerAndVerify(person, "Hana Harbour", email, await joinLink(person, "Harbour Strength Devonport"));
+
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/staff`);
+  const invite = page.getByRole("region", { name: "Invite a staff member" });
+  await invite.getByLabel("E-mail", { exact: true }).fill(email);
+  await invite.getByLabel("Demo Fitness Central").selectOption("personal_trainer");
+  await submitAndSettle(page, invite.getByRole("button", { name: "Invite" }));
+  await expect(page.getByText("Invitation sent").last()).toBeVisible();
+  await expect(page).toHaveURL(/\/staff\?status=invited$/);
+  const waiting = page.getByRole("region", { name: "Waiting for an answer" });
+  await expect(waiting.getByText(email)).toBeVisible();
+  // Their account's name is theirs to share: not shown until they accept.
+  await expect(page.getByText("Hana Harbour")).toHaveCount(0);
+  await noViolations(page);
+
+  // They answer from the e-mailed link.
+  const link = (await lastMailTo(person, email))!.text.match(/(http\S+invitation\?token=\S+)/)![1];
+  await person.goto(link);
+  await expect(person.getByRole("heading", { name: "Join Demo Fitness?" })).toBeVisible();
+  await expect(person.getByText("has invited you to join them as Personal Trainer")).toBeVisible();
+  await person.getByRole("button", { name: "Accept and join" }).click();
+  await expect(person.getByText("Welcome to Demo Fitness").last()).toBeVisible();
+  // The link works once.
+  await person.goto(link);
+  await expect(person.getByRole("alert")).toContainText("expired, been answered or been withdrawn");
+  await theirs.close();
+
+  await page.goto(`${BACKOFFICE}/staff`);
+  await expect(page.getByRole("row").filter({ hasText: email }).getByRole("link", { name: "Hana Harbour" })).toBeVisible();
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { desc } from "drizzle-orm";
 import { parseConfig, type Config } from "../../server/config";
-import { openDatabase, openPglite, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
+import { openDatabase, openPglite, pgliteDatabase, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
 import { installDomainRules } from "../../server/db/domain-rules";
 import * as schema from "../../server/db/schema";
 import { createApi } from "../../server/api/app";
@@ -49,9 +49,8 @@ export async function freshDatabase(): Promise<Database> {
     };
   }
   template ??= pgliteTemplate();
-  const client = await openPglite("memory://", await template);
-  const { drizzle } = await import("drizzle-orm/pglite");
-  return { db: drizzle(client, { schema }) as unknown as Db, kind: "pglite", close: () => client.close() };
+  // The server's own handle over it, one unit of work at a time as on a server (server/db/client.ts).
+  return pgliteDatabase(await openPglite("memory://", await template));
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {

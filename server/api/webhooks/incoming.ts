@@ -11,15 +11,19 @@ import { receiveKisi } from "../doors/routes";
  * organisation (the event names it), so they run on the system's database handle; their signatures guard them
  * (server/webhooks/verify.ts). Staff's replays run on their request's tenant handle instead (./routes.ts).
  *
- * On `db`: the system's handle for a provider's call, or a staff request's own (PGlite has one connection, held by it). */
-export function webhookDeps(c: Context<ApiEnv>, db: Db = c.var.deps.db): WebhookDeps {
+ * `db` is the one handle of the unit of work: the system's for a provider's call, a staff request's own for a
+ * replay. Everything the call does runs on it, the providers' sandbox books included (one handle per unit of work,
+ * server/db/client.ts: a second one would wait for ever on PGlite's one connection).
+ */
+export function webhookDeps(c: Context<ApiEnv>, db: Db): WebhookDeps {
   const deps = c.var.deps;
-  return { db, config: deps.config, providers: deps.providers ?? sandboxProviders(db), now: deps.now ?? (() => new Date()) };
+  const providers = deps.providers ?? sandboxProviders(db);
+  return { db, config: deps.config, providers: db === deps.db ? providers : providers.on(db), now: deps.now ?? (() => new Date()) };
 }
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   const body = await c.req.text();
-  const answer = await receiveWebhook(webhookDeps(c), provider, body, keptHeaders(c.req.raw.headers));
+  const answer = await receiveWebhook(webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers));
   return c.json(answer.body, answer.status);
 };
 

@@ -35,6 +35,7 @@ import { bulkPriceChangeRoutes } from "./members/change-price";
 import { signupRoutes } from "./signup/routes";
 import { sandboxPageRoutes } from "./signup/sandbox-pages";
 import { inProcessJobs } from "../jobs/starter";
+import { loadWebhookSecrets } from "../webhooks/secrets";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importInviteUrl, runImports } from "../imports/run";
 
@@ -97,7 +98,10 @@ export function createApi(given: ApiDeps) {
     ...given,
     finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),
     jobs: given.jobs ?? localJobs(given),
+    webhookSecrets: given.webhookSecrets ?? loadWebhookSecrets(given.db, given.config),
   };
+  // Awaited by the requests that need them; a failure is theirs to answer (a 500), not an unhandled rejection.
+  deps.webhookSecrets!.catch(() => undefined);
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));

@@ -7,7 +7,8 @@ import { gyms, webhook_calls } from "../db/schema";
 import type { AkahuWebhookPayload, BankProvider } from "../providers/bank/bank-provider";
 import type { Providers } from "../providers/registry";
 import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
-import { signingSecret, verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
+import type { WebhookSecrets } from "./secrets";
+import { verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
 
 /**
  * One call to /api/webhooks/{provider}: stored first (raw body and headers, as received), then its signature
@@ -19,6 +20,8 @@ export interface WebhookDeps {
   /** The system's handle for a provider's call; a replay runs on the staff request's own tenant handle. */
   db: Db;
   config: Config;
+  /** What calls are checked with (./secrets.ts): the environment's, else the installation's own. */
+  secrets: WebhookSecrets;
   providers: Providers;
   now: () => Date;
 }
@@ -60,7 +63,7 @@ export async function receiveWebhook(
   const header = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
   // 1. The signature. A replay was checked when it first came, on the very bytes stored.
-  const secret = signingSecret(deps.config, provider);
+  const secret = provider === "akahu" ? null : deps.secrets[provider];
   let event: { id: string; type: string; run: () => Promise<Processed> };
   try {
     if (provider === "stripe") {

@@ -12,8 +12,8 @@ import { chargeBackSandboxDirectDebit } from "../../server/providers/direct-debi
 import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
 import { sandboxProviders } from "../../server/providers/registry";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
-import { setup, signedIn } from "./harness";
+import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { setup, signedIn, signingSecrets } from "./harness";
 
 /**
  * Issue 28: refunds made at the provider and chargebacks reach our books from the providers' events, each as its own
@@ -36,8 +36,11 @@ let providers: ReturnType<typeof sandboxProviders>;
 let n = 0;
 const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
 
+let SECRETS: Awaited<ReturnType<typeof signingSecrets>>;
+
 beforeAll(async () => {
   env = await setup();
+  SECRETS = await signingSecrets(env);
   providers = sandboxProviders(env.db, clock);
   api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => NOW, providers });
   [org] = await env.db.select().from(organisations).where(eq(organisations.id, (await makeOrganisation(env.db, { name: "Adjusted Gyms" })).id));
@@ -75,11 +78,11 @@ async function post(path: string, body: string, headers: Record<string, string>)
 /** Signed as Stripe signs (the official SDK's test header), at the API's clock. */
 const toStripe = (event: Record<string, unknown>) => {
   const body = JSON.stringify(event);
-  return post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, NOW) });
+  return post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, SECRETS.stripe, NOW) });
 };
 const toGoCardless = (events: Record<string, unknown>[], webhookId = `WB_ADJUST_${++n}`) => {
   const body = JSON.stringify({ events, meta: { webhook_id: webhookId } });
-  return post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SANDBOX_SECRETS.gocardless) });
+  return post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SECRETS.gocardless) });
 };
 let events = 0;
 const stripeEvent = (type: string, object: Record<string, unknown>, account: string | null = OURS.account, id = `evt_adjust_${++events}`) => ({

@@ -11,8 +11,8 @@ import { simulatedClock } from "../../server/providers/clock";
 import { createProviders, providerSettings } from "../../server/providers/registry";
 import { deliverSandboxWebhooks, type Deliver } from "../../server/providers/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { SANDBOX_SECRETS, WEBHOOK_PROVIDERS } from "../../server/webhooks/verify";
-import { setup, signedIn } from "./harness";
+import { WEBHOOK_PROVIDERS } from "../../server/webhooks/verify";
+import { setup, signedIn, signingSecrets } from "./harness";
 
 /**
  * Issue 29 H2: a replay from /webhook-calls runs inside the staff request's tenant transaction. It once asked the
@@ -73,16 +73,17 @@ beforeAll(async () => {
   const leaving = await member("bank_account", { name: "Replay Member", account_number: "12-3456-0323457-00", status: "active", akahu_account_id: `acc_sandbox_${n + 1}` });
 
   // The billing run charges each, and each provider's sandbox sends its signed webhooks to the endpoint, over days.
+  const secrets = await signingSecrets(env);
   const deliver: Deliver = async (provider, body, headers) => (await api.fetch(new Request(`http://localhost/api/webhooks/${provider}`, { method: "POST", body, headers }))).status;
   await billingRun(env.db, providers, at("2026-01-12"));
   // (The sandbox Stripe dates its charges by the real clock.)
   for (const when of [at("2026-01-12", 10.05), at("2026-01-15"), at("2026-01-20"), new Date(Date.now() + 60_000)]) {
     clock.set(when);
-    await deliverSandboxWebhooks(env.db, deliver, when, { delaySeconds: 30, duplicate: 0, drop: 0, reorder: false }, { stripe: SANDBOX_SECRETS.stripe, gocardless: SANDBOX_SECRETS.gocardless });
+    await deliverSandboxWebhooks(env.db, deliver, when, { delaySeconds: 30, duplicate: 0, drop: 0, reorder: false }, secrets);
   }
   // And a member revoking their bank connection at Akahu.
   const revoke = JSON.stringify({ webhook_type: "TOKEN", webhook_code: "DELETE", state: `o${org.id}:u${leaving.id}`, item_id: "token_replay" });
-  expect(await deliver("akahu", revoke, { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(revoke), "x-akahu-signing-key": "1" })).toBe(200);
+  expect(await deliver("akahu", revoke, { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(revoke, secrets.akahu), "x-akahu-signing-key": "1" })).toBe(200);
 });
 afterAll(() => env?.close());
 

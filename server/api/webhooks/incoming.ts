@@ -15,15 +15,18 @@ import { receiveKisi } from "../doors/routes";
  * replay. Everything the call does runs on it, the providers' sandbox books included (one handle per unit of work,
  * server/db/client.ts: a second one would wait for ever on PGlite's one connection).
  */
-export function webhookDeps(c: Context<ApiEnv>, db: Db): WebhookDeps {
+export async function webhookDeps(c: Context<ApiEnv>, db: Db): Promise<WebhookDeps> {
   const deps = c.var.deps;
   const providers = deps.providers ?? sandboxProviders(db);
-  return { db, config: deps.config, providers: db === deps.db ? providers : providers.on(db), now: deps.now ?? (() => new Date()) };
+  return { db, config: deps.config, secrets: await webhookSecrets(c), providers: db === deps.db ? providers : providers.on(db), now: deps.now ?? (() => new Date()) };
 }
+
+/** The installation's webhook secrets, loaded with the API (server/api/app.ts). */
+export const webhookSecrets = (c: Context<ApiEnv>) => c.var.deps.webhookSecrets ?? Promise.reject(new Error("The API was made without its webhook secrets."));
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   const body = await c.req.text();
-  const answer = await receiveWebhook(webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers));
+  const answer = await receiveWebhook(await webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers));
   return c.json(answer.body, answer.status);
 };
 

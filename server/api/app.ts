@@ -24,7 +24,7 @@ import { doorRoutes } from "./doors/routes";
 import { calendarRoutes } from "./calendar/routes";
 import { calendarFeedRoutes } from "./calendar/feed";
 import { debuggingRoutes } from "./debugging/routes";
-import { incomingWebhookRoutes } from "./webhooks/incoming";
+import { INCOMING_WEBHOOK_PATHS, incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
 import { deepLinkRoutes } from "./deep-links/routes";
 import { subscriptionRoutes } from "./subscriptions/routes";
@@ -43,7 +43,7 @@ import { importInviteUrl, runImports } from "../imports/run";
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
  * the providers' webhooks (their signatures guard them; they carry no cookie to forge).
  */
-const CROSS_SITE_ALLOWED = ["/api/register", "/api/webhooks/stripe", "/api/webhooks/gocardless", "/api/webhooks/akahu"];
+const CROSS_SITE_ALLOWED = ["/api/register", ...INCOMING_WEBHOOK_PATHS];
 
 /**
  * Every endpoint, in one chain so that its type holds each path's answer: the web app's client

@@ -30,6 +30,13 @@ const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   return c.json(answer.body, answer.status);
 };
 
+/**
+ * Where the providers post (no cookie, no Origin, no X-Requested-With: they are servers, not browsers), so the
+ * cross-site guard lets exactly these through (../app.ts); their signatures guard them instead. Kept next to the
+ * routes, so an endpoint added below cannot be left out (issue 29 M3: Kisi's was, and every real door event got 403).
+ */
+export const INCOMING_WEBHOOK_PATHS = ["stripe", "gocardless", "akahu", "kisi"].map((provider) => `/api/webhooks/${provider}`);
+
 export const incomingWebhookRoutes = new Hono<ApiEnv>()
   .post("/webhooks/stripe", receive("stripe"))
   .post("/webhooks/gocardless", receive("gocardless"))

@@ -4,6 +4,7 @@ import { sandboxProviders } from "../../providers/registry";
 import { keptHeaders, receiveWebhook, type WebhookDeps } from "../../webhooks/receive";
 import type { WebhookProvider } from "../../webhooks/verify";
 import type { ApiEnv } from "../context";
+import { clientIp } from "../middleware";
 import { receiveKisi } from "../doors/routes";
 
 /**
@@ -26,7 +27,8 @@ export const webhookSecrets = (c: Context<ApiEnv>) => c.var.deps.webhookSecrets 
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   const body = await c.req.text();
-  const answer = await receiveWebhook(await webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers));
+  const answer = await receiveWebhook(await webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers), null, clientIp(c));
+  if (answer.retryAfter) c.header("Retry-After", String(answer.retryAfter));
   return c.json(answer.body, answer.status);
 };
 

@@ -81,6 +81,7 @@ export const webhookRoutes = new Hono<ApiEnv>()
     // On the request's own handle (PGlite has one connection, held by this request's transaction), and so within
     // this organisation's rows only, which is all a replay of its own call touches.
     const answer = await receiveWebhook(await webhookDeps(c, t.db), call.provider, call.body, call.headers, { of: call.id, organisationId: call.organisation_id });
+    if (answer.body.call_id === null) throw invalid({ call: [answer.body.message] });
     const [replay] = await t.db.select().from(webhook_calls).where(eq(webhook_calls.id, answer.body.call_id));
     return c.json({ data: replay });
   })

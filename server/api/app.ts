@@ -100,12 +100,15 @@ export function createApi(given: ApiDeps) {
     jobs: given.jobs ?? localJobs(given),
     webhookSecrets: given.webhookSecrets ?? loadWebhookSecrets(given.db, given.config),
   };
-  // Awaited by the requests that need them; a failure is theirs to answer (a 500), not an unhandled rejection.
-  deps.webhookSecrets!.catch(() => undefined);
+  // Loaded before any request goes on: one that needs them inside its unit of work must not wait there for a query
+  // on the system's handle (on PGlite that query would wait for the unit of work in turn). A failure is answered by
+  // the requests that need them (a 500), not an unhandled rejection.
+  const secretsLoaded = deps.webhookSecrets!.then(() => undefined, () => undefined);
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));
   app.use("*", async (c, next) => {
+    await secretsLoaded;
     c.set("deps", deps);
     c.header("Cache-Control", "no-store");
     await next();

@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { execFileSync } from "node:child_process";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 
 /**
  * End-to-end flows in Debian's Chromium (no browser download here), each run twice: JavaScript on and off.
@@ -20,6 +21,22 @@ function e2ePort(): number {
 }
 
 export const PORT = e2ePort();
+
+/**
+ * The webhook secrets of this run's server, made at random once (and kept in the environment, which the workers
+ * inherit, as E2E_PORT is): the server is given them as explicit secrets, and the tests sign with them (the server's
+ * embedded database cannot be read from outside it). Never constants (issue 29 H3).
+ */
+function e2eSecret(name: string, make: () => string): string {
+  process.env[name] ??= make();
+  return process.env[name]!;
+}
+const E2E_SECRETS = {
+  STRIPE_WEBHOOK_SECRET: e2eSecret("E2E_STRIPE_WEBHOOK_SECRET", () => `whsec_${randomBytes(24).toString("base64url")}`),
+  GOCARDLESS_WEBHOOK_SECRET: e2eSecret("E2E_GOCARDLESS_WEBHOOK_SECRET", () => randomBytes(24).toString("hex")),
+  KISI_WEBHOOK_SECRET: e2eSecret("E2E_KISI_WEBHOOK_SECRET", () => randomBytes(24).toString("hex")),
+  AKAHU_SANDBOX_SIGNING_KEY: e2eSecret("E2E_AKAHU_SANDBOX_SIGNING_KEY", () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString()),
+};
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -70,6 +87,7 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       TOAST_SECRET: "e2e-toast-secret-0123456789abcdefgh",
       DATABASE_URL: "",
+      ...E2E_SECRETS,
       // Every test signs up from 127.0.0.1; the real limit is covered by the API suite.
       SIGNUP_LIMIT_PER_HOUR: "1000",
       // The request log would print a line per request into the test output: warnings and errors only.

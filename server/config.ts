@@ -69,6 +69,12 @@ const schema = z
     KISI_API_KEY: z.string().min(8, "must be a Kisi API key").optional(),
     /** The secret Kisi signs its event webhooks with (X-Kisi-Signature), set on the webhook in Kisi's dashboard. */
     KISI_WEBHOOK_SECRET: z.string().min(16, "must be 16+ characters").optional(),
+    /**
+     * The sandbox Akahu's signing key (a PEM private key), where the sandbox runs: by default each installation makes
+     * its own at first start (server/webhooks/secrets.ts); set, the sandbox signs with this one (the end-to-end tests
+     * sign calls with it from outside the server).
+     */
+    AKAHU_SANDBOX_SIGNING_KEY: z.string().includes("PRIVATE KEY", { message: "must be a PEM private key" }).optional(),
     BRANCH_KEY: z.string().regex(/^key_(live|test)_/, "must be a Branch key (key_live_…)").optional(),
     /**
      * The key gyms' stored provider credentials are encrypted with (server/crypto/secrets.ts): 32+ random characters,
@@ -131,6 +137,16 @@ const schema = z
     }
     for (const [a, b] of [["AKAHU_APP_TOKEN", "AKAHU_APP_SECRET"], ["ONESIGNAL_APP_ID", "ONESIGNAL_API_KEY"], ["GOCARDLESS_CLIENT_ID", "GOCARDLESS_CLIENT_SECRET"], ["STRIPE_CONNECT_CLIENT_ID", "STRIPE_SECRET_KEY"]] as const) {
       if (!env[a] !== !env[b]) ctx.addIssue({ code: "custom", path: [env[a] ? b : a], message: `is needed with ${env[a] ? a : b}` });
+    }
+    // A provider's key means the provider's own webhooks will come, signed with the endpoint's secret from its dashboard:
+    // without it every one would be refused (or, once, checked against a secret anyone could read), so no start.
+    for (const [key, secret, where] of [
+      ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "the endpoint's signing secret (whsec_…) from Stripe's dashboard"],
+      ["GOCARDLESS_ACCESS_TOKEN", "GOCARDLESS_WEBHOOK_SECRET", "the webhook endpoint's secret from GoCardless's dashboard"],
+      ["GOCARDLESS_CLIENT_ID", "GOCARDLESS_WEBHOOK_SECRET", "the partner app's webhook secret from GoCardless's dashboard"],
+      ["KISI_API_KEY", "KISI_WEBHOOK_SECRET", "the secret set on the event webhook in Kisi's dashboard"],
+    ] as const) {
+      if (env[key] && !env[secret]) ctx.addIssue({ code: "custom", path: [secret], message: `is required with ${key}: ${where}, which the provider signs its webhooks with` });
     }
     if (env.NODE_ENV === "production" && !env.DEMO_MODE) {
       for (const key of ["SESSION_SECRET", "TOAST_SECRET", "CREDENTIALS_KEY"] as const) {

@@ -6,6 +6,7 @@ import { startScheduler, type Scheduler } from "./jobs/scheduler";
 import { configuredProviders } from "./providers/registry";
 import { outboxMailer, smtpMailer } from "./mail/mailer";
 import { healthRoutes } from "./observability/health";
+import { loadWebhookSecrets } from "./webhooks/secrets";
 import { flushReports, startErrorReporting } from "./observability/report";
 import { logError } from "./observability/log";
 
@@ -43,10 +44,12 @@ export function boot(): Promise<Runtime> {
       await seedDemoIfEmpty(database.db);
     }
     const providers = configuredProviders(database.db, cfg);
+    // The installation's own webhook secrets, made at its first start where none is set (server/webhooks/secrets.ts).
+    const webhookSecrets = await loadWebhookSecrets(database.db, cfg);
     // Jobs a request starts run here until the scheduler is up, then wherever pg-boss hands them.
     const starter = switchableJobs(localJobs({ db: database.db, mailer, config: cfg }));
-    const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter });
-    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer, providers }) : null;
+    const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter, webhookSecrets: Promise.resolve(webhookSecrets) });
+    const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer, providers, webhookSecrets }) : null;
     if (jobs) starter.use(jobs);
     let draining = false;
     let jobsRunning = Boolean(jobs);

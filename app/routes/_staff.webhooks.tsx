@@ -19,14 +19,14 @@ export async function loader(args: LoaderFunctionArgs) {
 
 const SECRET: Record<string, string> = {
   environment: "Set (from the server's environment)",
-  sandbox: "The sandbox's own secret: for the demo and tests; set the provider's real secret before going live",
+  installation: "This installation's own secret, made at its first start: what the sandbox signs with; set the provider's real secret before going live",
   missing: "Not set: every call is refused until it is",
 };
 
 /** Akahu signs with its own RSA keys, which it publishes: nothing of ours is secret, but an Akahu app fetches them. */
 const AKAHU_KEYS: Record<string, string> = {
   environment: "Akahu's published keys, fetched with the Akahu app's credentials",
-  sandbox: "The sandbox's own key: for the demo and tests; configure an Akahu app before going live",
+  installation: "This installation's own key, made at its first start: what the sandbox signs with; configure an Akahu app before going live",
   missing: "No Akahu app configured: every call is refused until one is",
 };
 
@@ -57,7 +57,7 @@ export default function Webhooks() {
             </div>
             <div>
               <div className="font-medium text-slate-600">{e.provider === "akahu" ? "Signing keys" : "Signing secret"}</div>
-              <div className={e.secret === "missing" ? "text-red-800" : e.secret === "sandbox" ? "text-amber-800" : "text-green-800"}>
+              <div className={e.secret === "missing" ? "text-red-800" : e.secret === "installation" ? "text-amber-800" : "text-green-800"}>
                 {(e.provider === "akahu" ? AKAHU_KEYS : SECRET)[e.secret]}
               </div>
             </div>

@@ -26,7 +26,7 @@ import { doorRoutes } from "./doors/routes";
 import { calendarRoutes } from "./calendar/routes";
 import { calendarFeedRoutes } from "./calendar/feed";
 import { debuggingRoutes } from "./debugging/routes";
-import { incomingWebhookRoutes } from "./webhooks/incoming";
+import { INCOMING_WEBHOOK_PATHS, incomingWebhookRoutes } from "./webhooks/incoming";
 import { webhookRoutes } from "./webhooks/routes";
 import { deepLinkRoutes } from "./deep-links/routes";
 import { subscriptionRoutes } from "./subscriptions/routes";
@@ -37,6 +37,7 @@ import { bulkPriceChangeRoutes } from "./members/change-price";
 import { signupRoutes } from "./signup/routes";
 import { sandboxPageRoutes } from "./signup/sandbox-pages";
 import { inProcessJobs } from "../jobs/starter";
+import { loadWebhookSecrets } from "../webhooks/secrets";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importLinks, runImports } from "../imports/run";
 
@@ -44,7 +45,7 @@ import { importLinks, runImports } from "../imports/run";
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
  * the providers' webhooks (their signatures guard them; they carry no cookie to forge).
  */
-const CROSS_SITE_ALLOWED = ["/api/register", "/api/webhooks/stripe", "/api/webhooks/gocardless", "/api/webhooks/akahu"];
+const CROSS_SITE_ALLOWED = ["/api/register", ...INCOMING_WEBHOOK_PATHS];
 
 /**
  * Every endpoint, in one chain so that its type holds each path's answer: the web app's client
@@ -101,11 +102,17 @@ export function createApi(given: ApiDeps) {
     ...given,
     finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),
     jobs: given.jobs ?? localJobs(given),
+    webhookSecrets: given.webhookSecrets ?? loadWebhookSecrets(given.db, given.config),
   };
+  // Loaded before any request goes on: one that needs them inside its unit of work must not wait there for a query
+  // on the system's handle (on PGlite that query would wait for the unit of work in turn). A failure is answered by
+  // the requests that need them (a 500), not an unhandled rejection.
+  const secretsLoaded = deps.webhookSecrets!.then(() => undefined, () => undefined);
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));
   app.use("*", async (c, next) => {
+    await secretsLoaded;
     c.set("deps", deps);
     c.header("Cache-Control", "no-store");
     await next();

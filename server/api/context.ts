@@ -11,6 +11,8 @@ import type { JobStarter } from "../jobs/starter";
 /** Reads one page's loaders share: their GET calls to the in-process API ask once (server/api/middleware.ts pageRead). */
 export type PageReads = Map<string, Promise<unknown>>;
 
+import type { WebhookSecrets } from "../webhooks/secrets";
+
 export interface ApiDeps {
   db: Db;
   mailer: Mailer;
@@ -22,6 +24,11 @@ export interface ApiDeps {
   providers?: Providers;
   /** Starts background jobs once a request's change is committed (server/jobs/starter.ts); default: in this process. */
   jobs?: JobStarter;
+  /**
+   * What the providers' webhooks are checked with (server/webhooks/secrets.ts): loaded once, before any request, since
+   * a request's unit of work may not take the system's handle to read them; createApi loads them when not given.
+   */
+  webhookSecrets?: Promise<WebhookSecrets>;
   /** Row-level security behind every tenant query (default on); off only in the tenant-isolation test. */
   rowLevelSecurity?: boolean;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
@@ -23,6 +24,59 @@ export interface Database {
  */
 export interface TenantConnections {
   run<T>(organisationId: number, work: (db: Db) => Promise<T>): Promise<T>;
+}
+
+/**
+ * One handle per unit of work (issue 29 H2). A unit of work that holds a connection (a transaction, or a tenant
+ * connection lent on PostgreSQL) passes its own handle down; the database's own handle refuses any query from inside
+ * it. On PGlite, which has one connection, such a query would wait for ever for the transaction that waits for it,
+ * and with it every request of every organisation; on PostgreSQL it would run outside the transaction (blind to its
+ * writes, able to wait on its locks) and outside row-level security. Refused at once, it is a 500 naming the mistake.
+ */
+const unitOfWork = new AsyncLocalStorage<{ holds: string; open: boolean }>();
+
+export class SecondHandleError extends Error {}
+
+function refuseSecondHandle(what: string) {
+  const held = unitOfWork.getStore();
+  if (held?.open) {
+    throw new SecondHandleError(`${what} was asked for while this unit of work holds ${held.holds}: pass that handle down instead (a second one would wait for the first).`);
+  }
+}
+
+/** Runs `work` as a unit of work holding a connection: until it ends, the database's own handle refuses queries from within it. */
+async function holding<T>(holds: string, work: () => Promise<T>): Promise<T> {
+  const mark = { holds, open: true };
+  try {
+    return await unitOfWork.run(mark, work);
+  } finally {
+    // Work it started and did not wait for (a late callback) is no longer inside it.
+    mark.open = false;
+  }
+}
+
+/** The database's own handle, over a driver client whose `guarded` methods refuse to run inside a unit of work. */
+function guardedClient<T extends object>(client: T, guarded: string[]): T {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (typeof prop === "string" && guarded.includes(prop)) {
+        return (...args: unknown[]) => {
+          refuseSecondHandle("The database's own connection");
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+}
+
+/** Marks a root handle's transactions as units of work (their callback runs holding the connection). */
+function unitsOfWork(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work, config) => transaction((tx) => holding("a transaction's connection", () => work(tx)), config)) as Db["transaction"];
+  return db;
 }
 
 const tenantConnections = new WeakMap<object, TenantConnections>();
@@ -54,22 +108,23 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     // OLTP reads where that never pays back, so it is off for this app's connections.
     // A connection that cannot be had in 10 s fails the request (a 500, reported) rather than holding it, and
     // every request queued behind it, while the database is out of reach.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off", connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const raw = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off", connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const pool = guardedClient(raw, ["query", "connect"]);
     // An idle connection the server ends (restart, failover, a dropped test database) must not crash the
     // process: the pool replaces it on the next query.
-    pool.on("error", (err) => logError("[db] idle connection lost", err));
+    raw.on("error", (err) => logError("[db] idle connection lost", err));
     const tenants = await pgTenantConnections(opts.databaseUrl);
-    const db = drizzle(pool, { schema }) as unknown as Db;
+    const db = unitsOfWork(drizzle(pool, { schema }) as unknown as Db);
     tenantConnections.set(db, tenants);
-    database = { db, kind: "postgres", close: () => Promise.all([pool.end(), tenants.end()]).then(() => undefined) };
+    database = { db, kind: "postgres", close: () => Promise.all([raw.end(), tenants.end()]).then(() => undefined) };
     if (opts.migrate !== false) {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");
       // Machines starting together take turns (drizzle's migrator takes no lock of its own): the first migrates, the
       // others wait here, then find nothing left to do.
-      const lock = await pool.connect();
+      const lock = await raw.connect();
       try {
         await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-        await migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+        await migrate(drizzle(raw, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
         await installDomainRules(database.db);
       } finally {
         await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
@@ -78,17 +133,26 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: stri
     }
   } else {
     const client = await openPglite(opts.pgliteDir);
-    const { drizzle } = await import("drizzle-orm/pglite");
-    const db = drizzle(client, { schema });
-    database = { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
     if (opts.migrate !== false) {
+      const { drizzle } = await import("drizzle-orm/pglite");
       const { migrate } = await import("drizzle-orm/pglite/migrator");
-      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      await installDomainRules(database.db);
+      const plain = drizzle(client, { schema });
+      await migrate(plain, { migrationsFolder: MIGRATIONS_FOLDER });
+      await installDomainRules(plain as unknown as Db);
     }
+    database = await pgliteDatabase(client);
   }
   return database;
 }
+
+/** The app's handle over an open PGlite: one connection, so one unit of work at a time holds it (see holding()). */
+export async function pgliteDatabase(client: PGliteClient): Promise<Database> {
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const db = unitsOfWork(drizzle(guardedClient(client, ["query", "exec", "transaction", "sql"]), { schema }) as unknown as Db);
+  return { db, kind: "pglite", close: () => client.close() };
+}
+
+type PGliteClient = Awaited<ReturnType<typeof openPglite>>;
 
 export async function openPglite(dir: string, loadDataDir?: Blob | File) {
   const { PGlite } = await import("@electric-sql/pglite");
@@ -116,6 +180,7 @@ async function pgTenantConnections(url: string): Promise<TenantConnections & { e
   const state = new WeakMap<object, { organisationId: number | null; db: Db }>();
   return {
     async run(organisationId, work) {
+      refuseSecondHandle("A tenant connection");
       const client = await pool.connect();
       let s = state.get(client);
       try {
@@ -134,7 +199,7 @@ async function pgTenantConnections(url: string): Promise<TenantConnections & { e
         throw err;
       }
       try {
-        return await work(s.db);
+        return await holding(`organisation ${organisationId}'s tenant connection`, () => work(s!.db));
       } catch (err) {
         // A failure must not leave a transaction open on a connection that goes back to the pool.
         await client.query("rollback").catch(() => undefined);

@@ -332,6 +332,17 @@ export const rate_limits = pgTable("rate_limits", {
   reset_at: ts("reset_at").notNull(),
 });
 
+/**
+ * This installation's own secrets (issue 29 H3), made at random at first start and kept here: what the sandbox
+ * providers sign their webhooks with and our endpoints check, where no secret is set in the environment. Never a
+ * constant in the source. Not an organisation's: the tenant role cannot read them (drizzle/0039).
+ */
+export const installation_secrets = pgTable("installation_secrets", {
+  name: text("name").primaryKey(),
+  secret: text("secret").notNull(),
+  created_at: created(),
+});
+
 /** Mail sent while no SMTP_URL is set: the demo outbox shown at /dev/mail. */
 export const mail_outbox = pgTable("mail_outbox", {
   id: serial("id").primaryKey(),

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { access_control_doors, gyms, organisation_users, users, visits } from "../db/schema";
 import { withTenant } from "../db/tenant";
@@ -13,14 +12,9 @@ import { withTenant } from "../db/tenant";
  * The same event delivered twice is one visit (visits.door_event_id).
  *
  * Signed as HMAC-SHA256 of the body in hex, in X-Kisi-Signature, with the webhook's secret (KISI_WEBHOOK_SECRET;
- * outside production or in a demo, the sandbox's published one).
+ * outside production or in a demo, the installation's own, which the sandbox door panel signs with:
+ * server/webhooks/secrets.ts).
  */
-export const SANDBOX_KISI_SECRET = "kisi_sandbox_gym_membership_webhooks";
-
-export function kisiSecret(config: Config): string | null {
-  if (config.KISI_WEBHOOK_SECRET) return config.KISI_WEBHOOK_SECRET;
-  return config.NODE_ENV !== "production" || config.DEMO_MODE ? SANDBOX_KISI_SECRET : null;
-}
 
 export const kisiSignature = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("hex");
 

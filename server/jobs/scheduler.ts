@@ -8,8 +8,8 @@ import { signupUrl, type Config } from "../config";
 import { sendBillingNotices } from "../billing/notices";
 import type { Mailer } from "../mail/mailer";
 import type { Providers } from "../providers/registry";
-import { deliverSandboxWebhooks, type Deliver } from "../providers/sandbox-webhooks";
-import { signingSecret } from "../webhooks/verify";
+import { deliverSandboxWebhooks, sandboxSecretsOf, type Deliver } from "../providers/sandbox-webhooks";
+import type { WebhookSecrets } from "../webhooks/secrets";
 import { defaultWindow, reconcile } from "../reconciliation/reconcile";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importLinks, runImports } from "../imports/run";
@@ -53,6 +53,8 @@ export interface JobSettings {
   mailer: Mailer;
   /** The outside services (server/providers/registry.ts), as the API in this process has them. */
   providers: Providers;
+  /** What the sandboxes sign their webhooks with: the secrets our endpoints check (server/webhooks/secrets.ts). */
+  webhookSecrets: WebhookSecrets;
 }
 
 interface JobContext {
@@ -68,10 +70,9 @@ const JOBS = {
   },
   // Every minute: the sandbox providers' webhooks that have come due, signed as our endpoint checks them.
   "sandbox-webhooks": async ({ database, settings }: JobContext) => {
-    const secrets = { stripe: signingSecret(settings.config, "stripe")?.secret ?? null, gocardless: signingSecret(settings.config, "gocardless")?.secret ?? null };
     const deliver: Deliver = async (provider, body, headers) =>
       (await settings.api.fetch(new Request(`http://localhost/api/webhooks/${provider}`, { method: "POST", body, headers }), { clientIp: "127.0.0.1" })).status;
-    const report = await deliverSandboxWebhooks(database.db, deliver, new Date(), settings.config.SANDBOX_WEBHOOKS, secrets);
+    const report = await deliverSandboxWebhooks(database.db, deliver, new Date(), settings.config.SANDBOX_WEBHOOKS, sandboxSecretsOf(settings.webhookSecrets));
     if (report.delivered + report.dropped + report.refused) log.info({ job: "sandbox-webhooks", ...report }, "job done");
   },
   "bulk-price-changes": async ({ database, settings }: JobContext) => {

@@ -64,6 +64,8 @@ export interface ProviderSettings {
   onesignal?: { appId?: string; apiKey?: string };
   kisiApiKey?: string;
   branchKey?: string;
+  /** The sandbox Akahu's signing key when set in the environment (else the installation's own: server/webhooks/secrets.ts). */
+  akahuSandboxKey?: string;
   /** Where the sandbox's short links live: the sign-up app's address. */
   linkBase: string;
 }
@@ -79,6 +81,7 @@ export function providerSettings(config: Config, linkBase: string): ProviderSett
     onesignal: { appId: config.ONESIGNAL_APP_ID, apiKey: config.ONESIGNAL_API_KEY },
     kisiApiKey: config.KISI_API_KEY,
     branchKey: config.BRANCH_KEY,
+    akahuSandboxKey: config.AKAHU_SANDBOX_SIGNING_KEY,
     linkBase,
   };
 }
@@ -108,7 +111,7 @@ export function createProviders(db: Db, settings: ProviderSettings, clock: Sandb
   };
   const sandbox = {
     cards: sandboxCards(db, clock),
-    bank: sandboxBank(db, clock),
+    bank: sandboxBank(db, clock, settings.akahuSandboxKey),
     doors: sandboxDoors(db),
     links: sandboxLinks(db, settings.linkBase),
   };

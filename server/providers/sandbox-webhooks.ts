@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { asc, eq, lte } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sandbox_ledger } from "../db/schema";
+import type { WebhookSecrets } from "../webhooks/secrets";
 import { gocardlessSignature, stripeSignature, type WebhookProvider } from "../webhooks/verify";
-import { bankPaymentEvents, sandboxAkahuSignature } from "./bank/sandbox";
-import { SANDBOX_SIGNING_KEY_ID } from "./bank/sandbox-signing-key";
+import { bankPaymentEvents, SANDBOX_SIGNING_KEY_ID, sandboxAkahuSignature } from "./bank/sandbox";
 import { directDebitEvents } from "./direct-debit/sandbox";
 
 /**
@@ -47,11 +47,19 @@ export function parseSandboxWebhooks(text: string): SandboxWebhookSettings {
 
 export type Deliver = (provider: WebhookProvider, body: string, headers: Record<string, string>) => Promise<number>;
 
-/** The secrets the sandboxes sign with (server/webhooks/verify.ts signingSecret); Akahu signs with its own key. */
+/** The secrets the sandboxes sign with: the installation's (server/webhooks/secrets.ts); Akahu's is a private key. */
 export interface SandboxSecrets {
   stripe: string | null;
   gocardless: string | null;
+  akahu: string | null;
 }
+
+/** What the sandboxes sign with, from the secrets our endpoints check. */
+export const sandboxSecretsOf = (secrets: WebhookSecrets): SandboxSecrets => ({
+  stripe: secrets.stripe?.secret ?? null,
+  gocardless: secrets.gocardless?.secret ?? null,
+  akahu: secrets.akahuSandboxKey,
+});
 
 type LedgerRow = typeof sandbox_ledger.$inferSelect;
 
@@ -204,10 +212,11 @@ export async function deliverSandboxWebhooks(
   }
 
   for (const d of due.filter((x) => x.row.provider === "akahu")) {
+    if (!secrets.akahu) break;
     let count = d.row.events_sent;
     for (const e of d.sending) {
       const body = JSON.stringify(akahuPayloadFor(d.row, e.status));
-      const headers = { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID), "user-agent": "Akahu-Webhooks sandbox" };
+      const headers = { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body, secrets.akahu), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID), "user-agent": "Akahu-Webhooks sandbox" };
       if (!(await send("akahu", body, headers, [d.row.id]))) break;
       count++;
     }

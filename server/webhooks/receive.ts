@@ -10,11 +10,13 @@ import { tellMembers } from "../billing/refunds";
 import type { Mailer } from "../mail/mailer";
 import { logWarning } from "../observability/log";
 import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
-import { signingSecret, verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
+import { refuseCall } from "./refused";
+import type { WebhookSecrets } from "./secrets";
+import { verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
 
 /**
- * One call to /api/webhooks/{provider}: stored first (raw body and headers, as received), then its signature
- * checked (a bad one: 401, stored as rejected, never processed), then processed once per event id (a second
+ * One call to /api/webhooks/{provider}: its signature checked (a bad one: 401, never processed, stored as rejected
+ * within bounds: ./refused.ts), then stored (raw body and headers, as received), then processed once per event id (a second
  * delivery of a processed event is stored as a duplicate and changes nothing), then the call's row says what
  * happened and how long it took. Replays (staff, from /webhook-calls) process a stored call again as a new call.
  */
@@ -22,6 +24,8 @@ export interface WebhookDeps {
   /** The system's handle for a provider's call; a replay runs on the staff request's own tenant handle. */
   db: Db;
   config: Config;
+  /** What calls are checked with (./secrets.ts): the environment's, else the installation's own. */
+  secrets: WebhookSecrets;
   providers: Providers;
   now: () => Date;
   /** Tells members of refunds and chargebacks the providers' events write (none: nobody is told, as in some tests). */
@@ -29,8 +33,11 @@ export interface WebhookDeps {
 }
 
 export interface Answer {
-  status: 200 | 401 | 503;
-  body: { message: string; call_id: number; result?: string };
+  status: 200 | 401 | 429 | 503;
+  /** call_id: the stored call, or null for a refused call beyond the bounds (./refused.ts). */
+  body: { message: string; call_id: number | null; result?: string };
+  /** Seconds, with a 429. */
+  retryAfter?: number;
 }
 
 /** Headers worth keeping: the provider's own and the delivery's shape. Never a cookie or an authorization. */
@@ -46,26 +53,18 @@ export async function receiveWebhook(
   body: string,
   headers: Record<string, string>,
   replay: { of: number; organisationId: number | null } | null = null,
+  /** The caller's address (a provider's call): refused calls are limited per address (./refused.ts). */
+  from: string | null = null,
 ): Promise<Answer> {
   const started = performance.now();
   const { db } = deps;
   const replayOf = replay?.of ?? null;
   // PostgreSQL text cannot hold a NUL; no provider sends one, so such a body is stored marked and its signature fails.
   const stored = body.includes("\u0000") ? body.replaceAll("\u0000", "\uFFFD") : body;
-  const [call] = await db
-    .insert(webhook_calls)
-    .values({ provider, status: "received", headers, body: stored, replay_of_id: replayOf, organisation_id: replay?.organisationId ?? null, received_at: deps.now() })
-    .returning({ id: webhook_calls.id });
-  const finish = async (values: Partial<typeof webhook_calls.$inferInsert>) => {
-    await db
-      .update(webhook_calls)
-      .set({ ...values, duration_ms: Math.round(performance.now() - started) })
-      .where(eq(webhook_calls.id, call.id));
-  };
   const header = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
   // 1. The signature. A replay was checked when it first came, on the very bytes stored.
-  const secret = signingSecret(deps.config, provider);
+  const secret = provider === "akahu" ? null : deps.secrets[provider];
   let event: { id: string; type: string; run: () => Promise<Processed> };
   try {
     if (provider === "stripe") {
@@ -109,10 +108,22 @@ export async function receiveWebhook(
       };
     }
   } catch (err) {
+    // Never processed; anyone can send these, so they are limited per address and kept only as a bounded sample.
     const message = err instanceof SyntaxError ? "The body is not JSON." : (err as Error).message;
-    await finish({ status: "rejected", result: message });
-    return { status: 401, body: { message: `Signature refused: ${message}`, call_id: call.id } };
+    return refuseCall(db, { provider, headers, body: stored, from, now: deps.now(), message, started });
   }
+
+  // Signed (or a replay of a call that was): stored before anything is done, so a crash mid-way leaves it to see.
+  const [call] = await db
+    .insert(webhook_calls)
+    .values({ provider, status: "received", headers, body: stored, replay_of_id: replayOf, organisation_id: replay?.organisationId ?? null, received_at: deps.now() })
+    .returning({ id: webhook_calls.id });
+  const finish = async (values: Partial<typeof webhook_calls.$inferInsert>) => {
+    await db
+      .update(webhook_calls)
+      .set({ ...values, duration_ms: Math.round(performance.now() - started) })
+      .where(eq(webhook_calls.id, call.id));
+  };
 
   // 2. Once per event: a later delivery of an event we processed is kept, and does nothing. Replays run again on
   // purpose (staff retrying a call that failed); settling only pending payments keeps that harmless.

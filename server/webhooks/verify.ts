@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import Stripe from "stripe";
 import type { Config } from "../config";
+import type { SigningSecret, WebhookSecrets } from "./secrets";
 
 /**
  * Webhook signatures, as each provider specifies them (issue 11). A call whose signature fails is stored as
@@ -9,8 +10,9 @@ import type { Config } from "../config";
  *   (`webhooks.constructEventAsync`), with t within 300 s of now either way (the SDK bounds only the past).
  * - GoCardless: `Webhook-Signature: <hex HMAC-SHA256 of the body>` with the endpoint's secret.
  * - Akahu: `X-Akahu-Signature: <base64 RSA-SHA256 of the body>` by Akahu's private key `X-Akahu-Signing-Key`, whose
- *   public half Akahu publishes (checked by the official SDK, ../providers/bank/akahu-live.ts; the sandbox's own
- *   key pair outside production, ../providers/bank/sandbox.ts).
+ *   public half Akahu publishes (checked by the official SDK, ../providers/bank/akahu-live.ts; the sandbox's key pair,
+ *   the installation's own, outside production or in a demo, ../providers/bank/sandbox.ts).
+ * The secrets are the provider's from the environment, else the installation's own (./secrets.ts): never the source's.
  */
 export type WebhookProvider = "stripe" | "gocardless" | "akahu";
 export const WEBHOOK_PROVIDERS: WebhookProvider[] = ["stripe", "gocardless", "akahu"];
@@ -18,35 +20,14 @@ export const WEBHOOK_PROVIDERS: WebhookProvider[] = ["stripe", "gocardless", "ak
 export const STRIPE_TOLERANCE_SECONDS = 300;
 
 /**
- * The sandbox's signing secrets: what the offline providers sign with, and what we check against when no secret
- * is set. Published here, so only outside production (or in a demo): a live server without its secret refuses
- * every delivery rather than accept calls anyone could sign.
+ * How a provider's calls are checked, for staff (GET /api/webhooks): with a secret from the environment, the
+ * installation's own (./secrets.ts), or not at all ("missing": every call refused). Akahu signs with its own RSA key:
+ * "environment" when an Akahu app is configured to fetch Akahu's public keys, "installation" when the sandbox Akahu's
+ * key (the installation's own) is accepted.
  */
-export const SANDBOX_SECRETS: Record<Exclude<WebhookProvider, "akahu">, string> = {
-  stripe: "whsec_sandbox_gym_membership_0123456789",
-  gocardless: "gocardless_sandbox_gym_membership_0123",
-};
-
-export interface SigningSecret {
-  secret: string;
-  source: "environment" | "sandbox";
-}
-
-/**
- * What a provider's calls are checked with: its secret, from the environment or the sandbox's. Akahu signs with
- * its own RSA key, which needs no secret of ours: "environment" when an Akahu app is configured to fetch Akahu's
- * public keys, "sandbox" when the offline Akahu's key is accepted (a gym's own Akahu app also counts when its calls come).
- */
-export function signingSecret(config: Config, provider: WebhookProvider): SigningSecret | null {
-  const sandboxAllowed = config.NODE_ENV !== "production" || config.DEMO_MODE;
-  if (provider === "akahu") {
-    if (config.AKAHU_APP_TOKEN) return { secret: "", source: "environment" };
-    return sandboxAllowed ? { secret: "", source: "sandbox" } : null;
-  }
-  const set = provider === "stripe" ? config.STRIPE_WEBHOOK_SECRET : config.GOCARDLESS_WEBHOOK_SECRET;
-  if (set) return { secret: set, source: "environment" };
-  if (sandboxAllowed) return { secret: SANDBOX_SECRETS[provider], source: "sandbox" };
-  return null;
+export function secretSource(secrets: WebhookSecrets, config: Config, provider: WebhookProvider): SigningSecret["source"] | null {
+  if (provider === "akahu") return config.AKAHU_APP_TOKEN ? "environment" : secrets.akahuSandboxKey ? "installation" : null;
+  return secrets[provider]?.source ?? null;
 }
 
 // Only its webhooks helper is used: it makes no request, so no real key is needed.

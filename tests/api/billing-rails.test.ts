@@ -9,8 +9,7 @@ import { simulatedClock } from "../../server/providers/clock";
 import { createProviders, sandboxProviders } from "../../server/providers/registry";
 import { deliverSandboxWebhooks, type Deliver } from "../../server/providers/sandbox-webhooks";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { SANDBOX_SECRETS } from "../../server/webhooks/verify";
-import { setup } from "./harness";
+import { setup, signingSecrets } from "./harness";
 
 /**
  * The billing run over the rails that take days (issue 11): direct debits through the sandbox GoCardless on BECS NZ
@@ -25,10 +24,11 @@ let n = 0;
 const clock = simulatedClock(new Date("2026-01-12T00:00:00Z"));
 let providers: ReturnType<typeof sandboxProviders>;
 let api: ReturnType<typeof createApi>;
-const SECRETS = { stripe: SANDBOX_SECRETS.stripe, gocardless: SANDBOX_SECRETS.gocardless };
+let SECRETS: Awaited<ReturnType<typeof signingSecrets>>;
 
 beforeAll(async () => {
   env = await setup();
+  SECRETS = await signingSecrets(env);
   providers = sandboxProviders(env.db, clock);
   // The API the sandboxes' webhooks reach lives on the same simulated clock: "now" at the provider is the test's day.
   api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, providers, now: () => clock.now() });
@@ -202,7 +202,7 @@ describe("a bank account member (Akahu)", () => {
     const { user } = await member("bank_account", "12-3456-0623456-00");
     const { sandboxAkahuSignature } = await import("../../server/providers/bank/sandbox");
     const body = JSON.stringify({ webhook_type: "TOKEN", webhook_code: "DELETE", state: `o${org.id}:u${user.id}`, item_id: "token_1" });
-    const revoked = await api.fetch(new Request("http://localhost/api/webhooks/akahu", { method: "POST", body, headers: { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body), "x-akahu-signing-key": "1" } }));
+    const revoked = await api.fetch(new Request("http://localhost/api/webhooks/akahu", { method: "POST", body, headers: { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body, SECRETS.akahu), "x-akahu-signing-key": "1" } }));
     expect(revoked.status).toBe(200);
     const [connection] = await env.db.select().from(bank_connections).where(eq(bank_connections.user_id, user.id));
     expect([connection.revoked_at !== null, connection.reauthenticate]).toEqual([true, true]);

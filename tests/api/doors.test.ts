@@ -7,11 +7,11 @@ import { syncDoorAccess } from "../../server/billing/doors";
 import { access_control_credentials, access_control_integrations, gyms, sandbox_door_members, visits } from "../../server/db/schema";
 import { sealSecret } from "../../server/crypto/secrets";
 import { sandboxProviders } from "../../server/providers/registry";
-import { kisiSignature, SANDBOX_KISI_SECRET } from "../../server/doors/events";
+import { kisiSignature } from "../../server/doors/events";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxDoors } from "../../server/providers/doors/sandbox";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { browser, setup, signedIn } from "./harness";
+import { browser, setup, signedIn, signingSecrets } from "./harness";
 
 /**
  * The door system (issue 15): connected for the organisation, a place linked to each gym, the doors that count visits,
@@ -131,7 +131,7 @@ describe("the door system", () => {
     const event = JSON.stringify({ id: "evt_twice", action: "unlock", object_type: "Lock", object_id: frontDoor.door_id, success: true, actor_email: "ina@example.com", created_at: "2026-11-20T06:00:00Z" });
     const hook = browser(api);
     expect((await hook.call("POST", "/api/webhooks/kisi", event, { "x-kisi-signature": "0".repeat(64) })).status).toBe(400);
-    const signed = { "x-kisi-signature": kisiSignature(event, SANDBOX_KISI_SECRET), "content-type": "application/json" };
+    const signed = { "x-kisi-signature": kisiSignature(event, (await signingSecrets(env)).kisi), "content-type": "application/json" };
     expect((await hook.call("POST", "/api/webhooks/kisi", event, signed)).json.data).toEqual({ recorded: true, reason: "visit" });
     expect((await hook.call("POST", "/api/webhooks/kisi", event, signed)).json.data).toEqual({ recorded: false, reason: "already recorded" });
   });

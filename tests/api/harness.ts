@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { desc } from "drizzle-orm";
 import { parseConfig, type Config } from "../../server/config";
-import { openDatabase, openPglite, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
+import { openDatabase, openPglite, pgliteDatabase, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
 import { installDomainRules } from "../../server/db/domain-rules";
 import * as schema from "../../server/db/schema";
 import { createApi } from "../../server/api/app";
 import { outboxMailer } from "../../server/mail/mailer";
+import { sandboxSecretsOf } from "../../server/providers/sandbox-webhooks";
+import { loadWebhookSecrets } from "../../server/webhooks/secrets";
 
 /**
  * A fresh database per test file: PGlite cloned from a migrated template, or, when DATABASE_URL is set,
@@ -49,13 +51,23 @@ export async function freshDatabase(): Promise<Database> {
     };
   }
   template ??= pgliteTemplate();
-  const client = await openPglite("memory://", await template);
-  const { drizzle } = await import("drizzle-orm/pglite");
-  return { db: drizzle(client, { schema }) as unknown as Db, kind: "pglite", close: () => client.close() };
+  // The server's own handle over it, one unit of work at a time as on a server (server/db/client.ts).
+  return pgliteDatabase(await openPglite("memory://", await template));
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return parseConfig({ NODE_ENV: "test", SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40), ...overrides });
+}
+
+/**
+ * What this test database's installation signs and checks webhooks with (server/webhooks/secrets.ts): its own,
+ * made at random, from the same place the server reads them. Never a constant.
+ */
+export async function signingSecrets(env: { db: Db; config: Config }) {
+  const secrets = await loadWebhookSecrets(env.db, env.config);
+  const sandbox = sandboxSecretsOf(secrets);
+  if (!sandbox.stripe || !sandbox.gocardless || !sandbox.akahu || !secrets.kisi) throw new Error("This configuration has no installation secrets (production?)");
+  return { stripe: sandbox.stripe, gocardless: sandbox.gocardless, akahu: sandbox.akahu, kisi: secrets.kisi.secret };
 }
 
 /** A client for the API with its own cookie jar, like one browser. */

@@ -7,6 +7,7 @@ import { payment_types, payments } from "../../server/db/schema";
 import { sandboxProviders } from "../../server/providers/registry";
 import { startScheduler } from "../../server/jobs/scheduler";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { loadWebhookSecrets } from "../../server/webhooks/secrets";
 import { createApi } from "../../server/api/app";
 import { outboxMailer } from "../../server/mail/mailer";
 import { freshDatabase, testConfig } from "./harness";
@@ -47,7 +48,8 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
     // Two processes on one database start together (PGlite has one connection and one process: one after the other).
     const config = testConfig();
     const api = createApi({ db, mailer: outboxMailer(db), config });
-    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api, mailer: outboxMailer(db), providers: sandboxProviders(db) });
+    const webhookSecrets = await loadWebhookSecrets(db, config);
+    const start = () => startScheduler(database, { billingCron: "0 10 * * *", config, api, mailer: outboxMailer(db), providers: sandboxProviders(db), webhookSecrets });
     const [a, b] = database.kind === "postgres" ? await Promise.all([start(), start()]) : [await start(), await start()];
     try {
       const sent = await until(async () => {

@@ -112,7 +112,7 @@ describe("an organisation cannot take over another's people", () => {
 
     // Tom at Bravo is untouched: signed in there he is Bravo's trainer, not an admin of anything.
     const tom = await signedIn(api, env.db, "tom@bravo.example", PASSWORD);
-    expect((await tom.call("GET", "/api/me")).json.data).toMatchObject({ is_staff: true, current_organisation: { id: ids.bravo, role: "personal_trainer" } });
+    expect((await tom.call("GET", "/api/me")).json.data).toMatchObject({ current_organisation: { id: ids.bravo, role: "personal_trainer" } });
 
     // Withdrawn, the link stops working.
     expect((await alphaAdmin.call("DELETE", `/api/invitations/${waiting[0].id}?kind=staff`)).status).toBe(200);
@@ -162,7 +162,7 @@ describe("roles belong to an organisation membership, never to the account (M1)"
 
     const bea = await signedIn(api, env.db, "bea@bravo.example", PASSWORD);
     const me = (await bea.call("GET", "/api/me")).json.data;
-    expect(me).toMatchObject({ is_staff: false, current_organisation: { id: ids.bravo, role: "member" } });
+    expect(me).toMatchObject({ current_organisation: { id: ids.bravo, role: "member" } });
     expect((await bea.call("GET", "/api/me/signup")).status).toBe(200);
   });
 
@@ -171,12 +171,12 @@ describe("roles belong to an organisation membership, never to the account (M1)"
     await env.db.insert(organisation_users).values({ organisation_id: ids.alpha, user_id: ids.tom, role: "member", home_gym_id: ids.alphaGym });
     await env.db.update(users).set({ current_organisation_id: ids.alpha }).where(eq(users.id, ids.tom));
     const tom = await signedIn(api, env.db, "tom@bravo.example", PASSWORD);
-    expect((await tom.call("GET", "/api/me")).json.data).toMatchObject({ is_staff: true, current_organisation: { id: ids.bravo } });
+    expect((await tom.call("GET", "/api/me")).json.data).toMatchObject({ current_organisation: { id: ids.bravo } });
     // Removed from Bravo's staff, he is Alpha's member, with the member's pages open to him.
     await env.db.update(organisation_users).set({ deleted_at: new Date() }).where(and(eq(organisation_users.organisation_id, ids.bravo), eq(organisation_users.user_id, ids.tom)));
     await env.db.update(users).set({ current_organisation_id: ids.alpha }).where(eq(users.id, ids.tom));
     const member = await signedIn(api, env.db, "tom@bravo.example", PASSWORD);
-    expect((await member.call("GET", "/api/me")).json.data).toMatchObject({ is_staff: false, current_organisation: { id: ids.alpha, role: "member" } });
+    expect((await member.call("GET", "/api/me")).json.data).toMatchObject({ current_organisation: { id: ids.alpha, role: "member" } });
     expect((await member.call("GET", "/api/me/signup")).status).toBe(200);
   });
 });

@@ -41,11 +41,11 @@ describe("POST /api/register", () => {
     const b = signup("198.51.100.10");
     const res = await b.call("POST", "/api/register", person("pat@example.com", { gym: gymUuid }));
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ email: "pat@example.com", two_factor_required: true, is_staff: false });
+    expect(res.json.data).toMatchObject({ email: "pat@example.com", two_factor_required: true });
     expect((await b.call("GET", "/api/me")).json.error).toBe("not_two_factor_authenticated");
     await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, "pat@example.com") });
     const me = (await b.call("GET", "/api/me")).json.data;
-    expect(me).toMatchObject({ is_staff: false, current_organisation: { name: "Joinable", role: "member" }, current_gym: { name: "Joinable Central" } });
+    expect(me).toMatchObject({ current_organisation: { name: "Joinable", role: "member" }, current_gym: { name: "Joinable Central" } });
     expect(me.email_verified_at).toBeTruthy();
   });
 

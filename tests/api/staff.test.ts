@@ -119,7 +119,7 @@ describe("inviting staff", () => {
     expect(set.status).toBe(200);
     const nina = await signedIn(api, env.db, "newbie@example.com", "a fresh staff passphrase");
     const me = (await nina.call("GET", "/api/me")).json.data;
-    expect(me).toMatchObject({ name: "Nina Newbie", is_staff: true, current_organisation: { id: org.id, role: "personal_trainer" } });
+    expect(me).toMatchObject({ name: "Nina Newbie", current_organisation: { id: org.id, role: "personal_trainer" } });
     const row = (await admin.call("GET", `/api/staff/${me.id}`)).json.data;
     expect(row).toMatchObject({ name: "Nina Newbie", pending_invite: false, status: "active" });
   });

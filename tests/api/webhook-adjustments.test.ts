@@ -7,8 +7,8 @@ import { daily_revenue, gyms, mail_outbox, payment_adjustments, payments, subscr
 import { cancelSandboxChargeback, chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
 import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
 import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
-import { signedIn } from "./harness";
+import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { signedIn, signingSecrets } from "./harness";
 import { moneyWorld, MONEY_NOW } from "./money-fixture";
 
 /**
@@ -32,9 +32,12 @@ let paidMember: typeof world.paidMember;
 let adjustmentsOf: typeof world.adjustmentsOf;
 let n = 0;
 
+let SECRETS: Awaited<ReturnType<typeof signingSecrets>>;
+
 beforeAll(async () => {
   world = await moneyWorld({ organisation: "Adjusted Gyms", gym: "Adjustment Avenue", member: "adjusted" }, { stripe_id: OURS.account, gocardless_organisation_id: OURS.creditor });
   ({ env, api, org, providers, clock, paidMember, adjustmentsOf } = world);
+  SECRETS = await signingSecrets(env);
   const other = await makeOrganisation(env.db, { name: "Elsewhere Adjusted" });
   const theirs = await makeGym(env.db, other.id, "Elsewhere");
   await env.db.update(gyms).set({ stripe_id: THEIRS.account, gocardless_organisation_id: THEIRS.creditor }).where(eq(gyms.id, theirs.id));
@@ -51,11 +54,11 @@ async function post(path: string, body: string, headers: Record<string, string>)
 /** Signed as Stripe signs (the official SDK's test header), at the API's clock. */
 const toStripe = (event: Record<string, unknown>) => {
   const body = JSON.stringify(event);
-  return post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, NOW) });
+  return post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, SECRETS.stripe, NOW) });
 };
 const toGoCardless = (events: Record<string, unknown>[], webhookId = `WB_ADJUST_${++n}`) => {
   const body = JSON.stringify({ events, meta: { webhook_id: webhookId } });
-  return post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SANDBOX_SECRETS.gocardless) });
+  return post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SECRETS.gocardless) });
 };
 let events = 0;
 const stripeEvent = (type: string, object: Record<string, unknown>, account: string | null = OURS.account, id = `evt_adjust_${++events}`) => ({

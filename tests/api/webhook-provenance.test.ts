@@ -8,8 +8,8 @@ import { sandboxAkahuSignature } from "../../server/providers/bank/sandbox";
 import { sandboxProviders } from "../../server/providers/registry";
 import { hashPassword } from "../../server/auth/password";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
-import { setup, signedIn } from "./harness";
+import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { setup, signedIn, signingSecrets } from "./harness";
 
 /**
  * Issue 28, finding 7: an event settles a payment only from the provider's own answer for the object we made, on
@@ -30,8 +30,11 @@ async function organisation(name: string, stripeId: string, creditor: string) {
   return { org, gym, price };
 }
 
+let SECRETS: Awaited<ReturnType<typeof signingSecrets>>;
+
 beforeAll(async () => {
   env = await setup();
+  SECRETS = await signingSecrets(env);
   api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
   ours = await organisation("Provenance Gyms", "acct_provenance_ours", "OR_PROVENANCE_OURS");
   theirs = await organisation("Elsewhere Gyms", "acct_provenance_theirs", "OR_PROVENANCE_THEIRS");
@@ -68,8 +71,8 @@ async function post(path: string, body: string, headers: Record<string, string>)
   const res = await api.fetch(new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }), { clientIp: "198.51.100.1" });
   return { status: res.status, json: (await res.json()) as { message: string; call_id: number; result?: string } };
 }
-const toStripe = (body: string, at = new Date()) => post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, at) });
-const toGoCardless = (body: string) => post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SANDBOX_SECRETS.gocardless) });
+const toStripe = (body: string, at = new Date()) => post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, SECRETS.stripe, at) });
+const toGoCardless = (body: string) => post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SECRETS.gocardless) });
 const callRow = async (id: number) => (await env.db.select().from(webhook_calls).where(eq(webhook_calls.id, id)))[0];
 const paymentRow = async (id: number) => (await env.db.select().from(payments).where(eq(payments.id, id)))[0];
 
@@ -162,7 +165,7 @@ describe("an Akahu event settles only the member's own payment", () => {
     const p = await pendingPayment("bank_account", { akahu_payment_id: "payment_provenance_unknown" });
     const send = (state: string) => {
       const body = JSON.stringify({ webhook_type: "PAYMENT", webhook_code: "UPDATE", state, item_id: "payment_provenance_unknown", status: "SENT" });
-      return post("/api/webhooks/akahu", body, { "x-akahu-signature": sandboxAkahuSignature(body), "x-akahu-signing-key": "1" });
+      return post("/api/webhooks/akahu", body, { "x-akahu-signature": sandboxAkahuSignature(body, SECRETS.akahu), "x-akahu-signing-key": "1" });
     };
     await expectRefused(await send(`o${theirs.org.id}:u${p.user_id}`), p.id, /another member|not ours/);
     await expectRefused(await send(`o${ours.org.id}:u${p.user_id}`), p.id, /Akahu/);

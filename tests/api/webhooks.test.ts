@@ -10,11 +10,11 @@ import { sandboxCards } from "../../server/providers/cards/sandbox";
 import { sandboxProviders } from "../../server/providers/registry";
 import { DEFAULT_SANDBOX_WEBHOOKS, deliverSandboxWebhooks } from "../../server/providers/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
-import { setup, signedIn } from "./harness";
+import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { setup, signedIn, signingSecrets } from "./harness";
 
 const PASSWORD = "webhook test passphrase";
-const SECRETS = { stripe: SANDBOX_SECRETS.stripe, gocardless: SANDBOX_SECRETS.gocardless };
+let SECRETS: Awaited<ReturnType<typeof signingSecrets>>;
 let env: Awaited<ReturnType<typeof setup>>;
 let api: ReturnType<typeof createApi>;
 let org: { id: number };
@@ -24,6 +24,7 @@ let n = 0;
 
 beforeAll(async () => {
   env = await setup();
+  SECRETS = await signingSecrets(env);
   api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
   const hash = await hashPassword(PASSWORD);
   org = await makeOrganisation(env.db, { name: "Hook Gyms" });
@@ -73,7 +74,7 @@ async function post(path: string, body: string, headers: Record<string, string>)
   return { status: res.status, json: (await res.json()) as { message: string; call_id: number; result?: string } };
 }
 const toStripe = (body: string, opts: { secret?: string; at?: Date } = {}) =>
-  post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, opts.secret ?? SANDBOX_SECRETS.stripe, opts.at ?? new Date()) });
+  post("/api/webhooks/stripe", body, { "stripe-signature": stripeSignature(body, opts.secret ?? SECRETS.stripe, opts.at ?? new Date()) });
 const callRow = async (id: number) => (await env.db.select().from(webhook_calls).where(eq(webhook_calls.id, id)))[0];
 const paymentRow = async (id: number) => (await env.db.select().from(payments).where(eq(payments.id, id)))[0];
 
@@ -97,9 +98,9 @@ describe("POST /api/webhooks/stripe", () => {
     const body = stripeEvent("evt_bad", "payment_intent.succeeded", { id: "pi_nothing", status: "succeeded", metadata: { payment_id: String(p.id) } });
     const wrong = await toStripe(body, { secret: "whsec_someone_else_entirely" });
     const stale = await toStripe(body, { at: new Date(Date.now() - 301_000) });
-    const tampered = await post("/api/webhooks/stripe", body.replace("evt_bad", "evt_bad2"), { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, new Date()) });
+    const tampered = await post("/api/webhooks/stripe", body.replace("evt_bad", "evt_bad2"), { "stripe-signature": stripeSignature(body, SECRETS.stripe, new Date()) });
     const unsigned = await post("/api/webhooks/stripe", body, {});
-    const binary = await post("/api/webhooks/stripe", `${body}\u0000\u00ff`, { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, new Date()) });
+    const binary = await post("/api/webhooks/stripe", `${body}\u0000\u00ff`, { "stripe-signature": stripeSignature(body, SECRETS.stripe, new Date()) });
     expect(binary.status).toBe(401);
     for (const res of [wrong, stale, tampered, unsigned]) {
       expect(res.status).toBe(401);
@@ -183,13 +184,13 @@ describe("POST /api/webhooks/gocardless", () => {
     const bad = await post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, "not the secret at all") });
     expect(bad.status).toBe(401);
     expect((await paymentRow(paid.id)).status).toBe("pending");
-    const good = await post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SANDBOX_SECRETS.gocardless) });
+    const good = await post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SECRETS.gocardless) });
     expect(good.status).toBe(200);
     expect((await paymentRow(paid.id)).status).toBe("sent");
     expect([(await paymentRow(failed.id)).status, (await paymentRow(failed.id)).error_status]).toEqual(["failed", "insufficient_funds"]);
     const call = await callRow(good.json.call_id);
     expect([call.status, call.event_id, call.organisation_id]).toEqual(["processed", "WB001", org.id]);
-    const again = await post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SANDBOX_SECRETS.gocardless) });
+    const again = await post("/api/webhooks/gocardless", body, { "webhook-signature": gocardlessSignature(body, SECRETS.gocardless) });
     expect((await callRow(again.json.call_id)).status).toBe("duplicate");
   });
 });
@@ -212,9 +213,9 @@ describe("GET /api/webhook-calls, replay and GET /api/webhooks", () => {
     expect((await staff.call("GET", "/api/webhook-calls?status=exploded")).status).toBe(422);
     const hooks = await staff.call("GET", "/api/webhooks");
     expect(hooks.json.data.map((h: { provider: string; secret: string; url: string }) => [h.provider, h.secret, h.url])).toEqual([
-      ["stripe", "sandbox", "http://localhost:3000/api/webhooks/stripe"],
-      ["gocardless", "sandbox", "http://localhost:3000/api/webhooks/gocardless"],
-      ["akahu", "sandbox", "http://localhost:3000/api/webhooks/akahu"],
+      ["stripe", "installation", "http://localhost:3000/api/webhooks/stripe"],
+      ["gocardless", "installation", "http://localhost:3000/api/webhooks/gocardless"],
+      ["akahu", "installation", "http://localhost:3000/api/webhooks/akahu"],
     ]);
     expect(hooks.json.data[0].last_call.id).toBeGreaterThan(0);
   });

@@ -36,7 +36,7 @@ describe("navigation guards (SPEC §2)", () => {
 
 describe("guarded sections (SPEC §2)", () => {
   const me = (is_organisation_admin: boolean, calendar_and_messaging: boolean) =>
-    ({ is_staff: true, is_organisation_admin, current_organisation: { calendar_and_messaging } }) as Me;
+    ({ is_organisation_admin, current_organisation: { calendar_and_messaging } }) as Me;
   it("organisation settings are for organisation admins", () => {
     expect(guardSection("/organisation/settings", me(false, true))).toBe("/dashboard");
     expect(guardSection("/organisation/settings/billing", me(false, true))).toBe("/dashboard");

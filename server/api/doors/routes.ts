@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { flag } from "../../../domain/schemas/fields";
-import { doorEvent, kisiSecret, kisiSignature, kisiSigned, recordDoorEvent } from "../../doors/events";
+import { doorEvent, kisiSignature, kisiSigned, recordDoorEvent } from "../../doors/events";
+import { webhookSecrets } from "../webhooks/incoming";
 import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, placeGym, setDoorTracksVisits } from "../../doors/integration";
 import { findGym } from "../../gyms/settings";
 import { sandboxPlace, sandboxUnlock } from "../../providers/doors/sandbox";
@@ -33,7 +34,7 @@ const placeBody = z.object({ place_id: z.union([z.string(), z.number()]).transfo
  * sandbox's door panel (on its request's tenant handle) share this: a signed event checked, then recorded.
  */
 export async function receiveKisi(c: Context<ApiEnv>, db: Db, body: string, signature: string | undefined) {
-  const secret = kisiSecret(c.var.deps.config);
+  const secret = (await webhookSecrets(c)).kisi?.secret;
   if (!secret || !kisiSigned(body, signature, secret)) throw new ApiError(400, "The X-Kisi-Signature does not match the body.", "bad_signature");
   let json: unknown;
   try {
@@ -97,7 +98,7 @@ export const doorRoutes = new Hono<ApiEnv>()
     assertCan(c.var.user!, "gyms.write", await placeGym(c.var.tenant, tried.placeId));
     // Delivered as Kisi delivers it: signed, to the same receiver the real webhook reaches.
     const body = JSON.stringify(tried.event);
-    const secret = kisiSecret(c.var.deps.config)!;
+    const secret = (await webhookSecrets(c)).kisi!.secret;
     // The panel's request holds the tenant's connection (PGlite has only one): the event is recorded on it.
     const result = await receiveKisi(c, c.var.tenant.db, body, kisiSignature(body, secret));
     return c.json({ data: { door: tried.lock, opened: tried.event.success, ...result } });

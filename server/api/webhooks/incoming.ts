@@ -4,6 +4,7 @@ import { sandboxProviders } from "../../providers/registry";
 import { keptHeaders, receiveWebhook, type WebhookDeps } from "../../webhooks/receive";
 import type { WebhookProvider } from "../../webhooks/verify";
 import type { ApiEnv } from "../context";
+import { clientIp } from "../middleware";
 import { receiveKisi } from "../doors/routes";
 
 /**
@@ -11,17 +12,39 @@ import { receiveKisi } from "../doors/routes";
  * organisation (the event names it), so they run on the system's database handle; their signatures guard them
  * (server/webhooks/verify.ts). Staff's replays run on their request's tenant handle instead (./routes.ts).
  *
- * On `db`: the system's handle for a provider's call, or a staff request's own (PGlite has one connection, held by it). */
-export function webhookDeps(c: Context<ApiEnv>, db: Db = c.var.deps.db): WebhookDeps {
+ * `db` is the one handle of the unit of work: the system's for a provider's call, a staff request's own for a
+ * replay. Everything the call does runs on it, the providers' sandbox books included (one handle per unit of work,
+ * server/db/client.ts: a second one would wait for ever on PGlite's one connection).
+ */
+export async function webhookDeps(c: Context<ApiEnv>, db: Db): Promise<WebhookDeps> {
   const deps = c.var.deps;
-  return { db, config: deps.config, providers: deps.providers ?? sandboxProviders(db), now: deps.now ?? (() => new Date()), mailer: deps.mailer };
+  const providers = deps.providers ?? sandboxProviders(db);
+  return {
+    db,
+    config: deps.config,
+    secrets: await webhookSecrets(c),
+    providers: db === deps.db ? providers : providers.on(db),
+    now: deps.now ?? (() => new Date()),
+    mailer: deps.mailer,
+  };
 }
+
+/** The installation's webhook secrets, loaded with the API (server/api/app.ts). */
+export const webhookSecrets = (c: Context<ApiEnv>) => c.var.deps.webhookSecrets ?? Promise.reject(new Error("The API was made without its webhook secrets."));
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   const body = await c.req.text();
-  const answer = await receiveWebhook(webhookDeps(c), provider, body, keptHeaders(c.req.raw.headers));
+  const answer = await receiveWebhook(await webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers), null, clientIp(c));
+  if (answer.retryAfter) c.header("Retry-After", String(answer.retryAfter));
   return c.json(answer.body, answer.status);
 };
+
+/**
+ * Where the providers post (no cookie, no Origin, no X-Requested-With: they are servers, not browsers), so the
+ * cross-site guard lets exactly these through (../app.ts); their signatures guard them instead. Kept next to the
+ * routes, so an endpoint added below cannot be left out (issue 29 M3: Kisi's was, and every real door event got 403).
+ */
+export const INCOMING_WEBHOOK_PATHS = ["stripe", "gocardless", "akahu", "kisi"].map((provider) => `/api/webhooks/${provider}`);
 
 export const incomingWebhookRoutes = new Hono<ApiEnv>()
   .post("/webhooks/stripe", receive("stripe"))

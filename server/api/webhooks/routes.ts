@@ -6,8 +6,8 @@ import type { z } from "zod";
 import { webhook_calls } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
 import { receiveWebhook } from "../../webhooks/receive";
-import { webhookDeps } from "./incoming";
-import { signingSecret, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../webhooks/verify";
+import { webhookDeps, webhookSecrets } from "./incoming";
+import { secretSource, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../webhooks/verify";
 import { pathId, readQuery } from "../body";
 import type { ApiEnv } from "../context";
 import { invalid, notFound } from "../errors";
@@ -80,16 +80,18 @@ export const webhookRoutes = new Hono<ApiEnv>()
     if (call.status === "rejected") throw invalid({ call: ["A call whose signature was refused is never processed, so it cannot be replayed"] });
     // On the request's own handle (PGlite has one connection, held by this request's transaction), and so within
     // this organisation's rows only, which is all a replay of its own call touches.
-    const answer = await receiveWebhook(webhookDeps(c, t.db), call.provider, call.body, call.headers, { of: call.id, organisationId: call.organisation_id });
+    const answer = await receiveWebhook(await webhookDeps(c, t.db), call.provider, call.body, call.headers, { of: call.id, organisationId: call.organisation_id });
+    if (answer.body.call_id === null) throw invalid({ call: [answer.body.message] });
     const [replay] = await t.db.select().from(webhook_calls).where(eq(webhook_calls.id, answer.body.call_id));
     return c.json({ data: replay });
   })
   /** GET /api/webhooks: each provider's endpoint for this organisation, whether its signing secret is set, and its last call. */
   .get("/webhooks", requireStaff, ...orgWide("money.read"), async (c) => {
     const t = c.var.tenant;
+    const secrets = await webhookSecrets(c);
     const data = await Promise.all(
       WEBHOOK_PROVIDERS.map(async (provider) => {
-        const secret = signingSecret(c.var.deps.config, provider);
+        const secret = secretSource(secrets, c.var.deps.config, provider);
         const [last] = await t.db
           .select({ id: webhook_calls.id, received_at: webhook_calls.received_at, status: webhook_calls.status, result: webhook_calls.result })
           .from(webhook_calls)
@@ -99,7 +101,7 @@ export const webhookRoutes = new Hono<ApiEnv>()
         return {
           provider,
           url: endpointUrl(c, provider),
-          secret: secret ? secret.source : ("missing" as const),
+          secret: secret ?? ("missing" as const),
           last_call: last ?? null,
         };
       }),

@@ -1,4 +1,4 @@
-import { createHash, createSign, createVerify, randomBytes } from "node:crypto";
+import { createHash, createPublicKey, createSign, createVerify, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { bankPaymentTimeline } from "../../../domain/bank-payment";
 import type { Db } from "../../db/client";
@@ -8,7 +8,13 @@ import { ProviderError } from "../errors";
 import { sandboxAccountBehaviour, type SandboxAccountBehaviour } from "../sandbox-accounts";
 import { sandboxSessions } from "../sandbox-sessions";
 import type { AkahuWebhookPayload, BankPayment, BankPaymentRequest, BankProvider, SharedAccount } from "./bank-provider";
-import { SANDBOX_PRIVATE_KEY, SANDBOX_PUBLIC_KEY, SANDBOX_SIGNING_KEY_ID } from "./sandbox-signing-key";
+import { sandboxAkahuKey } from "../../webhooks/secrets";
+
+/**
+ * The id of the sandbox Akahu's signing key (Akahu names the key each call is signed with, X-Akahu-Signing-Key). The
+ * key itself is this installation's own, made at its first start (server/webhooks/secrets.ts), never in the source.
+ */
+export const SANDBOX_SIGNING_KEY_ID = 1;
 
 /** How the member's bank answers, as Akahu reports it (status_code and status_text). */
 const DECLINES: Partial<Record<SandboxAccountBehaviour, { code: string; text: string }>> = {
@@ -38,9 +44,9 @@ export function sandboxBankPaymentAt(row: LedgerRow, now: Date): BankPayment {
   return { id: row.object_id, status, statusCode: failed ? row.decline_code : null, statusText: failed ? String(row.request.status_text ?? "") || null : null };
 }
 
-/** The sandbox's webhook signature, as Akahu makes it: base64 RSA-SHA256 over the raw body. */
-export function sandboxAkahuSignature(body: string): string {
-  return createSign("sha256").update(body).end().sign(SANDBOX_PRIVATE_KEY, "base64");
+/** The sandbox's webhook signature, as Akahu makes it: base64 RSA-SHA256 over the raw body, with the installation's key. */
+export function sandboxAkahuSignature(body: string, privateKey: string): string {
+  return createSign("sha256").update(body).end().sign(privateKey, "base64");
 }
 
 /**
@@ -49,7 +55,7 @@ export function sandboxAkahuSignature(body: string): string {
  * settled from their account number (../sandbox-accounts.ts) when the payment is made; when it answers follows
  * domain/bank-payment.ts on the sandbox's clock.
  */
-export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
+export function sandboxBank(db: Db, clock: SandboxClock, signingKey?: string): BankProvider {
   const provider = "akahu";
   const consents = sandboxSessions(db, "akahu", "auth");
   return {
@@ -128,7 +134,8 @@ export function sandboxBank(db: Db, clock: SandboxClock): BankProvider {
     async verifyWebhook(body, keyId, signature) {
       if (!signature) throw new Error("No X-Akahu-Signature header.");
       if (Number(keyId) !== SANDBOX_SIGNING_KEY_ID) throw new Error(`Signing key ${keyId ?? "(none)"} is not the sandbox's key ${SANDBOX_SIGNING_KEY_ID}.`);
-      if (!createVerify("sha256").update(body).end().verify(SANDBOX_PUBLIC_KEY, signature, "base64")) throw new Error("The X-Akahu-Signature does not match the body.");
+      const publicKey = createPublicKey(await sandboxAkahuKey(db, signingKey));
+      if (!createVerify("sha256").update(body).end().verify(publicKey, signature, "base64")) throw new Error("The X-Akahu-Signature does not match the body.");
       return JSON.parse(body) as AkahuWebhookPayload;
     },
   };

@@ -12,9 +12,11 @@ import { applyPif, pifEffect } from "./pif";
  * A new member who paid in full at the desk (issue 12, /members/pif): their account (no password yet), their
  * membership of the organisation, the paid-in-full membership and its payment, all in one transaction; then an
  * invitation to set a password (invited_at, should_onboard), e-mailed after the commit. An address that already has
- * an account anywhere is refused, as the sign-up form refuses it: that person is added from their own page.
+ * an account is refused: this organisation's member is added from their own page; anyone else's account joins only
+ * by the person's own act (decision 0048), and the answer does not say whether or where it exists (issue 29, L3).
  */
-export const ALREADY_AN_ACCOUNT = "This e-mail address already has an account: if they are your member, open their page and add paid in full there";
+export const YOUR_MEMBER = "They are already your member: open their page and add paid in full there";
+export const ADDRESS_UNAVAILABLE = "This e-mail address can't be used for a new member here. If it is theirs, ask them to join online with it; otherwise use another address";
 
 async function gymOf(t: Tenant, gymId: number) {
   const [gym] = await t.db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(t.where(gyms, eq(gyms.id, gymId)));
@@ -25,7 +27,10 @@ async function gymOf(t: Tenant, gymId: number) {
 export async function onboardEffect(t: Tenant, req: OnboardPifRequest, now: Date) {
   const gym = await gymOf(t, req.gym_id);
   const [taken] = await t.db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${req.email.toLowerCase()}`);
-  if (taken) throw invalid({ email: [ALREADY_AN_ACCOUNT] });
+  if (taken) {
+    const [ours] = await t.db.select({ role: organisation_users.role }).from(organisation_users).where(t.where(organisation_users, eq(organisation_users.user_id, taken.id), eq(organisation_users.role, "member")));
+    throw invalid({ email: [ours ? YOUR_MEMBER : ADDRESS_UNAVAILABLE] });
+  }
   // Nobody yet: the paid-in-full rules as for a member without a membership.
   const effect = await pifEffect(t, -1, gym.id, req, now);
   return { ...effect, gym: gym.name, member: { name: req.name, email: req.email } };
@@ -40,7 +45,7 @@ export async function onboardPif(t: Tenant, req: OnboardPifRequest, actorId: num
       .values({ name: req.name, email: req.email, mobile_number: req.mobile_number ?? null, should_onboard: true, invited_at: now, current_organisation_id: t.organisationId, current_gym_id: req.gym_id, created_at: now, updated_at: now })
       .returning();
   } catch (err) {
-    if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") throw invalid({ email: [ALREADY_AN_ACCOUNT] });
+    if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") throw invalid({ email: [ADDRESS_UNAVAILABLE] });
     throw err;
   }
   await t.db.insert(organisation_users).values(t.owned({ user_id: user.id, role: "member" as const, home_gym_id: req.gym_id, created_at: now }));

@@ -369,7 +369,7 @@ describe("a new member who paid in full at the desk", () => {
   it("refuses an address that already has an account, another organisation, and a missing name, and writes nothing", async () => {
     const base = { name: "Someone", email: "life.admin@example.com", gym_id: gym.id, price_id: pif.id, start: "2026-12-02", method: "cash", key: "onboard-key-002" };
     const taken = await admin.call("POST", `/api/organisations/${org.id}/members/onboard-pif`, base);
-    expect(taken.json.errors.email[0]).toMatch(/already has an account/);
+    expect(taken.json.errors.email[0]).toMatch(/can.t be used for a new member here/);
     expect((await admin.call("POST", `/api/organisations/${org.id + 1000}/members/onboard-pif`, { ...base, email: "new.one@example.com" })).status).toBe(404);
     const unnamed = await admin.call("POST", `/api/organisations/${org.id}/members/onboard-pif`, { ...base, name: " ", email: "new.one@example.com" });
     expect(unnamed.json.errors.name).toEqual(["Value is required"]);

@@ -194,7 +194,7 @@ export default function Staff() {
             intent="invite"
             result={result}
             submit="Invite"
-            hint="They get an e-mail with a link to set their password. Someone who already has an account signs in with it."
+            hint="They get an e-mail with a link to set their password. Someone who already has an account with us joins when they accept the e-mailed invitation."
           >
             <TextSetting result={result} intent="invite" name="email" label="E-mail" type="email" value="" />
             <TextSetting result={result} intent="invite" name="name" label="Name (they can give it themselves when invited)" value="" />

@@ -4,6 +4,7 @@ import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
 import { chargePending } from "../../server/billing/charge";
+import { planRetryIds } from "../../server/billing/plan";
 import { gyms, payment_adjustments, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
@@ -11,6 +12,7 @@ import { simulatedClock } from "../../server/providers/clock";
 import { sandboxProviders } from "../../server/providers/registry";
 import { DEFAULT_SANDBOX_WEBHOOKS, deliverSandboxWebhooks } from "../../server/providers/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { receiveWebhook } from "../../server/webhooks/receive";
 import { gocardlessSignature, SANDBOX_SECRETS, stripeSignature } from "../../server/webhooks/verify";
 import { setup, signedIn } from "./harness";
 
@@ -156,6 +158,23 @@ describe("POST /api/webhooks/stripe", () => {
     expect([after.status, after.error_status]).toEqual(["failed", "lost_card"]);
     const [s] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, after.subscription_id!));
     expect(s.grace_period_ends_at).not.toBeNull();
+  });
+
+  it("writes a decline down on its own clock (a simulated day's), so the retries count from that day", async () => {
+    // Found by the crash trial (decision 0043): a failure heard by webhook was stamped with the database's time, so
+    // under a simulated clock its retries were due months later and never made.
+    const p = await pendingPayment("pm_card_chargeDeclinedInsufficientFunds");
+    const declined = await chargedAtStripe(p, "pm_card_chargeDeclinedInsufficientFunds");
+    const day = new Date("2026-01-12T21:00:00Z");
+    const body = stripeEvent(`evt_simulated_${p.id}`, "payment_intent.payment_failed", { id: declined.id, metadata: { payment_id: String(p.id) } }, await gymAccount());
+    const deps = { db: env.db, config: env.config, providers: sandboxProviders(env.db), now: () => day };
+    const answer = await receiveWebhook(deps, "stripe", body, { "stripe-signature": stripeSignature(body, SANDBOX_SECRETS.stripe, day) });
+    expect(answer.body.result).toMatch(/now failed/);
+    expect((await paymentRow(p.id)).failed_at).toEqual(day);
+    // A card's first retry is the day after the failure: planned by the next day's run.
+    const next = await planRetryIds(env.db, new Date(day.getTime() + 86_400_000));
+    const retries = await env.db.select().from(payments).where(eq(payments.subscription_id, p.subscription_id!));
+    expect(retries.filter((r) => next.includes(r.id)).map((r) => r.attempt)).toEqual([1]);
   });
 });
 

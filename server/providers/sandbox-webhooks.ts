@@ -30,6 +30,8 @@ export interface SandboxWebhookSettings {
   drop: number;
   /** Send each batch in a shuffled order. */
   reorder: boolean;
+  /** Webhooks under way at once (default 1, one after another); a bank payment's own events still go in turn. */
+  inFlight?: number;
 }
 
 export const DEFAULT_SANDBOX_WEBHOOKS: SandboxWebhookSettings = { delaySeconds: 30, duplicate: 0, drop: 0, reorder: false };
@@ -226,12 +228,17 @@ export async function deliverSandboxWebhooks(
     return true;
   };
   const sent = new Map<number, number>();
+  // Each webhook (or a bank payment's events, in their order) is a job, run in this order, `inFlight` at a time.
+  const jobs: (() => Promise<void>)[] = [];
 
   for (const d of due.filter((x) => x.row.provider === "stripe" || x.row.provider === "stripe_refund")) {
     if (!secrets.stripe) break;
-    const body = JSON.stringify(d.row.provider === "stripe" ? stripeEventFor(d.row) : stripeRefundEventFor(d.row));
-    const headers = { "content-type": "application/json", "stripe-signature": stripeSignature(body, secrets.stripe, now), "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks) sandbox" };
-    if (await send("stripe", body, headers, [d.row.id])) sent.set(d.row.id, 1);
+    const stripe = secrets.stripe;
+    jobs.push(async () => {
+      const body = JSON.stringify(d.row.provider === "stripe" ? stripeEventFor(d.row) : stripeRefundEventFor(d.row));
+      const headers = { "content-type": "application/json", "stripe-signature": stripeSignature(body, stripe, now), "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks) sandbox" };
+      if (await send("stripe", body, headers, [d.row.id])) sent.set(d.row.id, 1);
+    });
   }
 
   const gocardless = due.filter((x) => (x.row.provider === "gocardless" || x.row.provider === "gocardless_refund") && x.sending.length);
@@ -244,23 +251,34 @@ export async function deliverSandboxWebhooks(
       batch.push({ row: gocardless[i].row, events: gocardless[i].sending });
       i++;
     }
-    const events = batch.flatMap((b) => b.events.map((e) => (b.row.provider === "gocardless" ? gocardlessEventFor(b.row, e.status, e.at) : gocardlessRefundEventFor(b.row, e.status, e.at))));
-    if (settings.reorder) shuffle(events, random);
-    const body = JSON.stringify({ events, meta: { webhook_id: stableId("WB", ...events.map((e) => e.id)) } });
-    const headers = { "content-type": "application/json", "webhook-signature": gocardlessSignature(body, secrets.gocardless), "user-agent": "gocardless-webhook-service/1.1 sandbox" };
-    if (await send("gocardless", body, headers, batch.map((b) => b.row.id))) for (const b of batch) sent.set(b.row.id, b.row.events_sent + b.events.length);
+    const secret = secrets.gocardless;
+    jobs.push(async () => {
+      const events = batch.flatMap((b) => b.events.map((e) => (b.row.provider === "gocardless" ? gocardlessEventFor(b.row, e.status, e.at) : gocardlessRefundEventFor(b.row, e.status, e.at))));
+      if (settings.reorder) shuffle(events, random);
+      const body = JSON.stringify({ events, meta: { webhook_id: stableId("WB", ...events.map((e) => e.id)) } });
+      const headers = { "content-type": "application/json", "webhook-signature": gocardlessSignature(body, secret), "user-agent": "gocardless-webhook-service/1.1 sandbox" };
+      if (await send("gocardless", body, headers, batch.map((b) => b.row.id))) for (const b of batch) sent.set(b.row.id, b.row.events_sent + b.events.length);
+    });
   }
 
   for (const d of due.filter((x) => x.row.provider === "akahu")) {
-    let count = d.row.events_sent;
-    for (const e of d.sending) {
-      const body = JSON.stringify(akahuPayloadFor(d.row, e.status));
-      const headers = { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID), "user-agent": "Akahu-Webhooks sandbox" };
-      if (!(await send("akahu", body, headers, [d.row.id]))) break;
-      count++;
-    }
-    if (count > d.row.events_sent) sent.set(d.row.id, count);
+    jobs.push(async () => {
+      let count = d.row.events_sent;
+      for (const e of d.sending) {
+        const body = JSON.stringify(akahuPayloadFor(d.row, e.status));
+        const headers = { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID), "user-agent": "Akahu-Webhooks sandbox" };
+        if (!(await send("akahu", body, headers, [d.row.id]))) break;
+        count++;
+      }
+      if (count > d.row.events_sent) sent.set(d.row.id, count);
+    });
   }
+
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.inFlight ?? 1, jobs.length)) }, worker));
 
   for (const { row, all } of due) {
     const count = sent.get(row.id);

@@ -7,24 +7,30 @@
  *   card (Stripe, with the gym's 1.5 % + 30 c surcharge), a third by direct debit (GoCardless, settled over business
  *   days), a third from their bank (Akahu); at two prices. Most pay, one in twenty is short of funds (retried until
  *   access stops), one in fifty declines for good. They are billed over CRASH_WEEKS weeks (default 10).
- * - **Kills spread over the whole range**: a child process runs the billing run day by day and prints each step of
- *   each day as it begins ("day 2026-01-14 step charge": lapse, start, plan, charge, refunds, doors). Each of the
- *   CRASH_KILLS kills (default 100) has a target: a day (spread evenly over the simulated days) and a step (the six
- *   in turn, shuffled); when the child reaches it, it is killed with SIGKILL after a random delay of up to that
+ * - **Kills spread over the whole range**: a child process runs each day at 10 am and prints each step as it begins
+ *   ("day 2026-01-14 step charge"): webhooks (the events the providers owe, taken by our endpoint's own code), then
+ *   the billing run's lapse, start, plan, charge, refunds, doors. Each of the CRASH_KILLS kills (default 100) has a
+ *   target: a day (spread evenly over the simulated days) and a step (the seven in turn, shuffled); when the child
+ *   reaches it, it is killed with SIGKILL after a random delay of up to that
  *   step's usual length, so kills land anywhere inside it (mid-batch, between a charge and its record). Where each
  *   one landed (the last step the child announced) is reported as a histogram by week and by step. The child is
  *   started again at the day it died on (as the daily job would run that day's run again), and at last runs
- *   undisturbed to the end. Midway, a few refunds of paid payments are written down for the run to pursue.
- * - **The providers' books kept apart**: the sandboxes keep their ledger (`sandbox_ledger`) in a second throwaway
- *   database, on their own connection (`createProviders(ledgerDb, …)`), so no transaction of the billing run can
- *   write or roll back the providers' books, and our reckoning reads them from there. The sandboxes still run in
- *   the billing process (a separate provider process is not done: decision 0043).
+ *   undisturbed to the end. Midway, a few refunds of paid payments are written down for the run to pursue, and a few
+ *   are made in the providers' dashboards, for their webhooks to tell us.
+ * - **The providers kept apart**: the sandboxes run in their own process (./crash-trial/provider-process.ts), started
+ *   once and never killed, with their books (`sandbox_ledger`) in a second throwaway database; the billing process
+ *   calls them over HTTP (./crash-trial/rpc.ts) on its simulated time. A call under way when the child is killed is
+ *   finished by the provider and kept under its idempotency key, as a real provider's is; the next child asks again
+ *   with the key and is answered what was done. The providers deliver their webhooks to the child's endpoint at
+ *   least once (what is not answered 2xx is sent again), some twice, in shuffled batches.
  * - **An independent reference** (./crash-trial/reference.ts) works out, without the engine's code, each member's
  *   periods, tries (day and amount), outcome and the day access stops.
  * - **The reckoning** (./crash-trial/compare.ts, each counter shown to fail by tests/unit/crash-trial-compare.test.ts):
  *   periods paid twice; skipped; charged after access stopped; retries that never reached a provider; paid without
  *   a provider payment; provider payments we have no record of or hold in another state; amounts that differ from
- *   the reference; tries that differ from it; refunds missing. Any count above 0 fails (exit 1).
+ *   the reference; tries that differ from it; refunds missing; provider events refused, rejected or never taken.
+ *   Any count above 0 fails (exit 1). CRASH_DEBUG=1 also prints each period whose tries differ, and the webhook
+ *   calls' timings.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -54,6 +54,14 @@ export interface LedgerRefund {
   answer: string;
 }
 
+/** A provider's call to our webhook endpoint (webhook_calls), as the trial delivered them: what became of it. */
+export interface WebhookCall {
+  provider: string;
+  /** The provider's event (or GoCardless batch) id; null when the call died before it was read (a kill). */
+  eventId: string | null;
+  status: "received" | "processed" | "ignored" | "duplicate" | "refused" | "rejected" | "failed" | string;
+}
+
 export interface Counters {
   paidTwice: number;
   skipped: number;
@@ -64,6 +72,7 @@ export interface Counters {
   amountDiffers: number;
   attemptsDiffer: number;
   refundsMissing: number;
+  webhooksNotTaken: number;
 }
 
 export const COUNTER_LABELS: Record<keyof Counters, string> = {
@@ -76,6 +85,7 @@ export const COUNTER_LABELS: Record<keyof Counters, string> = {
   amountDiffers: "amount differs from the reference",
   attemptsDiffer: "tries differ from the reference (missing, extra, another day, another outcome)",
   refundsMissing: "refunds missing (ours without the provider's, or the provider's without ours)",
+  webhooksNotTaken: "provider events refused, rejected, or failed and never taken later",
 };
 
 /** Our status for each provider answer. */
@@ -84,8 +94,14 @@ const periodOf = (p: { subscriptionId: number; periodStart: string }) => `${p.su
 /** Our keys are charge:{subscription}:{period start}:{attempt}. */
 const periodOfKey = (key: string) => key.split(":").slice(1, 3).join(":");
 
-export function compare(ours: OurPayment[], ledger: LedgerCharge[], expected: ExpectedSubscription[], refunds: { ours: OurRefund[]; ledger: LedgerRefund[]; asked?: OurRefund[] } = { ours: [], ledger: [] }): Counters {
-  const c: Counters = { paidTwice: 0, skipped: 0, chargedAfterStop: 0, retryNeverReached: 0, paidWithoutProvider: 0, unknownOrOtherState: 0, amountDiffers: 0, attemptsDiffer: 0, refundsMissing: 0 };
+export function compare(
+  ours: OurPayment[],
+  ledger: LedgerCharge[],
+  expected: ExpectedSubscription[],
+  refunds: { ours: OurRefund[]; ledger: LedgerRefund[]; asked?: OurRefund[] } = { ours: [], ledger: [] },
+  webhooks: WebhookCall[] = [],
+): Counters {
+  const c: Counters = { paidTwice: 0, skipped: 0, chargedAfterStop: 0, retryNeverReached: 0, paidWithoutProvider: 0, unknownOrOtherState: 0, amountDiffers: 0, attemptsDiffer: 0, refundsMissing: 0, webhooksNotTaken: 0 };
   const ourByKey = new Map(ours.map((p) => [p.key, p]));
   const ledgerByKey = new Map(ledger.map((l) => [l.key, l]));
 
@@ -182,6 +198,14 @@ export function compare(ours: OurPayment[], ledger: LedgerCharge[], expected: Ex
   for (const r of refunds.asked ?? []) {
     const mine = r.key ? oursRefundByKey.get(r.key) : undefined;
     if (!mine || !refundLedgerByKey.get(r.key!) || mine.amount !== r.amount) c.refundsMissing++;
+  }
+
+  // Webhooks: the providers' signed events are all theirs and all ours to take, so none is refused (not the
+  // provider's word on our payment) or rejected (its signature), and one that failed is taken when sent again.
+  // A call cut short by a kill (received, never finished) is sent again, as any unanswered one.
+  const taken = new Set(webhooks.filter((w) => ["processed", "ignored", "duplicate"].includes(w.status)).map((w) => `${w.provider}:${w.eventId}`));
+  for (const w of webhooks) {
+    if (w.status === "refused" || w.status === "rejected" || (w.status === "failed" && !taken.has(`${w.provider}:${w.eventId}`))) c.webhooksNotTaken++;
   }
   return c;
 }

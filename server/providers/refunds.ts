@@ -71,14 +71,17 @@ const DISPUTES = "stripe_dispute";
 
 /**
  * The sandboxes' refunds, in their own books (`sandbox_ledger`, under `stripe_refund` / `gocardless_refund`, so the
- * charge ledgers and their webhooks are untouched): a card refund succeeds at once, as Stripe's usually do; a direct
- * debit's is paid a day after it is made, on the sandbox's clock. The same key with other parameters is refused.
+ * charge ledgers are untouched): a card refund succeeds at once, as Stripe's usually do; a direct debit's is paid a
+ * day after it is made, on the sandbox's clock (`GOCARDLESS_REFUND_PAID_AFTER_MS`). The same key with other
+ * parameters is refused. Each is told by webhook as the real ones are (../sandbox-webhooks.ts), whoever made it.
  */
+export const GOCARDLESS_REFUND_PAID_AFTER_MS = 86_400_000;
+
 export function sandboxRefunds(db: Db, service: "stripe" | "gocardless", clock: SandboxClock, scope: string | null = null): Refunding {
   const provider = LEDGER[service];
   const prefix = service === "stripe" ? "re_sandbox_" : "RF";
   const answer = (row: typeof sandbox_ledger.$inferSelect): ProviderRefund => {
-    const paidAt = row.created_at.getTime() + 86_400_000;
+    const paidAt = row.created_at.getTime() + GOCARDLESS_REFUND_PAID_AFTER_MS;
     return {
       id: row.object_id,
       status: service === "stripe" || clock.now().getTime() >= paidAt ? "succeeded" : "pending",
@@ -115,7 +118,8 @@ export function sandboxRefunds(db: Db, service: "stripe" | "gocardless", clock: 
           amount: req.amount,
           currency: req.currency,
           status: "refund",
-          next_event_at: null,
+          // Its webhooks (charge.refunded; GoCardless's refunds created and paid) are owed from now (../sandbox-webhooks.ts).
+          next_event_at: clock.now(),
           created_at: clock.now(),
         })
         .onConflictDoNothing()

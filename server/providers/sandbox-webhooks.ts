@@ -6,6 +6,7 @@ import type { WebhookSecrets } from "../webhooks/secrets";
 import { gocardlessSignature, stripeSignature, type WebhookProvider } from "../webhooks/verify";
 import { bankPaymentEvents, SANDBOX_SIGNING_KEY_ID, sandboxAkahuSignature } from "./bank/sandbox";
 import { directDebitEvents } from "./direct-debit/sandbox";
+import { GOCARDLESS_REFUND_PAID_AFTER_MS } from "./refunds";
 
 /**
  * The sandbox providers' webhooks (issue 11): what each offline provider owes our endpoint, sent as the real one
@@ -13,7 +14,9 @@ import { directDebitEvents } from "./direct-debit/sandbox";
  * - Stripe: for every charge, payment_intent.succeeded or payment_intent.payment_failed (Stripe-Signature);
  * - GoCardless: every status change of a direct debit (created, submitted, confirmed, paid_out or failed), several
  *   events in one webhook with its own id (Webhook-Signature);
- * - Akahu: every status change of a bank payment after the first, one PAYMENT UPDATE each (X-Akahu-Signature).
+ * - Akahu: every status change of a bank payment after the first, one PAYMENT UPDATE each (X-Akahu-Signature);
+ * - refunds, whoever made them (our request or the provider's dashboard): Stripe's charge.refunded, GoCardless's
+ *   refunds created and then paid, among its payments' events.
  * Like the real services they may be told to misbehave (SANDBOX_WEBHOOKS): send some twice, lose some, and send a
  * batch out of order. What our endpoint does not take (not 2xx) is sent again next time. The ledger row's
  * next_event_at says when its next unsent event happened; null once all were sent.
@@ -27,6 +30,8 @@ export interface SandboxWebhookSettings {
   drop: number;
   /** Send each batch in a shuffled order. */
   reorder: boolean;
+  /** Webhooks under way at once (default 1, one after another); a bank payment's own events still go in turn. */
+  inFlight?: number;
 }
 
 export const DEFAULT_SANDBOX_WEBHOOKS: SandboxWebhookSettings = { delaySeconds: 30, duplicate: 0, drop: 0, reorder: false };
@@ -93,6 +98,31 @@ export function stripeEventFor(row: LedgerRow) {
   };
 }
 
+/** Stripe's charge.refunded for a refund in the ledger (`stripe_refund`): the charge of the intent it refunds. */
+export function stripeRefundEventFor(row: LedgerRow) {
+  const intent = String(row.request.payment);
+  return {
+    id: `evt_${row.object_id}`,
+    object: "event",
+    api_version: "2025-10-29",
+    created: Math.floor(row.created_at.getTime() / 1000),
+    livemode: false,
+    ...(row.request.scope ? { account: String(row.request.scope) } : {}),
+    type: "charge.refunded",
+    data: {
+      object: {
+        id: `ch_${intent.replace(/^pi_/, "")}`,
+        object: "charge",
+        payment_intent: intent,
+        refunded: false,
+        amount_refunded: row.amount,
+        currency: row.currency,
+        metadata: (row.request.metadata as Record<string, string> | undefined) ?? {},
+      },
+    },
+  };
+}
+
 const stableId = (prefix: string, ...parts: string[]) => `${prefix}${createHash("sha256").update(parts.join(":")).digest("hex").slice(0, 14).toUpperCase()}`;
 
 const GOCARDLESS_ACTION: Record<string, string> = { pending_submission: "created", submitted: "submitted", confirmed: "confirmed", paid_out: "paid_out", failed: "failed" };
@@ -111,6 +141,19 @@ export function gocardlessEventFor(row: LedgerRow, status: string, at: Date) {
     details: failed
       ? { origin: "bank", cause: row.decline_code ?? "failed", description: String(row.request.failure_description ?? "The payment failed.") }
       : { origin: "gocardless", cause: `payment_${action}`, description: `The payment was ${action.replace(/_/g, " ")}.` },
+    metadata: {},
+  };
+}
+
+/** A GoCardless event for one status of a refund in the ledger (`gocardless_refund`): created, then paid. */
+export function gocardlessRefundEventFor(row: LedgerRow, status: string, at: Date) {
+  return {
+    id: stableId("EV", row.object_id, status),
+    created_at: at.toISOString(),
+    resource_type: "refunds",
+    action: status,
+    links: { refund: row.object_id, payment: String(row.request.payment), ...(row.request.scope ? { organisation: String(row.request.scope) } : {}) },
+    details: { origin: "api", cause: `refund_${status}`, description: `The refund was ${status}.` },
     metadata: {},
   };
 }
@@ -138,6 +181,13 @@ function eventsOf(row: LedgerRow): Due["events"] {
   if (row.provider === "stripe") return [{ status: row.status, at: row.created_at }];
   if (row.provider === "gocardless") return directDebitEvents(row);
   if (row.provider === "akahu") return bankPaymentEvents(row).slice(1);
+  if (row.provider === "stripe_refund") return [{ status: "refunded", at: row.created_at }];
+  if (row.provider === "gocardless_refund") {
+    return [
+      { status: "created", at: row.created_at },
+      { status: "paid", at: new Date(row.created_at.getTime() + GOCARDLESS_REFUND_PAID_AFTER_MS) },
+    ];
+  }
   return [];
 }
 
@@ -186,15 +236,20 @@ export async function deliverSandboxWebhooks(
     return true;
   };
   const sent = new Map<number, number>();
+  // Each webhook (or a bank payment's events, in their order) is a job, run in this order, `inFlight` at a time.
+  const jobs: (() => Promise<void>)[] = [];
 
-  for (const d of due.filter((x) => x.row.provider === "stripe")) {
+  for (const d of due.filter((x) => x.row.provider === "stripe" || x.row.provider === "stripe_refund")) {
     if (!secrets.stripe) break;
-    const body = JSON.stringify(stripeEventFor(d.row));
-    const headers = { "content-type": "application/json", "stripe-signature": stripeSignature(body, secrets.stripe, now), "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks) sandbox" };
-    if (await send("stripe", body, headers, [d.row.id])) sent.set(d.row.id, 1);
+    const stripe = secrets.stripe;
+    jobs.push(async () => {
+      const body = JSON.stringify(d.row.provider === "stripe" ? stripeEventFor(d.row) : stripeRefundEventFor(d.row));
+      const headers = { "content-type": "application/json", "stripe-signature": stripeSignature(body, stripe, now), "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks) sandbox" };
+      if (await send("stripe", body, headers, [d.row.id])) sent.set(d.row.id, 1);
+    });
   }
 
-  const gocardless = due.filter((x) => x.row.provider === "gocardless" && x.sending.length);
+  const gocardless = due.filter((x) => (x.row.provider === "gocardless" || x.row.provider === "gocardless_refund") && x.sending.length);
   for (let i = 0; secrets.gocardless && i < gocardless.length; ) {
     // Whole rows into each webhook, up to its size: a row's events go together, in their order.
     const batch: Due[] = [];
@@ -204,24 +259,36 @@ export async function deliverSandboxWebhooks(
       batch.push({ row: gocardless[i].row, events: gocardless[i].sending });
       i++;
     }
-    const events = batch.flatMap((b) => b.events.map((e) => gocardlessEventFor(b.row, e.status, e.at)));
-    if (settings.reorder) shuffle(events, random);
-    const body = JSON.stringify({ events, meta: { webhook_id: stableId("WB", ...events.map((e) => e.id)) } });
-    const headers = { "content-type": "application/json", "webhook-signature": gocardlessSignature(body, secrets.gocardless), "user-agent": "gocardless-webhook-service/1.1 sandbox" };
-    if (await send("gocardless", body, headers, batch.map((b) => b.row.id))) for (const b of batch) sent.set(b.row.id, b.row.events_sent + b.events.length);
+    const secret = secrets.gocardless;
+    jobs.push(async () => {
+      const events = batch.flatMap((b) => b.events.map((e) => (b.row.provider === "gocardless" ? gocardlessEventFor(b.row, e.status, e.at) : gocardlessRefundEventFor(b.row, e.status, e.at))));
+      if (settings.reorder) shuffle(events, random);
+      const body = JSON.stringify({ events, meta: { webhook_id: stableId("WB", ...events.map((e) => e.id)) } });
+      const headers = { "content-type": "application/json", "webhook-signature": gocardlessSignature(body, secret), "user-agent": "gocardless-webhook-service/1.1 sandbox" };
+      if (await send("gocardless", body, headers, batch.map((b) => b.row.id))) for (const b of batch) sent.set(b.row.id, b.row.events_sent + b.events.length);
+    });
   }
 
   for (const d of due.filter((x) => x.row.provider === "akahu")) {
     if (!secrets.akahu) break;
-    let count = d.row.events_sent;
-    for (const e of d.sending) {
-      const body = JSON.stringify(akahuPayloadFor(d.row, e.status));
-      const headers = { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body, secrets.akahu), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID), "user-agent": "Akahu-Webhooks sandbox" };
-      if (!(await send("akahu", body, headers, [d.row.id]))) break;
-      count++;
-    }
-    if (count > d.row.events_sent) sent.set(d.row.id, count);
+    const akahu = secrets.akahu;
+    jobs.push(async () => {
+      let count = d.row.events_sent;
+      for (const e of d.sending) {
+        const body = JSON.stringify(akahuPayloadFor(d.row, e.status));
+        const headers = { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body, akahu), "x-akahu-signing-key": String(SANDBOX_SIGNING_KEY_ID), "user-agent": "Akahu-Webhooks sandbox" };
+        if (!(await send("akahu", body, headers, [d.row.id]))) break;
+        count++;
+      }
+      if (count > d.row.events_sent) sent.set(d.row.id, count);
+    });
   }
+
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.inFlight ?? 1, jobs.length)) }, worker));
 
   for (const { row, all } of due) {
     const count = sent.get(row.id);

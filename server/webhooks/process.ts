@@ -40,16 +40,19 @@ function outcomeOf(p: OurPayment, provider: PaymentProviderName, state: ChargeRe
     code: state.declineCode,
     message: state.message,
     graceEnds: graceEnds(localDay(now), g.amount, g.unit),
+    // The retries count from this (planRetryIds): on the handler's clock, as the grace period above, not the
+    // database's, which a simulated run (npm run billing -- --until, the crash trial) is not on.
+    failedAt: now,
   };
 }
 
 const UNSETTLED = new Set(["pending", "awaiting_payment"]);
 
-async function settle(db: Db, p: OurPayment, outcome: ChargeOutcome, what: string): Promise<Processed> {
+async function settle(db: Db, p: OurPayment, outcome: ChargeOutcome, what: string, now: Date): Promise<Processed> {
   if (!UNSETTLED.has(p.status)) {
     return { status: "ignored", result: `Payment ${p.id} is ${p.status} already; ${what} changes nothing (a payment only moves forward).`, organisationId: p.organisation_id };
   }
-  await recordOutcomes(db, [outcome]);
+  await recordOutcomes(db, [outcome], now);
   const [after] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, p.id));
   return { status: "processed", result: `Payment ${p.id}: ${what}, now ${after.status}.`, organisationId: p.organisation_id };
 }
@@ -71,7 +74,7 @@ export async function processStripeEvent(db: Db, providers: Providers, event: St
   if (!current) return refused(p, `Stripe knows no ${intent.id} on account ${account ?? "(the platform's own)"}.`);
   const wrong = notOurCharge("Stripe", intent.id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.stripe_id, account });
   if (wrong) return refused(p, wrong);
-  return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`);
+  return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`, now);
 }
 
 /** A GoCardless event (https://developer.gocardless.com/api-reference#core-endpoints-events). */
@@ -111,7 +114,7 @@ export async function processGoCardlessEvent(db: Db, providers: Providers, event
   const state: DirectDebitPayment = { ...current };
   // A failure's cause is told on its event; the payment object does not carry it.
   if (!state.cause && event.action === state.status) Object.assign(state, { cause: event.details?.cause ?? null, description: event.details?.description ?? null });
-  return settle(db, p, outcomeOf(p, "gocardless", directDebitResult(state), now), `GoCardless says ${id} ${state.status}`);
+  return settle(db, p, outcomeOf(p, "gocardless", directDebitResult(state), now), `GoCardless says ${id} ${state.status}`, now);
 }
 
 /** The member a webhook subscription was made for: we subscribe with state `o{organisation}:u{user}` (server/providers/bank). */
@@ -156,5 +159,5 @@ export async function processAkahuEvent(db: Db, providers: Providers, payload: A
   if (!current) return refused(p, `Akahu knows no ${id} for member ${p.user_id}.`);
   const wrong = notOurCharge("Akahu", id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.akahu_payment_id });
   if (wrong) return refused(p, wrong);
-  return settle(db, p, outcomeOf(p, "akahu", bankPaymentResult(current), now), `Akahu says ${id} ${current.status}`);
+  return settle(db, p, outcomeOf(p, "akahu", bankPaymentResult(current), now), `Akahu says ${id} ${current.status}`, now);
 }

@@ -4,12 +4,16 @@ import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/auth/password";
 import { chargePending } from "../../server/billing/charge";
-import { gyms, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
+import { planRetryIds } from "../../server/billing/plan";
+import { gyms, payment_adjustments, payment_types, payments, subscriptions, webhook_calls } from "../../server/db/schema";
 import { outboxMailer } from "../../server/mail/mailer";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
+import { simulatedClock } from "../../server/providers/clock";
 import { sandboxProviders } from "../../server/providers/registry";
 import { DEFAULT_SANDBOX_WEBHOOKS, deliverSandboxWebhooks } from "../../server/providers/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { receiveWebhook } from "../../server/webhooks/receive";
+import { loadWebhookSecrets } from "../../server/webhooks/secrets";
 import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
 import { setup, signedIn, signingSecrets } from "./harness";
 
@@ -157,6 +161,23 @@ describe("POST /api/webhooks/stripe", () => {
     const [s] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, after.subscription_id!));
     expect(s.grace_period_ends_at).not.toBeNull();
   });
+
+  it("writes a decline down on its own clock (a simulated day's), so the retries count from that day", async () => {
+    // Found by the crash trial (decision 0043): a failure heard by webhook was stamped with the database's time, so
+    // under a simulated clock its retries were due months later and never made.
+    const p = await pendingPayment("pm_card_chargeDeclinedInsufficientFunds");
+    const declined = await chargedAtStripe(p, "pm_card_chargeDeclinedInsufficientFunds");
+    const day = new Date("2026-01-12T21:00:00Z");
+    const body = stripeEvent(`evt_simulated_${p.id}`, "payment_intent.payment_failed", { id: declined.id, metadata: { payment_id: String(p.id) } }, await gymAccount());
+    const deps = { db: env.db, config: env.config, secrets: await loadWebhookSecrets(env.db, env.config), providers: sandboxProviders(env.db), now: () => day };
+    const answer = await receiveWebhook(deps, "stripe", body, { "stripe-signature": stripeSignature(body, SECRETS.stripe, day) });
+    expect(answer.body.result).toMatch(/now failed/);
+    expect((await paymentRow(p.id)).failed_at).toEqual(day);
+    // A card's first retry is the day after the failure: planned by the next day's run.
+    const next = await planRetryIds(env.db, new Date(day.getTime() + 86_400_000));
+    const retries = await env.db.select().from(payments).where(eq(payments.subscription_id, p.subscription_id!));
+    expect(retries.filter((r) => next.includes(r.id)).map((r) => r.attempt)).toEqual([1]);
+  });
 });
 
 describe("POST /api/webhooks/gocardless", () => {
@@ -265,6 +286,30 @@ describe("the sandbox Stripe's own webhooks", () => {
     const again: string[] = [];
     await deliverSandboxWebhooks(env.db, deliverTo(again), new Date(later.getTime() + 60_000), DEFAULT_SANDBOX_WEBHOOKS, SECRETS);
     expect(again).not.toContain(eventId);
+  });
+
+  it("sends a charge made on a simulated day on that day, not on the database's", async () => {
+    const p = await pendingPayment();
+    const day = new Date("2026-01-12T21:00:00Z");
+    await chargePending(env.db, sandboxProviders(env.db, simulatedClock(day)), day, { only: [p.id] });
+    const eventId = `evt_${(await paymentRow(p.id)).stripe_id!.replace(/^pi_/, "")}`;
+    const sent: string[] = [];
+    // Its signature is of that day too: our endpoint (on today's clock) refuses it; what counts is that it is sent.
+    await deliverSandboxWebhooks(env.db, deliverTo(sent), new Date(day.getTime() + 60_000), DEFAULT_SANDBOX_WEBHOOKS, SECRETS);
+    expect(sent).toContain(eventId);
+  });
+
+  it("tells of a refund made in its dashboard (charge.refunded), which we write down as the provider's", async () => {
+    const p = await pendingPayment();
+    await chargePending(env.db, sandboxProviders(env.db), new Date(), { only: [p.id] });
+    const paid = await paymentRow(p.id);
+    expect(paid.status).toBe("sent");
+    const refund = await sandboxCards(env.db).refund({ paymentReference: paid.stripe_id!, amount: 500, currency: "nzd", account: await gymAccount(), refundedBefore: 0, idempotencyKey: `dashboard:${p.id}`, metadata: {} });
+    const sent: string[] = [];
+    await deliverSandboxWebhooks(env.db, deliverTo(sent), new Date(Date.now() + 60_000), DEFAULT_SANDBOX_WEBHOOKS, SECRETS);
+    expect(sent).toContain(`evt_${refund.id}`);
+    const [ours] = await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.provider_id, refund.id));
+    expect(ours).toMatchObject({ payment_id: p.id, kind: "refund", amount: 500, status: "succeeded", source: "provider" });
   });
 
   it("can lose events on purpose, and sends again what our endpoint refused", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectedMember } from "../../scripts/crash-trial/reference";
-import { compare, type Counters, type ExpectedSubscription, type LedgerCharge, type LedgerRefund, type OurPayment, type OurRefund } from "../../scripts/crash-trial/compare";
+import { compare, type Counters, type ExpectedSubscription, type LedgerCharge, type LedgerRefund, type OurPayment, type OurRefund, type WebhookCall } from "../../scripts/crash-trial/compare";
 
 /**
  * Each of the crash trial's counters (decision 0043) fails on its own class of mistake: a clean history counts 0
@@ -38,11 +38,19 @@ function clean() {
     ledger: [{ provider: "stripe_refund", key: "refund:1", objectId: "re_1", amount: 500, answer: "succeeded" }],
     asked: [{ providerId: null, key: "refund:1", amount: 500, status: "succeeded" }],
   };
-  return { ours, ledger, expected, refunds };
+  // Webhooks: one taken, one sent again (a duplicate), one cut short by a kill, one that failed and was taken later.
+  const webhooks: WebhookCall[] = [
+    { provider: "stripe", eventId: "evt_1", status: "processed" },
+    { provider: "stripe", eventId: "evt_1", status: "duplicate" },
+    { provider: "akahu", eventId: null, status: "received" },
+    { provider: "gocardless", eventId: "WB1", status: "failed" },
+    { provider: "gocardless", eventId: "WB1", status: "processed" },
+  ];
+  return { ours, ledger, expected, refunds, webhooks };
 }
 
 type Scenario = ReturnType<typeof clean>;
-const run = (s: Scenario) => compare(s.ours, s.ledger, s.expected, s.refunds);
+const run = (s: Scenario) => compare(s.ours, s.ledger, s.expected, s.refunds, s.webhooks);
 
 function onlyThis(counters: Counters, name: keyof Counters) {
   expect(counters[name]).toBeGreaterThan(0);
@@ -116,7 +124,7 @@ describe("crash trial counters", () => {
     expect(counters.paidTwice).toBe(1);
     // The extra try is also a try the reference does not expect: that counter says so too, and no other.
     expect(counters.attemptsDiffer).toBe(1);
-    for (const name of ["skipped", "chargedAfterStop", "retryNeverReached", "paidWithoutProvider", "unknownOrOtherState", "amountDiffers", "refundsMissing"] as const) expect(counters[name]).toBe(0);
+    for (const name of ["skipped", "chargedAfterStop", "retryNeverReached", "paidWithoutProvider", "unknownOrOtherState", "amountDiffers", "refundsMissing", "webhooksNotTaken"] as const) expect(counters[name]).toBe(0);
   });
 
   it("counts a try missing or on another day", () => {
@@ -140,6 +148,21 @@ describe("crash trial counters", () => {
     const u = clean();
     u.refunds.ours[0].amount = 400;
     onlyThis(run(u), "refundsMissing");
+    // A refund made in the provider's dashboard whose webhook never reached us.
+    const v = clean();
+    v.refunds.ledger.push({ provider: "gocardless_refund", key: "dashboard:7", objectId: "RF7", amount: 300, answer: "succeeded" });
+    onlyThis(run(v), "refundsMissing");
+  });
+
+  it("counts a provider event refused, rejected, or failed and never taken", () => {
+    for (const status of ["refused", "rejected"]) {
+      const s = clean();
+      s.webhooks.push({ provider: "stripe", eventId: "evt_2", status });
+      onlyThis(run(s), "webhooksNotTaken");
+    }
+    const t = clean();
+    t.webhooks.push({ provider: "akahu", eventId: "PAYMENT.UPDATE:payment_9:SENT", status: "failed" });
+    onlyThis(run(t), "webhooksNotTaken");
   });
 });
 

@@ -60,6 +60,9 @@ export function sandboxCards(db: Db, clock: SandboxClock = systemClock): CardPro
       currency: sql.placeholder("currency"),
       status: sql.placeholder("status"),
       decline_code: sql.placeholder("declineCode"),
+      // On the sandbox's clock, not the database's: under a simulated clock a charge and its webhook are of the run's day.
+      created_at: sql.placeholder("createdAt"),
+      next_event_at: sql.placeholder("createdAt"),
     })
     .onConflictDoNothing()
     .returning()
@@ -137,16 +140,18 @@ export function sandboxCards(db: Db, clock: SandboxClock = systemClock): CardPro
       const sameCharge = (stored: Record<string, unknown>) =>
         JSON.stringify([stored.amount, stored.currency, stored.customer, stored.payment_method]) === JSON.stringify([request.amount, request.currency, request.customer, request.payment_method]);
       const decline = DECLINES[sandboxCard(paymentMethod)];
+      const now = clock.now();
       const [written] = await record.execute({
         provider,
         key: req.idempotencyKey,
         // When it was made on the sandbox's clock (a simulated run's day), as Stripe's `created`: what listCharges goes by.
-        request: { ...request, metadata: req.metadata, account: req.account ?? null, created: clock.now().toISOString() },
+        request: { ...request, metadata: req.metadata, account: req.account ?? null, created: now.toISOString() },
         objectId: objectId(),
         amount: req.amount,
         currency: req.currency,
         status: decline ? "requires_payment_method" : "succeeded",
         declineCode: decline ? (decline.declineCode ?? decline.code) : null,
+        createdAt: now,
       });
       const row = written ?? (await recorded.execute({ provider, key: req.idempotencyKey }))[0];
       if (!sameCharge(row.request)) {

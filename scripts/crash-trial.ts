@@ -92,7 +92,7 @@ if (process.argv[2] === "--child") {
   const clock = simulatedClock();
   const providers = remoteProviders(providersUrl, clock, {
     // Akahu's signature is checked here, with its published key (the sandbox's), as the live adapter checks it.
-    "bank.verifyWebhook": (body, keyId, signature) => sandboxBank(database.db, clock).verifyWebhook(body as string, keyId as string | undefined, signature as string | undefined),
+    "bank.verifyWebhook": (body, keyId, signature) => sandboxBank(database.db, clock, process.env.CRASH_AKAHU_SANDBOX_SIGNING_KEY).verifyWebhook(body as string, keyId as string | undefined, signature as string | undefined),
   });
   // Our webhook endpoint: what POST /api/webhooks/{provider} does (receiveWebhook: stored, signature checked, once
   // per event, processed), with this deployment's signing secrets.

@@ -12,6 +12,7 @@ import { redirectForApiError } from "../lib/session.server";
 import { formOn, formText } from "../lib/settings-action.server";
 import { redirectWithToast } from "../lib/toast.server";
 import { formatDateTime } from "../../domain/dates";
+import { gymRoleLabel } from "../../domain/staff";
 
 export const meta: MetaFunction = () => [{ title: "Staff · Gym Membership" }];
 
@@ -36,7 +37,11 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     staff: list.data,
     // Accounts another organisation holds, asked to join (decision 0048): shown as typed here until they accept.
-    invitations: (invitations?.data ?? []).map((i) => ({ ...i, expires: formatDateTime(new Date(i.expires_at)) })),
+    invitations: (invitations?.data ?? []).map((i) => ({
+      ...i,
+      roles: i.role === "admin" ? "Organisation admin" : i.gyms.map((g) => gymRoleLabel(options.gyms.find((o) => o.id === g.id)?.name ?? "A gym", g.role)).join(", "),
+      expires: formatDateTime(new Date(i.expires_at)),
+    })),
     options,
     status,
     search,
@@ -226,7 +231,7 @@ function WaitingInvitations({ invitations }: { invitations: ReturnType<typeof us
                 <span className="font-medium">{i.name || i.email}</span>
                 {i.name ? <span className="text-slate-600"> · {i.email}</span> : null}
                 <span className="block text-xs text-slate-600">
-                  {i.role === "admin" ? "Organisation admin" : "Gym roles as invited"} · the link works until {i.expires}
+                  {i.roles} · the link works until {i.expires}
                 </span>
               </span>
               <Form method="post">

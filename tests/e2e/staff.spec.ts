@@ -126,6 +126,7 @@ test("invites someone another organisation holds: they join only when they accep
   await expect(page).toHaveURL(/\/staff\?status=invited$/);
   const waiting = page.getByRole("region", { name: "Waiting for an answer" });
   await expect(waiting.getByText(email)).toBeVisible();
+  await expect(waiting.getByText(/Demo Fitness Central: Personal Trainer · the link works until/)).toBeVisible();
   // Their account's name is theirs to share: not shown until they accept.
   await expect(page.getByText("Hana Harbour")).toHaveCount(0);
   await noViolations(page);

@@ -97,3 +97,24 @@ export const memberUpdateSchema = z
     if (v.hear_about_us === "other" && !v.hear_about_us_other) ctx.addIssue({ code: "custom", path: ["hear_about_us_other"], message: MSG.required });
   });
 export type MemberUpdate = z.infer<typeof memberUpdateSchema>;
+
+/** The person's own fields (decision 0048), as the form and the users row name them:
+ * an organisation writes them only while no other holds the person (server/api/members/edit.ts). */
+export const PERSON_FIELDS = [
+  "name",
+  "mobile_number",
+  "dob",
+  "address",
+  "suburb",
+  "city",
+  "post_code",
+  "emergency_contact_name",
+  "emergency_contact_number",
+  "emergency_contact_relationship",
+  "email_notifications",
+  "push_notifications",
+  "payment_reminders",
+  "confidence_and_experience",
+  "hear_about_us",
+  "hear_about_us_other",
+] as const;

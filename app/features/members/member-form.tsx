@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { CONFIDENCE_ANSWERS, CONFIDENCE_LABELS, HEAR_ABOUT_US_ANSWERS, HEAR_ABOUT_US_LABELS } from "../../../domain/member";
-import { memberUpdateSchema } from "../../../domain/schemas/members";
+import { memberUpdateSchema, PERSON_FIELDS } from "../../../domain/schemas/members";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
 import { CheckboxField, SelectField, TextAreaField } from "../../components/form-controls";
 import type { MemberDetail } from "./detail-types";
@@ -13,20 +13,8 @@ import type { MemberDetail } from "./detail-types";
  * the user's values and the messages; the first field in error takes the focus (autoFocus when the page
  * is rendered by the server, an effect when the answer arrives by fetch).
  */
-const PERSON_TEXT = new Set([
-  "name",
-  "email",
-  "mobile_number",
-  "dob",
-  "address",
-  "suburb",
-  "city",
-  "post_code",
-  "emergency_contact_name",
-  "emergency_contact_number",
-  "emergency_contact_relationship",
-  "hear_about_us_other",
-]);
+/** Shown read-only when another organisation holds the person: their own fields, the e-mail (their sign-in) too. */
+const PERSON_TEXT = new Set<string>([...PERSON_FIELDS, "email"]);
 
 export function MemberForm({
   member,

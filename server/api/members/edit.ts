@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { MemberUpdate } from "../../../domain/schemas/members";
+import { PERSON_FIELDS, type MemberUpdate } from "../../../domain/schemas/members";
 import { gyms, organisation_users, users } from "../../db/schema";
 import type { Tenant } from "../../db/tenant";
 import { HELD_ELSEWHERE, heldElsewhere } from "../../people/custody";
@@ -8,25 +8,6 @@ import type { FoundMember } from "./find";
 
 const EMAIL_TAKEN = "This e-mail address is already in use";
 
-/** The person's own fields (decision 0048), as the form and the users row name them. */
-const PERSON_FIELDS = [
-  "name",
-  "mobile_number",
-  "dob",
-  "address",
-  "suburb",
-  "city",
-  "post_code",
-  "emergency_contact_name",
-  "emergency_contact_number",
-  "emergency_contact_relationship",
-  "email_notifications",
-  "push_notifications",
-  "payment_reminders",
-  "confidence_and_experience",
-  "hear_about_us",
-  "hear_about_us_other",
-] as const;
 
 const isUniqueViolation = (err: unknown) =>
   (err as { code?: string; cause?: { code?: string } })?.code === "23505" || (err as { cause?: { code?: string } })?.cause?.code === "23505";

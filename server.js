@@ -65,7 +65,7 @@ if (cluster.isPrimary && workers > 1) {
 async function serve() {
   const root = path.dirname(fileURLToPath(import.meta.url));
   const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
-  const { boot, ConfigError, crossSitePolicy, createRequestHandler, cspNonce, securityHeaders, log, pagePatterns, requestObservability } = build.entry.module;
+  const { boot, ConfigError, crossSitePolicy, createRequestHandler, cspNonce, hostGate, securityHeaders, log, pagePatterns, requestObservability } = build.entry.module;
 
   let runtime;
   try {
@@ -118,6 +118,10 @@ async function serve() {
     if (policy === "pass-cross-origin") delete req.headers.origin;
     next();
   });
+
+  // The host split, once for every request before any loader or action: a route of the other app answers 404
+  // (app/lib/host-gate.server.tsx).
+  app.use(hostGate(build.routes));
 
   app.all(
     "*",

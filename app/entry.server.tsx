@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
 import { InlineStylesContext } from "./components/stylesheet";
@@ -13,6 +13,7 @@ import { ApiRequestError } from "./lib/api.server";
 export { boot } from "../server/runtime";
 export { ConfigError } from "../server/config";
 export { crossSitePolicy } from "./lib/same-origin.server";
+export { hostGate } from "./lib/host-gate.server";
 export { createRequestHandler } from "../server/http/remix-handler";
 export { cspNonce, securityHeaders } from "../server/http/security-headers";
 export { pagePatterns, requestObservability } from "../server/observability/http";
@@ -22,6 +23,8 @@ export { log } from "../server/observability/log";
 export function handleError(error: unknown, { request }: { request: Request }) {
   // An API call that failed on our side was reported by the API already.
   if (request.signal.aborted || (error instanceof ApiRequestError && error.status >= 500)) return;
+  // Remix's own 4xx (a GET to a page that only takes posts: 405) is the client's mistake, not a failure.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   reportError("[remix] loader or action failed", error);
 }
 

@@ -2,6 +2,7 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
 import { reportBrowserError } from "./browser-reporting";
 import { requestProblem } from "../lib/request-problem";
+import { BareErrorMessage, NOT_FOUND } from "./not-found-page";
 
 /**
  * The error page without the back-office shell: for guests, the sign-up host, unknown hosts, and any error
@@ -17,16 +18,9 @@ export function BareError() {
     if (!notFound && !badRequest && !isRouteErrorResponse(error)) reportBrowserError(error);
   }, [error, notFound, badRequest]);
   return (
-    <main className="mx-auto max-w-lg px-6 py-24 text-center">
-      <h1 className="text-3xl font-bold">{notFound ? "Page not found" : badRequest ? "That did not work" : "Something went wrong"}</h1>
-      <p className="mt-4 text-slate-600">
-        {notFound ? "There is nothing at this address." : (badRequest ?? "Please try again in a moment. If it keeps happening, contact us.")}
-      </p>
-      <p className="mt-8">
-        <a href="/" className="font-medium text-brand-600 underline">
-          Go to the start page
-        </a>
-      </p>
-    </main>
+    <BareErrorMessage
+      heading={notFound ? NOT_FOUND.heading : badRequest ? "That did not work" : "Something went wrong"}
+      text={notFound ? NOT_FOUND.text : (badRequest ?? "Please try again in a moment. If it keeps happening, contact us.")}
+    />
   );
 }

@@ -1,22 +1,22 @@
-import { data } from "@remix-run/node";
 import { config } from "../../server/config";
 
 /** Which app a request gets is decided by its host name (BACKOFFICE_HOSTS / SIGNUP_HOSTS). */
 export type AppKind = "backoffice" | "signup";
 
-export function appFor(request: Request): AppKind | null {
-  const host = new URL(request.url).hostname.toLowerCase();
+export function appKindOfHost(hostname: string): AppKind | null {
+  const host = hostname.toLowerCase();
   const cfg = config();
   if (cfg.BACKOFFICE_HOSTS.includes(host)) return "backoffice";
   if (cfg.SIGNUP_HOSTS.includes(host)) return "signup";
   return null;
 }
 
-/** A route of the other app (or an unknown host) answers 404. */
-export function requireApp(request: Request, ...kinds: AppKind[]): AppKind {
-  const kind = appFor(request);
-  if (!kind || !kinds.includes(kind)) throw data({ message: "Not found" }, { status: 404 });
-  return kind;
+/**
+ * The app of this request's host. Which routes a host may reach is decided once, before any loader runs
+ * (lib/host-gate.server.tsx); this is for the few places that behave differently per host (the start page, sign-out).
+ */
+export function appFor(request: Request): AppKind | null {
+  return appKindOfHost(new URL(request.url).hostname);
 }
 
 /** The origin of the other app, on the same scheme and port as this request. */

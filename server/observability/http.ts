@@ -1,42 +1,22 @@
 import type { NextFunction, Request, Response } from "express";
-import { LRUCache } from "lru-cache";
-import { matchRoutes } from "@remix-run/react";
+import { buildRouteMatcher, type BuildRoutes } from "../http/route-tree";
 import { noteRequest, requestIdFrom, runInRequest, type RequestContext } from "./context";
 import { log } from "./log";
 import { startRequestSpan } from "./report";
-
-type RouteObject = Parameters<typeof matchRoutes>[0][number];
-type BuildRoutes = Record<string, { id: string; parentId?: string; path?: string; index?: boolean }>;
 
 /**
  * A page's route pattern (/members/:id) from the build's route tree, for logs and traces: the pattern, never the
  * path itself (which may hold ids and tokens) and never the query string.
  */
 export function pagePatterns(routes: BuildRoutes): (pathname: string) => string | undefined {
-  const children = (parentId: string | undefined): RouteObject[] =>
-    Object.values(routes)
-      .filter((r) => r.parentId === parentId)
-      .map((r) => (r.index ? { id: r.id, index: true as const, path: r.path } : { id: r.id, path: r.path, children: children(r.id) }));
-  const tree = children(undefined);
-  const match = (pathname: string) => {
-    const matches = matchRoutes(tree, pathname);
-    if (!matches) return "";
-    const parts = matches.map((m) => m.route.path).filter((p): p is string => Boolean(p));
+  const match = buildRouteMatcher(routes);
+  return (pathname) => {
+    const matches = match(pathname);
+    if (!matches) return undefined;
+    const parts = matches.map((m) => m.path).filter((p): p is string => Boolean(p));
     return `/${parts.join("/")}`.replace(/\/+/g, "/");
   };
-  // matchRoutes flattens, ranks and compiles all ~90 routes on every call (0.4 ms a request, as much as Remix's own
-  // match): patterns are remembered by the path's shape, its ids written as one stand-in, so /members/12 and
-  // /members/13 share one. A stand-in matches wherever the id did, as no route has an all-digit segment of its own.
-  const known = new LRUCache<string, string>({ max: 2000 });
-  return (pathname) => {
-    const shape = pathname.replace(ID_SEGMENT, "/0");
-    let pattern = known.get(shape);
-    if (pattern === undefined) known.set(shape, (pattern = match(shape)));
-    return pattern || undefined;
-  };
 }
-/** A path segment that is an id: digits, or a uuid. */
-const ID_SEGMENT = /\/(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi;
 
 /**
  * The first thing every request meets (issue 19): an id (X-Request-Id, kept from a proxy in front or made here, sent

@@ -1,6 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
-import { requireApp } from "../../lib/host.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import { gymRoute } from "./gym-route.server";
@@ -29,7 +28,6 @@ export async function connectAction(args: ActionFunctionArgs, service: Service) 
  * code is good once, so the page never shows it again: it goes on to the gym's page with a toast.
  */
 export async function connectCallback(args: LoaderFunctionArgs, service: Service) {
-  requireApp(args.request, "backoffice");
   const api = gymApi(args);
   const q = new URL(args.request.url).searchParams;
   const names = NAMES[service];

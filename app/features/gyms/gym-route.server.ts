@@ -1,12 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { gymApi } from "../../lib/api.server";
-import { requireApp } from "../../lib/host.server";
 import { idParam } from "../../lib/params.server";
 import { orRefusal } from "../members/member-route.server";
 
 /** What every /gyms/{id}… route starts with: the back-office host, the gym's id and the API client. */
 export function gymRoute(args: LoaderFunctionArgs | ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
   return { id: idParam(args.params, "id"), api: gymApi(args) };
 }
 

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { AnswerOf } from "../../lib/api-contract";
 import { gymApi } from "../../lib/api.server";
-import { requireApp } from "../../lib/host.server";
 import { idParam } from "../../lib/params.server";
 import { orRefusal } from "../members/member-route.server";
 
@@ -9,7 +8,6 @@ export type MemberImport = AnswerOf<"get", "/imports/:id">;
 
 /** What every /gyms/{id}/imports… route starts with: the back-office host, the gym (for its name), the API client. */
 export async function importsRoute(args: LoaderFunctionArgs | ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
   const api = gymApi(args);
   const gymId = idParam(args.params, "id");
   const me = await orRefusal(args.request, api.get("/me"));

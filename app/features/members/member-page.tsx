@@ -1,8 +1,8 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
-import type { loader as staffLayout } from "../../routes/_staff";
+import type { loader as staffLayout } from "../../routes/backoffice/_staff";
 import { capitaliseWords, formatDateTime } from "../../../domain/dates";
-import type { loader } from "../../routes/_staff.members.$id._index";
+import type { loader } from "../../routes/backoffice/_staff.members.$id._index";
 import { RecurringSessions } from "../calendar/recurring-sessions";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "./member-history";
@@ -20,7 +20,7 @@ export type MemberPageData = SerializeFrom<typeof loader>;
 export function MemberPage({ data }: { data: MemberPageData }) {
   const { member, payments, visits, credentials, changes, events, view, pifAllowed, schedule } = data;
   const params = new URLSearchParams(useLocation().search);
-  const shell = useRouteLoaderData<typeof staffLayout>("routes/_staff");
+  const shell = useRouteLoaderData<typeof staffLayout>("routes/backoffice/_staff");
   const messaging = Boolean(shell?.me.current_organisation?.calendar_and_messaging);
   const button = "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50";
   return (

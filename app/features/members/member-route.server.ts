@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { gymApi } from "../../lib/api.server";
-import { requireApp } from "../../lib/host.server";
 import { idParam } from "../../lib/params.server";
 import { redirectForApiError } from "../../lib/session.server";
 
@@ -9,7 +8,6 @@ import { redirectForApiError } from "../../lib/session.server";
  * page unless it is a plain positive integer) and the API client.
  */
 export function memberRoute(args: LoaderFunctionArgs | ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
   return { id: idParam(args.params, "id"), api: gymApi(args) };
 }
 

@@ -22,7 +22,7 @@ export function useInPlaceAction(): boolean {
   const matches = useMatches();
   const location = useLocation();
   const leaf = matches[matches.length - 1]?.id ?? "";
-  const action = IN_PLACE_ACTIONS.some((a) => leaf === `routes/_staff.members.$id.${a}`);
+  const action = IN_PLACE_ACTIONS.some((a) => leaf === `routes/backoffice/_staff.members.$id.${a}`);
   const asked = (location.state as { inPlace?: boolean } | null)?.inPlace === true;
   const held = useRef(false);
   if (!action) held.current = false;

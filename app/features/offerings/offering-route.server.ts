@@ -3,12 +3,10 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { offeringForm } from "../../../domain/schemas/offerings";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm, replyWithApiError } from "../../lib/forms.server";
-import { requireApp } from "../../lib/host.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 
 export function offeringsRoute(args: LoaderFunctionArgs | ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
   return gymApi(args);
 }
 

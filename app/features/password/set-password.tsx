@@ -8,7 +8,6 @@ import { AuthCard } from "../../components/auth-card";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm, replyWithApiError } from "../../lib/forms.server";
-import { requireApp } from "../../lib/host.server";
 import { redirectWithToast } from "../../lib/toast.server";
 
 /**
@@ -16,7 +15,6 @@ import { redirectWithToast } from "../../lib/toast.server";
  * POST /api/validate-link before the form shows, and used once by POST /api/reset-password.
  */
 export async function setPasswordLoader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "backoffice");
   const token = new URL(args.request.url).searchParams.get("token") ?? "";
   if (!token) return { token, link: null, problem: "This page needs the link from your e-mail. Open the link in the e-mail again, or ask for a new one." };
   try {
@@ -29,7 +27,6 @@ export async function setPasswordLoader(args: LoaderFunctionArgs) {
 }
 
 export async function setPasswordAction(args: ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
   const submission = parseWithZod(await readForm(args.request), { schema: setPasswordSchema });
   const hide = { hideFields: ["password", "password_confirmation"] };
   if (submission.status !== "success") return data(submission.reply(hide), { status: 400 });

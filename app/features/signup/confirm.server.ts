@@ -7,7 +7,6 @@ import { addCalendarDays, localDay } from "../../../domain/dates";
 import { confirmSubscriptionSchema, LATEST_START_DAYS, registerFieldsSchema } from "../../../domain/schemas/signup";
 import { ApiRequestError } from "../../lib/api.server";
 import { readForm } from "../../lib/forms.server";
-import { requireApp } from "../../lib/host.server";
 import { redirectForApiError, requireSignupStep } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import type { Quote } from "./quote";
@@ -22,7 +21,6 @@ const pageSchema = z.intersection(registerFieldsSchema, confirmSubscriptionSchem
  * /api/subscriptions, with the idempotency key the page was drawn with: a double tap or a retry makes one).
  */
 export async function confirmLoader(args: LoaderFunctionArgs) {
-  requireApp(args.request, "signup");
   const { me, api } = await requireSignupStep(args);
   try {
     const signup = await api.get("/me/signup");
@@ -36,7 +34,6 @@ export async function confirmLoader(args: LoaderFunctionArgs) {
 }
 
 export async function confirmAction(args: ActionFunctionArgs) {
-  requireApp(args.request, "signup");
   const { api } = await requireSignupStep(args);
   const form = await readForm(args.request);
   const submission = parseWithZod(form, { schema: pageSchema });

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { ApiRequestError, type GymApi } from "../../lib/api.server";
-import { requireApp } from "../../lib/host.server";
 import { redirectForApiError, requireSignupStep } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import type { SignupState } from "./methods";
@@ -13,7 +12,6 @@ type MethodKind = SignupState["methods"][number]["kind"];
  * offers it; otherwise back to choosing, saying the gym does not take it online.
  */
 export async function offeredMethod(args: LoaderFunctionArgs, kind: MethodKind, notOffered: { summary: string; takes: string }) {
-  requireApp(args.request, "signup");
   const { me, api } = await requireSignupStep(args);
   let signup: SignupState;
   try {

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { AnswerOf } from "../../lib/api-contract";
 import { gymApi } from "../../lib/api.server";
-import { requireApp } from "../../lib/host.server";
 import { orRefusal } from "../members/member-route.server";
 
 export type StaffOptions = AnswerOf<"get", "/organisations/:id/staff/form-options">;
@@ -9,7 +8,6 @@ export type StaffMember = AnswerOf<"get", "/staff/:id">;
 
 /** What every /staff… route starts with: the back-office host, the API client, the current organisation and the forms' options. */
 export async function staffRoute(args: LoaderFunctionArgs | ActionFunctionArgs) {
-  requireApp(args.request, "backoffice");
   const api = gymApi(args);
   const me = await orRefusal(args.request, api.get("/me"));
   const organisationId = me.current_organisation!.id;

@@ -1,0 +1,214 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ORGANISATION_PRICE_FREQUENCIES } from "../../../domain/billing";
+import { formatDate } from "../../../domain/dates";
+import { formatCents } from "../../../domain/money";
+import { OFFERING_TYPE_LABELS, perFrequency, SWITCH_LABELS } from "../../../domain/offering";
+import { PERIOD_UNIT_LABELS, PERIOD_UNITS } from "../../../domain/organisation";
+import { orRefusal } from "../../features/members/member-route.server";
+import { CopyButton } from "../../components/copy-button";
+import { offeringsRoute } from "../../features/offerings/offering-route.server";
+import { SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../../components/settings-sections";
+import { CallTable } from "../../features/webhooks/calls";
+import { pageQuery } from "../../lib/params.server";
+import { formOn, formText, settingsAction, type Section } from "../../lib/settings-action.server";
+
+export const meta: MetaFunction = () => [{ title: "Organisation settings · Gym Membership" }];
+
+/** /organisation/settings (organisation admins only: the layout sends anyone else to /dashboard). */
+export async function loader(args: LoaderFunctionArgs) {
+  const api = offeringsRoute(args);
+  const me = await orRefusal(args.request, api.get("/me"));
+  const id = me.current_organisation!.id;
+  const hooksPage = pageQuery(new URL(args.request.url), "hooks");
+  const [organisation, links, hooks, prices] = await orRefusal(
+    args.request,
+    Promise.all([
+      api.get("/organisations/:id", { params: { id } }),
+      api.get("/organisations/:id/age-bypass-links", { params: { id } }),
+      api.get("/organisations/:id/akahu-webhooks", { params: { id }, query: { page: hooksPage } }),
+      api.get("/organisations/:id/prices", { params: { id } }),
+    ]),
+  );
+  return { organisation, links: links.data, hooks, prices: prices.data };
+}
+
+const text = formText;
+const on = formOn;
+
+const SECTIONS: Record<string, Section<number>> = {
+  name: { save: (api, id, f) => api.put("/organisations/:id", { params: { id }, body: { name: text(f, "name") } }), summary: "Name saved", fields: ["name"] },
+  grace: {
+    save: (api, id, f) => api.put("/organisations/:id/grace-period", { params: { id }, body: { period: text(f, "period"), unit: text(f, "unit") } }),
+    summary: "Failed-payment grace period saved",
+    fields: ["period", "unit"],
+  },
+  "term-grace": {
+    save: (api, id, f) => api.put("/organisations/:id/term-membership-grace-period", { params: { id }, body: { period: text(f, "period"), unit: text(f, "unit") } }),
+    summary: "Term-membership grace period saved",
+    fields: ["period", "unit"],
+  },
+  "minimum-age": {
+    save: (api, id, f) => api.put("/organisations/:id/minimum-age", { params: { id }, body: { minimum_age: text(f, "minimum_age") } }),
+    summary: "Minimum age saved",
+    fields: ["minimum_age"],
+  },
+  permissions: {
+    save: (api, id, f) => api.put("/organisations/:id/offering-permissions", { params: { id }, body: { enable_offerings: on(f, "enable_offerings"), non_stop: on(f, "non_stop"), limited_access: on(f, "limited_access") } }),
+    summary: "Offering types saved",
+    fields: ["enable_offerings", "non_stop", "limited_access"],
+  },
+  frequencies: {
+    save: (api, id, f) => api.put("/organisations/:id/price-frequencies", { params: { id }, body: Object.fromEntries(ORGANISATION_PRICE_FREQUENCIES.map((k) => [k, on(f, k)])) }),
+    summary: "Price frequencies saved",
+    fields: [...ORGANISATION_PRICE_FREQUENCIES],
+  },
+  "create-link": { save: (api, id) => api.post("/organisations/:id/age-bypass-links", { params: { id } }), summary: "Age-bypass link created", fields: [] },
+  "revoke-link": { save: (api, id, f) => api.delete("/organisations/:id/age-bypass-links/:linkId", { params: { id, linkId: Number(f.get("link_id")) || 0 } }), summary: "Link revoked", fields: [] },
+};
+
+export async function action(args: ActionFunctionArgs) {
+  const api = offeringsRoute(args);
+  const me = await orRefusal(args.request, api.get("/me"));
+  return settingsAction(args.request, api, me.current_organisation!.id, SECTIONS, "/organisation/settings");
+}
+
+export default function OrganisationSettings() {
+  const { organisation: o, links, hooks, prices } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const units = PERIOD_UNITS.map((u) => ({ value: u, label: PERIOD_UNIT_LABELS[u] }));
+  const hookPages = Math.max(1, Math.ceil(hooks.meta.total / hooks.meta.per_page));
+  return (
+    <div className="max-w-5xl space-y-4">
+      <h1 className="text-2xl font-semibold">Organisation settings</h1>
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        <SettingsSection id="name" title="Name" intent="name" result={result}>
+          <TextSetting result={result} intent="name" name="name" label="Organisation name" value={o.name} />
+        </SettingsSection>
+        <SettingsSection id="grace" title="Failed-payment grace period" intent="grace" result={result} hint="How long a member whose payment failed keeps access while it is retried.">
+          <div className="grid grid-cols-2 gap-3">
+            <TextSetting result={result} intent="grace" name="period" label="Period" type="number" value={String(o.grace_period.failed_payment_grace_period)} />
+            <SelectSetting result={result} intent="grace" name="unit" label="Unit" value={o.grace_period.failed_payment_grace_period_unit} options={units} />
+          </div>
+        </SettingsSection>
+        <SettingsSection id="term-grace" title="Term-membership grace period" intent="term-grace" result={result} hint="How long a term membership's member may fall behind before the break fee applies.">
+          <div className="grid grid-cols-2 gap-3">
+            <TextSetting result={result} intent="term-grace" name="period" label="Period" type="number" value={String(o.term_grace_period.term_membership_grace_period)} />
+            <SelectSetting result={result} intent="term-grace" name="unit" label="Unit" value={o.term_grace_period.term_membership_grace_period_unit} options={units} />
+          </div>
+        </SettingsSection>
+        <SettingsSection id="minimum-age" title="Joining online" intent="minimum-age" result={result} hint="The youngest a person may be to join on the sign-up app by themselves; an age-bypass link lets a parent or guardian sign someone younger up. 0 means no minimum.">
+          <TextSetting result={result} intent="minimum-age" name="minimum_age" label="Minimum age (years)" type="number" value={String(o.minimum_age)} />
+        </SettingsSection>
+        <SettingsSection id="permissions" title="Offering types" intent="permissions" result={result} hint="The kinds of offering staff may create.">
+          <SwitchSetting result={result} intent="permissions" name="enable_offerings" label="Staff may create and change offerings" on={o.offering_permissions.enable_offerings} />
+          <SwitchSetting result={result} intent="permissions" name="non_stop" label={OFFERING_TYPE_LABELS["24_7"]} on={o.offering_permissions.non_stop} />
+          <SwitchSetting result={result} intent="permissions" name="limited_access" label={OFFERING_TYPE_LABELS.limited_access} on={o.offering_permissions.limited_access} />
+        </SettingsSection>
+        <SettingsSection id="frequencies" title="Price frequencies" intent="frequencies" result={result} hint="How often new prices may bill. Paid-in-full (PIF) prices are always available.">
+          <div className="grid grid-cols-2 gap-2">
+            {ORGANISATION_PRICE_FREQUENCIES.map((f) => (
+              <SwitchSetting key={f} result={result} intent="frequencies" name={f} label={SWITCH_LABELS[f]} on={o.price_frequencies[f]} />
+            ))}
+          </div>
+        </SettingsSection>
+        <SettingsSection
+          id="age-bypass"
+          title="Age-bypass links"
+          intent="create-link"
+          submit="Create a link"
+          result={result}
+          hint="A sign-up link that lets someone under the minimum age join on any public price, for a parent or guardian signing a teenager up."
+        >
+          {links.length === 0 ? <p className="text-sm text-slate-600">No links yet.</p> : null}
+        </SettingsSection>
+      </div>
+      {links.length ? (
+        <section aria-label="Age-bypass links" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+          {links.map((l) => (
+            <div key={l.id} className="space-y-1 border-t border-slate-100 pt-2 first:border-0 first:pt-0">
+              <div className="flex items-center justify-between">
+                <p className="text-xs text-slate-600">Made {formatDate(l.created_at)}</p>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revoke-link" />
+                  <input type="hidden" name="link_id" value={l.id} />
+                  <button type="submit" className="rounded-md border border-red-300 px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-50">
+                    Revoke
+                  </button>
+                </Form>
+              </div>
+              {l.urls.map((u) => (
+                <div key={u.url} className="flex flex-wrap items-center gap-2">
+                  <span className="w-32 shrink-0 text-xs font-medium">{u.gym}</span>
+                  <code className="min-w-0 flex-1 break-all rounded bg-slate-50 px-2 py-1 text-xs">{u.url}</code>
+                  <CopyButton text={u.url} label={`Copy the link for ${u.gym}`} />
+                </div>
+              ))}
+            </div>
+          ))}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="akahu-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="akahu-heading" className="font-semibold">
+          Akahu webhook deliveries
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          What the open-banking provider sent this organisation, newest first.{" "}
+          <Link to="/webhook-calls?provider=akahu" className="text-brand-700 underline">
+            Open in webhook calls
+          </Link>
+        </p>
+        <div className="mt-2">{hooks.data.length ? <CallTable calls={hooks.data} /> : <p className="text-sm text-slate-700">None yet.</p>}</div>
+        {hookPages > 1 ? (
+          <nav aria-label="Akahu delivery pages" className="mt-2 flex gap-3 text-sm">
+            {hooks.meta.page > 1 ? <Link to={`?hooks=${hooks.meta.page - 1}`}>Newer</Link> : null}
+            <span>
+              Page {hooks.meta.page} of {hookPages}
+            </span>
+            {hooks.meta.page < hookPages ? <Link to={`?hooks=${hooks.meta.page + 1}`}>Older</Link> : null}
+          </nav>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="prices-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="prices-heading" className="font-semibold">
+          Every price
+        </h2>
+        <div className="mt-2 overflow-x-auto">
+          <table className="stack-table min-w-full text-sm">
+            <thead className="text-left text-slate-600">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">Offering</th>
+                <th scope="col" className="py-1 pr-3 font-medium">Price</th>
+                <th scope="col" className="py-1 pr-3 font-medium">Term</th>
+                <th scope="col" className="py-1 pr-3 font-medium">Joining fee</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">Members</th>
+                <th scope="col" className="py-1 font-medium">Status</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {prices.map((p) => (
+                <tr key={p.id}>
+                  <td data-label="Offering" data-title="" className="py-1 pr-3 font-medium md:font-normal">
+                    <Link to={`/offerings/${p.offering.id}`} className="text-brand-700 hover:underline">
+                      {p.offering.name}
+                    </Link>
+                  </td>
+                  <td data-label="Price" className="py-1 pr-3 tabular-nums">
+                    {formatCents(p.amount)} {perFrequency(p.billing_frequency)}
+                    {p.private ? " · private" : ""}
+                  </td>
+                  <td data-label="Term" className="py-1 pr-3">{p.formatted_term ?? "—"}</td>
+                  <td data-label="Joining fee" className="py-1 pr-3 tabular-nums">{p.joining_fee ? formatCents(p.joining_fee) : "—"}</td>
+                  <td data-label="Members" className="py-1 pr-3 tabular-nums md:text-right">{p.subscriptions_count.toLocaleString("en-NZ")}</td>
+                  <td data-label="Status" className="py-1">{p.archived_at || p.offering.archived_at ? "Archived" : "On sale"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}

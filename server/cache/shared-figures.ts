@@ -6,7 +6,8 @@ import { figures_cache } from "../db/schema";
 
 /**
  * Costly figures kept for a while in the database (figures_cache, drizzle/0012), so every server process
- * serves the same entry and a write's invalidation reaches them all. cachified decides freshness and computes
+ * serves the same entry. A write that changes what they count drops its organisation's entries by itself, in the
+ * database, whoever makes it (triggers, drizzle/0041_figures_follow_writes.sql): no code drops them by hand. cachified decides freshness and computes
  * a missing or expired entry once per process however many ask at once. Keys start with the organisation's id.
  */
 const readEntry = preparedFor((db) =>
@@ -46,9 +47,4 @@ export function sharedFigures(db: Db): SharedFigures {
 export function keptFigures<T>(cache: SharedFigures, key: string, ttlMs: number, compute: () => Promise<T>): Promise<T> {
   if (ttlMs <= 0) return compute();
   return cachified({ cache, key, ttl: ttlMs, getFreshValue: compute });
-}
-
-/** After a write to an organisation's members: every process computes its figures afresh. */
-export async function dropFigures(db: Db, organisationId: number) {
-  await db.delete(figures_cache).where(eq(figures_cache.organisation_id, organisationId));
 }

@@ -1,6 +1,5 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { dropFigures } from "../../cache/shared-figures";
 import { memberListQuery, memberUpdateSchema, type MemberListQuery } from "../../../domain/schemas/members";
 import { localDay } from "../../../domain/dates";
 import { readBody, readForm, readQuery } from "../body";
@@ -73,7 +72,6 @@ export const memberRoutes = new Hono<ApiEnv>()
     // Moving a member to another gym needs the right there too.
     if (values.home_gym_id && values.home_gym_id !== found.membership.home_gym_id) assertCan(c.var.user!, "members.write", values.home_gym_id);
     await updateMember(c.var.tenant, found, values);
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     const updated = await findMember(c.var.tenant, c.req.param("id"));
     return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, now(c))), can: allowedOn(c, updated) } });
   })
@@ -81,7 +79,6 @@ export const memberRoutes = new Hono<ApiEnv>()
   .delete("/members/:id{[0-9]+}", requireStaff, async (c) => {
     const found = await memberFor(c, "members.delete");
     await deleteMember(c.var.tenant, found, now(c));
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { id: found.user.id, name: found.user.name, deleted: true } });
   })
   .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {

@@ -3,7 +3,6 @@ import { formatCents } from "../../../domain/money";
 import { refundMethodFor, REFUND_METHOD_LABELS } from "../../../domain/refunds";
 import { refundRequest } from "../../../domain/schemas/refunds";
 import { adjustmentsView, applyRefund, pursueRefunds, refundEffect, refundTarget, tellMembers } from "../../billing/refunds";
-import { dropFigures } from "../../cache/shared-figures";
 import { sandboxProviders } from "../../providers/registry";
 import { pathId, readBody } from "../body";
 import type { ApiEnv } from "../context";
@@ -56,6 +55,5 @@ export const refundRoutes = new Hono<ApiEnv>()
         else await tellMembers(deps.db, deps.mailer, [id]);
       });
     }
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { refund: { id: done.refund.id, status: done.refund.status, amount: done.refund.amount }, effect: done.effect, repeated: done.repeated } }, done.repeated ? 200 : 201);
   });

@@ -11,7 +11,6 @@ import {
   undoCancelRequest,
   versionOnlyRequest,
 } from "../../../domain/schemas/subscriptions";
-import { dropFigures } from "../../cache/shared-figures";
 import { payments } from "../../db/schema";
 import { chargeCommitted } from "../../billing/after-commit";
 import { ProviderError } from "../../providers/errors";
@@ -77,7 +76,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, pauseRequest);
     if (req.preview) return c.json({ data: { preview: pauseEffect(m, req, now(c)) } });
     const done = await applyPause(c.var.tenant, m, req, c.var.user!.row.id, now(c));
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/{id}/cancel: { when, reasons, comments?, version, preview? } */
@@ -87,7 +85,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     if (req.preview) return c.json({ data: { preview: cancelEffect(m, req, now(c)) } });
     const done = await applyCancel(c.var.tenant, m, req, c.var.user!.row.id, now(c));
     if (done.feePaymentId) chargeAfterCommit(c, [done.feePaymentId], m.s.id);
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/{id}/undo-cancel: { version, preview? } while undo_cancellation_until lasts. */
@@ -96,7 +93,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, undoCancelRequest);
     if (req.preview) return c.json({ data: { preview: strip(await undoEffect(c.var.tenant, m, now(c))) } });
     const done = await applyUndoCancel(c.var.tenant, m, req.version, c.var.user!.row.id, now(c));
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: strip(done.effect), event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/change-price-email-preview: the e-mail the member would get, before anything is scheduled. */
@@ -141,7 +137,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     if (req.preview) return c.json({ data: { preview: strip(await startNowEffect(c.var.tenant, m, now(c))) } });
     const done = await applyStartNow(c.var.tenant, m, req.version, c.var.user!.row.id, now(c));
     chargeAfterCommit(c, [done.paymentId], m.s.id, { first: true });
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: strip(done.effect), event: done.event, version: done.subscription.version, payment_id: done.paymentId } });
   })
   /** POST /api/subscriptions/{id}/manual-payment: { method, note?, key, version, preview? }: the balance owing. */
@@ -151,7 +146,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     if (req.preview) return c.json({ data: { preview: await manualPaymentEffect(c.var.tenant, m, req) } });
     const done = await applyManualPayment(c.var.tenant, m, req, c.var.user!.row.id, now(c));
     if (done.charge && !done.repeated) chargeAfterCommit(c, done.paymentIds, m.s.id);
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: done.effect, event: done.event, payment_ids: done.paymentIds, repeated: done.repeated } });
   })
   /** POST /api/payments/{id}/received: a bank transfer that arrived. */
@@ -163,7 +157,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     assertCan(c.var.user!, "money.write", p.gym_id);
     const done = await markReceived(t, id, c.var.user!.row.id, now(c));
     if (!done) throw notFound("No such payment.");
-    await dropFigures(t.db, t.organisationId);
     return c.json({ data: { payment: { id: done.payment.id, status: done.payment.status }, event: done.event } });
   })
   /** POST /api/members/{id}/pif: { price_id, start, method, key, preview? }: a paid-in-full membership paid at the desk. */
@@ -176,7 +169,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, pifRequest);
     if (req.preview) return c.json({ data: { preview: await pifEffect(c.var.tenant, found.user.id, gymId, req, now(c)) } });
     const done = await applyPif(c.var.tenant, found.user.id, gymId, req, c.var.user!.row.id, now(c));
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: done.effect, subscription_id: done.subscriptionId, repeated: done.repeated } });
   })
   /**
@@ -193,7 +185,6 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const done = await onboardPif(c.var.tenant, req, c.var.user!.row.id, now(c), inviteUrl(c));
     const mail = done.mail;
     c.var.afterCommit(() => c.var.deps.mailer.send(mail));
-    await dropFigures(c.var.tenant.db, c.var.tenant.organisationId);
     return c.json({ data: { effect: done.effect, user_id: done.userId, subscription_id: done.subscriptionId, invited: true } });
   })
   /** POST /api/members/{id}/resend-pif-invite: a fresh invitation to set a password. */

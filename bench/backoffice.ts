@@ -1,0 +1,188 @@
+/**
+ * tsx bench/backoffice.ts (part of npm run bench): every back-office page as staff on a low-end office machine get it
+ * (issue 30): a 1366×768 window, the CPU slowed 4× (Chrome's own throttling), in Debian's Chromium, signed in as the
+ * demo admin. For each page, two figures:
+ *   - click: from a navigation in the app (what a sidebar link or a row's link does: the Remix router's navigate)
+ *     to the new page painted with its data, as a person clicking their way around sees it;
+ *   - load: from typing the address to the page usable (hydrated, so its buttons and menus answer).
+ * Budget: every page usable within 1 s of a click. Pages are the back-office's routes in the build's manifest
+ * (app/routes/backoffice/), their ids filled from the demo data; posts-only routes and the catch-all are left out.
+ * It starts the production build (run `npm run build` first) on a fresh embedded database with the demo.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3296);
+const BASE = `http://localhost:${PORT}`;
+const BUDGET_MS = 1000;
+const CPU_SLOWDOWN = 4;
+
+type Route = { id: string; parentId?: string; path?: string; index?: boolean; hasLoader: boolean; hasAction: boolean };
+
+function manifestRoutes(): Record<string, Route> {
+  const file = readdirSync("public/build").find((f) => f.startsWith("manifest-") && f.endsWith(".js"));
+  if (!file) throw new Error("No build manifest in public/build: run `npm run build` first.");
+  return JSON.parse(
+    readFileSync(join("public/build", file), "utf8")
+      .replace(/^window\.__remixManifest=/, "")
+      .replace(/;\s*$/, ""),
+  ).routes;
+}
+
+/** The back-office's pages: staff-layout leaves with a page to show (a loader or an index), as address patterns. */
+function pagePatterns(routes: Record<string, Route>): string[] {
+  const all = Object.values(routes);
+  const leaves = all.filter((r) => r.id.startsWith("routes/backoffice/_staff.") && !all.some((c) => c.parentId === r.id));
+  const patterns = new Set<string>();
+  for (const leaf of leaves) {
+    if (!leaf.hasLoader && !leaf.index) continue; // a post-only route (an export, a resend)
+    const parts: string[] = [];
+    for (let r: Route | undefined = leaf; r && r.id !== "root"; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+    const path = `/${parts.join("/")}`;
+    if (path.includes("*") || path.includes("callback") || path.includes("export")) continue;
+    patterns.add(path);
+  }
+  return [...patterns].sort();
+}
+
+async function waitFor(url: string, ms = 120_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not come up at ${url}`);
+}
+
+async function signIn(email: string, password: string) {
+  const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" };
+  const login = await fetch(`${BASE}/api/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const mails = (await (await fetch(`${BASE}/dev/mail.json`)).json()) as { to: string; text: string }[];
+  const code = mails.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  const verify = await fetch(`${BASE}/api/email/verify`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ code }) });
+  if (!verify.ok) throw new Error(`code failed: ${verify.status}`);
+  return { cookie, headers: { ...headers, cookie } };
+}
+
+/** Ids from the demo for each kind of :param, read through the API as the pages would. */
+async function demoIds(headers: Record<string, string>) {
+  const first = async (path: string) => {
+    const body = (await (await fetch(`${BASE}/api${path}`, { headers })).json()) as { data?: { data?: { id: number }[] } | { id: number }[] };
+    const rows = Array.isArray(body.data) ? body.data : (body.data?.data ?? []);
+    return rows[0]?.id;
+  };
+  return {
+    members: await first("/members?per_page=1"),
+    offerings: await first("/offerings"),
+    gyms: await first("/gyms"),
+    staff: await first("/staff"),
+    payments: await first("/payments?per_page=1"),
+    "webhook-calls": await first("/webhook-calls"),
+    "recurring-schedules": await first("/recurring-schedules"),
+  } as Record<string, number | undefined>;
+}
+
+/** A pattern's address, each :param filled with an id of the collection it follows; null when the demo has none. */
+function fill(pattern: string, ids: Record<string, number | undefined>): string | null {
+  const parts = pattern.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    if (!parts[i].startsWith(":")) continue;
+    const id = ids[parts[i - 1]] ?? (parts[i] === ":paymentId" ? ids.payments : undefined);
+    if (id === undefined) return null;
+    parts[i] = String(id);
+  }
+  return parts.join("/");
+}
+
+async function main() {
+  const dir = `tmp/bench-backoffice-${process.pid}`;
+  const server = spawn("node", ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      SHUTDOWN_DRAIN_MS: "0",
+      BILLING_JOBS: "0",
+      DEMO_MODE: "1",
+      SEED_DEMO: "1",
+      PORT: String(PORT),
+      PGLITE_DIR: dir,
+      WEB_CONCURRENCY: "1",
+      SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+      TOAST_SECRET: "bench-toast-secret-0123456789abcdefgh",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+  try {
+    await waitFor(`${BASE}/login`);
+    const { cookie, headers } = await signIn("admin@example.com", "demo-gym-pass");
+    const ids = await demoIds(headers);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await context.addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: BASE })));
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
+
+    const idle = () =>
+      page.waitForFunction(() => {
+        const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean; navigation: { state: string } } } }).__remixRouter;
+        return router?.state.initialized && router.state.navigation.state === "idle";
+      });
+    const rows: string[][] = [["page", "click ms", "load ms", "verdict"]];
+    let over = 0;
+    const patterns = pagePatterns(manifestRoutes());
+    for (const pattern of patterns) {
+      const path = fill(pattern, ids);
+      if (!path) {
+        rows.push([pattern, "", "", "skipped: no such record in the demo"]);
+        continue;
+      }
+      // load: the address typed; usable once hydrated.
+      await page.goto(`${BASE}/dashboard`);
+      await idle();
+      const started = Date.now();
+      await page.goto(`${BASE}${path}`, { waitUntil: "load" });
+      await idle();
+      const load = Date.now() - started;
+      // click: from the dashboard, the router's navigation, then the frame that paints it.
+      await page.goto(`${BASE}/dashboard`);
+      await idle();
+      const click = await page.evaluate(async (to) => {
+        const router = (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter;
+        const t0 = performance.now();
+        await router.navigate(to);
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        return performance.now() - t0;
+      }, path);
+      const ok = click <= BUDGET_MS;
+      if (!ok) over += 1;
+      rows.push([pattern, click.toFixed(0), String(load), ok ? "within budget" : "OVER BUDGET"]);
+    }
+    console.log(`\nback-office pages (${patterns.length}; 1366×768, CPU ${CPU_SLOWDOWN}× slower, Debian's Chromium, PGlite demo data)\n`);
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
+    console.log(`\nbudget: every back-office page usable within ${BUDGET_MS} ms of a click (${over} over)`);
+    if (over) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

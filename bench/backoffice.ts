@@ -79,11 +79,12 @@ async function demoIds(headers: Record<string, string>) {
     const rows = Array.isArray(body.data) ? body.data : (body.data?.data ?? []);
     return rows[0]?.id;
   };
+  const me = (await (await fetch(`${BASE}/api/me`, { headers })).json()) as { data: { current_organisation: { id: number } } };
   return {
     members: await first("/members?per_page=1"),
     offerings: await first("/offerings"),
     gyms: await first("/gyms"),
-    staff: await first("/staff"),
+    staff: await first(`/organisations/${me.data.current_organisation.id}/staff`),
     payments: await first("/payments?per_page=1"),
     "webhook-calls": await first("/webhook-calls"),
     "recurring-schedules": await first("/recurring-schedules"),

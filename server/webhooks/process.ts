@@ -3,12 +3,12 @@ import type Stripe from "stripe";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
-import type { Db } from "../db/client";
-import { bank_connections, payments } from "../db/schema";
-import { bankPaymentResult, type AkahuWebhookPayload } from "../providers/bank/bank-provider";
-import type { ChargeResult, PaymentProviderName } from "../providers/charge-result";
-import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { bank_connections, payments } from "../core/db/schema";
+import { bankPaymentResult, type AkahuWebhookPayload } from "../core/providers/bank/bank-provider";
+import type { ChargeResult, PaymentProviderName } from "../core/providers/charge-result";
+import { directDebitResult, type DirectDebitPayment } from "../core/providers/direct-debit/direct-debit-provider";
+import type { Providers } from "../core/providers/registry";
 import { goCardlessChargebackCancelled, goCardlessTakenBack, isStripeAdjustmentEvent, processGoCardlessRefund, processStripeAdjustment } from "./adjustments";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { heldElsewhere, notOurCharge } from "./provenance";
@@ -117,7 +117,7 @@ export async function processGoCardlessEvent(db: Db, providers: Providers, event
   return settle(db, p, outcomeOf(p, "gocardless", directDebitResult(state), now), `GoCardless says ${id} ${state.status}`, now);
 }
 
-/** The member a webhook subscription was made for: we subscribe with state `o{organisation}:u{user}` (server/providers/bank). */
+/** The member a webhook subscription was made for: we subscribe with state `o{organisation}:u{user}` (server/core/providers/bank). */
 export function akahuSubscriber(state: string | undefined): { organisationId: number; userId: number } | null {
   const m = /^o(\d+):u(\d+)$/.exec(state ?? "");
   return m ? { organisationId: Number(m[1]), userId: Number(m[2]) } : null;

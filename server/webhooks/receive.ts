@@ -1,18 +1,18 @@
-import { reportError } from "../observability/report";
+import { reportError } from "../core/observability/report";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { Config } from "../config";
-import type { Db } from "../db/client";
-import { gyms, webhook_calls } from "../db/schema";
-import type { AkahuWebhookPayload, BankProvider } from "../providers/bank/bank-provider";
-import type { Providers } from "../providers/registry";
+import type { Config } from "../core/config";
+import type { Db } from "../core/db/client";
+import { gyms, webhook_calls } from "../core/db/schema";
+import type { AkahuWebhookPayload, BankProvider } from "../core/providers/bank/bank-provider";
+import type { Providers } from "../core/providers/registry";
 import { tellMembers } from "../billing/refunds";
-import type { Mailer } from "../mail/mailer";
-import { logWarning } from "../observability/log";
+import type { Mailer } from "../core/mail/mailer";
+import { logWarning } from "../core/observability/log";
 import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
 import { refuseCall } from "./refused";
-import type { WebhookSecrets } from "./secrets";
-import { verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
+import type { WebhookSecrets } from "../core/webhooks/secrets";
+import { verifyGoCardless, verifyStripe, type WebhookProvider } from "../core/webhooks/verify";
 
 /**
  * One call to /api/webhooks/{provider}: its signature checked (a bad one: 401, never processed, stored as rejected

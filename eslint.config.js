@@ -50,6 +50,10 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["csv-stringify", "csv-stringify/*"], message: "Write CSV through server/core/csv.ts (csvText / csvStream): it neutralises formula cells." }] }] },
   },
   {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
+  {
     files: ["server.js", "tests/e2e/**/*.mjs", "scripts/**/*.{js,mjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Headers: "readonly", Request: "readonly", setTimeout: "readonly", fetch: "readonly" } },
   },

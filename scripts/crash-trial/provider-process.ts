@@ -18,7 +18,8 @@ import { createServer } from "node:http";
 import { openDatabase } from "../../server/core/db/client";
 import { ProviderError } from "../../server/core/providers/errors";
 import { createProviders } from "../../server/core/providers/registry";
-import { deliverSandboxWebhooks, type SandboxWebhookSettings } from "../../server/core/providers/sandbox-webhooks";
+import { deliverSandboxWebhooks } from "../../server/core/providers/sandbox-webhooks";
+import type { SandboxWebhookSettings } from "../../server/core/providers/sandbox-webhook-settings";
 import { decode, encode, FACTORIES, OBJECTS, type RpcAnswer, type RpcCall } from "./rpc";
 
 const [, , ledgerUrl] = process.argv;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { parseSandboxWebhooks } from "./providers/sandbox-webhooks";
+import { parseSandboxWebhooks } from "./providers/sandbox-webhook-settings";
 
 /**
  * Every setting comes from the environment and is checked once, at start-up.

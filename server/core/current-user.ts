@@ -1,6 +1,5 @@
 import type { GymRole, Membership, OrgRole, PaymentType } from "./db/memberships";
 import type { users } from "./db/schema";
-import { capabilitiesIn } from "./permissions";
 
 export type UserRow = typeof users.$inferSelect;
 export type { OrgRole };
@@ -63,39 +62,3 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
 export const isStaffHere = (u: CurrentUser) => Boolean(u.organisation && u.organisation.role !== "member");
 export const isOrganisationAdmin = (u: CurrentUser) => u.organisation?.role === "admin";
 export const isGymAdmin = (u: CurrentUser) => u.gyms.some((g) => g.role === "admin");
-
-/** GET /api/me: the fields SPEC §3 lists for the signed-in user. */
-export function mePayload(u: CurrentUser) {
-  const r = u.row;
-  const types = u.paymentTypes;
-  return {
-    id: r.id,
-    name: r.name,
-    email: r.email,
-    mobile_number: r.mobile_number,
-    is_staff: isStaffHere(u),
-    email_verified_at: r.email_verified_at,
-    current_organisation: u.organisation,
-    current_gym: u.gym,
-    organisations: u.organisations.map((o) => ({ id: o.id, name: o.name })),
-    gyms: u.gyms,
-    is_organisation_admin: isOrganisationAdmin(u),
-    is_gym_admin: isGymAdmin(u),
-    /** What the user may do in the current gym (server/core/permissions.ts): the pages offer only these. */
-    permissions: capabilitiesIn(u, u.gym?.id ?? null),
-    profile_picture: r.profile_picture,
-    payment_types: types,
-    default_payment_type: types.find((t) => t.id === u.defaultPaymentTypeId) ?? null,
-    // Filled in by the sign-up flow's issue (chosen offering, price, start and billing dates).
-    start_date: null as string | null,
-    billing_date: null as string | null,
-    offering: null as { id: number; name: string } | null,
-    /** The price a member joining online came for (a link's), until they confirm. */
-    price_id: u.signup.priceId,
-    /** A member's sign-up is finished: their membership stands (SPEC §2: welcome-to-gym comes first). */
-    membership_confirmed: u.signup.confirmed,
-    general_card_surcharge_text: null as string | null,
-    should_onboard: r.should_onboard,
-    invited_at: r.invited_at,
-  };
-}

@@ -4,6 +4,7 @@ import type { ApiEnv } from "../core/context";
 import { now } from "../core/middleware";
 import { can } from "../core/permissions";
 import { activityStats, type HeadlineStats } from "../stats/queries";
+import { activeUsersInWeeks } from "./queries";
 import { finishedWeeks } from "../core/cache/finished-weeks";
 import { runningMembers, type KeptMemberSummary } from "./member-summary";
 
@@ -34,7 +35,7 @@ export async function headlineStats(c: Context<ApiEnv>, summary: Promise<KeptMem
  */
 export async function activeUsers(c: Context<ApiEnv>, weeks: number, summary: Promise<KeptMemberSummary>) {
   const at = now(c);
-  const [past, current] = await Promise.all([finishedWeeks(c.var.deps.finishedWeeks!, c.var.tenant, at, weeks), summary]);
+  const [past, current] = await Promise.all([finishedWeeks(c.var.deps.finishedWeeks!, c.var.tenant, at, weeks, () => activeUsersInWeeks(c.var.tenant, at, 1, weeks - 1)), summary]);
   return [...past, { week_start: localWeekStart(at), active: runningMembers(current) }];
 }
 

@@ -1,17 +1,17 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { flag } from "../../domain/schemas/fields";
-import { doorEvent, kisiSignature, kisiSigned, recordDoorEvent } from "./events";
-import { webhookSecrets } from "../webhooks/incoming";
+import { kisiSignature } from "./events";
+import { webhookSecrets } from "../webhooks/receive";
+import { receiveKisi } from "./kisi-webhook";
 import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, placeGym, setDoorTracksVisits } from "./integration";
 import { findGym } from "../gyms/settings";
 import { sandboxPlace, sandboxUnlock } from "../core/providers/doors/sandbox";
-import type { Db } from "../core/db/client";
 import { pathId, readBody } from "../core/body";
 import type { ApiEnv } from "../core/context";
 import { ownOrganisation } from "../core/guards";
 import { organisationDoors, serverDoors } from "./system";
-import { ApiError, invalid, notFound } from "../core/errors";
+import { notFound } from "../core/errors";
 import { now, requireStaff } from "../core/middleware";
 import { assertCan, requireCan } from "../core/permissions";
 
@@ -28,24 +28,6 @@ const integrationBody = z.union([
   z.object({ integration_type: z.literal("kisi", { errorMap: () => ({ message: "Choose the door system: kisi" }) }), api_key: z.string().trim().max(200).optional().transform((v) => v || undefined) }),
 ]);
 const placeBody = z.object({ place_id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1, "Choose one of the door system's places").max(50)) });
-
-/**
- * The door system's webhook (POST /api/webhooks/kisi, ../webhooks/incoming.ts, on the system's handle) and the
- * sandbox's door panel (on its request's tenant handle) share this: a signed event checked, then recorded.
- */
-export async function receiveKisi(c: Context<ApiEnv>, db: Db, body: string, signature: string | undefined) {
-  const secret = (await webhookSecrets(c)).kisi?.secret;
-  if (!secret || !kisiSigned(body, signature, secret)) throw new ApiError(400, "The X-Kisi-Signature does not match the body.", "bad_signature");
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    throw new ApiError(400, "The body is not JSON.", "malformed_body");
-  }
-  const parsed = doorEvent.safeParse(json);
-  if (!parsed.success) throw invalid({ _: ["Not a Kisi event"] });
-  return recordDoorEvent(db, parsed.data, now(c));
-}
 
 function sandboxOnly(c: Context<ApiEnv>) {
   if (fallbackDoors(c).mode !== "sandbox") throw notFound("No such page.");

@@ -3,7 +3,6 @@ import { reportError } from "../core/observability/report";
 import PgBoss from "pg-boss";
 import { billingRun } from "../billing/run";
 import type { Database } from "../core/db/client";
-import type { Api } from "../api/app";
 import { signupUrl, type Config } from "../core/config";
 import { sendBillingNotices } from "../billing/notices";
 import type { Mailer } from "../core/mail/mailer";
@@ -49,7 +48,7 @@ export interface JobSettings {
   billingCron: string;
   config: Config;
   /** The gym API in this process: the sandbox providers send their webhooks to it, as the real ones would over HTTP. */
-  api: Api;
+  api: { fetch(request: Request, env: { clientIp: string }): Response | Promise<Response> };
   mailer: Mailer;
   /** The outside services (server/core/providers/registry.ts), as the API in this process has them. */
   providers: Providers;

@@ -30,7 +30,7 @@ import {
   secureCookies,
   setSessionCookie,
 } from "../core/middleware";
-import { mePayload } from "../core/current-user";
+import { mePayload } from "./me";
 import type { Context } from "hono";
 import type { Db } from "../core/db/client";
 

@@ -10,7 +10,7 @@ import type { ProviderRefund } from "../core/providers/refunds";
 import type { Providers } from "../core/providers/registry";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { notOurCharge } from "./provenance";
-import type { GoCardlessEvent } from "./process";
+import type { GoCardlessEvent } from "./gocardless-event";
 
 /**
  * Refunds and chargebacks from the providers' events (issue 28, decision 0041): a refund made in the provider's

@@ -1,11 +1,11 @@
 import { Hono, type Context } from "hono";
 import type { Db } from "../core/db/client";
 import { sandboxProviders } from "../core/providers/registry";
-import { keptHeaders, receiveWebhook, type WebhookDeps } from "./receive";
+import { keptHeaders, receiveWebhook, webhookSecrets, type WebhookDeps } from "./receive";
 import type { WebhookProvider } from "../core/webhooks/verify";
 import type { ApiEnv } from "../core/context";
 import { clientIp } from "../core/middleware";
-import { receiveKisi } from "../doors/routes";
+import { receiveKisi } from "../doors/kisi-webhook";
 
 /**
  * POST /api/webhooks/stripe, /gocardless and /akahu: the providers' own calls, with no session and for any
@@ -28,9 +28,6 @@ export async function webhookDeps(c: Context<ApiEnv>, db: Db): Promise<WebhookDe
     mailer: deps.mailer,
   };
 }
-
-/** The installation's webhook secrets, loaded with the API (server/api/app.ts). */
-export const webhookSecrets = (c: Context<ApiEnv>) => c.var.deps.webhookSecrets ?? Promise.reject(new Error("The API was made without its webhook secrets."));
 
 const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   const body = await c.req.text();

@@ -9,6 +9,7 @@ import { bankPaymentResult, type AkahuWebhookPayload } from "../core/providers/b
 import type { ChargeResult, PaymentProviderName } from "../core/providers/charge-result";
 import { directDebitResult, type DirectDebitPayment } from "../core/providers/direct-debit/direct-debit-provider";
 import type { Providers } from "../core/providers/registry";
+import type { GoCardlessEvent } from "./gocardless-event";
 import { goCardlessChargebackCancelled, goCardlessTakenBack, isStripeAdjustmentEvent, processGoCardlessRefund, processStripeAdjustment } from "./adjustments";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { heldElsewhere, notOurCharge } from "./provenance";
@@ -75,16 +76,6 @@ export async function processStripeEvent(db: Db, providers: Providers, event: St
   const wrong = notOurCharge("Stripe", intent.id, current.made, { paymentId: p.id, total: p.amount + p.surcharge, held: p.stripe_id, account });
   if (wrong) return refused(p, wrong);
   return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`, now);
-}
-
-/** A GoCardless event (https://developer.gocardless.com/api-reference#core-endpoints-events). */
-export interface GoCardlessEvent {
-  id: string;
-  created_at: string;
-  resource_type: string;
-  action: string;
-  links: Record<string, string>;
-  details?: { cause?: string; description?: string; origin?: string };
 }
 
 export async function processGoCardlessEvent(db: Db, providers: Providers, event: GoCardlessEvent, now: Date): Promise<Processed> {

@@ -1,7 +1,9 @@
 import { reportError } from "../core/observability/report";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
+import type { Context } from "hono";
 import type { Config } from "../core/config";
+import type { ApiEnv } from "../core/context";
 import type { Db } from "../core/db/client";
 import { gyms, webhook_calls } from "../core/db/schema";
 import type { AkahuWebhookPayload, BankProvider } from "../core/providers/bank/bank-provider";
@@ -9,8 +11,10 @@ import type { Providers } from "../core/providers/registry";
 import { tellMembers } from "../billing/refunds";
 import type { Mailer } from "../core/mail/mailer";
 import { logWarning } from "../core/observability/log";
-import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
+import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type Processed } from "./process";
+import type { GoCardlessEvent } from "./gocardless-event";
 import { refuseCall } from "./refused";
+import type { Answer } from "./answer";
 import type { WebhookSecrets } from "../core/webhooks/secrets";
 import { verifyGoCardless, verifyStripe, type WebhookProvider } from "../core/webhooks/verify";
 
@@ -24,7 +28,7 @@ export interface WebhookDeps {
   /** The system's handle for a provider's call; a replay runs on the staff request's own tenant handle. */
   db: Db;
   config: Config;
-  /** What calls are checked with (./secrets.ts): the environment's, else the installation's own. */
+  /** What calls are checked with (../core/webhooks/secrets.ts): the environment's, else the installation's own. */
   secrets: WebhookSecrets;
   providers: Providers;
   now: () => Date;
@@ -32,13 +36,8 @@ export interface WebhookDeps {
   mailer?: Mailer | null;
 }
 
-export interface Answer {
-  status: 200 | 401 | 429 | 503;
-  /** call_id: the stored call, or null for a refused call beyond the bounds (./refused.ts). */
-  body: { message: string; call_id: number | null; result?: string };
-  /** Seconds, with a 429. */
-  retryAfter?: number;
-}
+/** The installation's webhook secrets, loaded with the API (server/api/app.ts). */
+export const webhookSecrets = (c: Context<ApiEnv>) => c.var.deps.webhookSecrets ?? Promise.reject(new Error("The API was made without its webhook secrets."));
 
 /** Headers worth keeping: the provider's own and the delivery's shape. Never a cookie or an authorization. */
 const KEPT = /^(stripe-signature|webhook-signature|x-akahu-signature|x-akahu-signing-key|content-type|user-agent|origin|x-request-id|x-forwarded-for)$/i;

@@ -1,7 +1,7 @@
 import { take, waitInWords } from "../core/auth/rate-limit";
 import type { Db } from "../core/db/client";
 import { webhook_calls } from "../core/db/schema";
-import type { Answer } from "./receive";
+import type { Answer } from "./answer";
 import type { WebhookProvider } from "../core/webhooks/verify";
 
 /**

@@ -2,13 +2,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { installDomainRules } from "./domain-rules";
+import type { Db } from "./handle";
 import * as schema from "./schema";
 import { logError } from "../observability/log";
 
-/** The one database handle type: PGlite and node-postgres both give a PgDatabase over the same schema. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type { Db };
 
 export interface Database {
   db: Db;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { NON_FAILED_PAYMENT_STATUSES, SUCCESSFUL_PAYMENT_STATUS } from "../../../domain/payment";
 import { UNPAUSED_STATE_RULES } from "../../../domain/subscription";
-import type { Db } from "./client";
+import type { Db } from "./handle";
 
 /**
  * The domain rules the database's triggers apply, written into SQL functions from domain/'s constants, so each

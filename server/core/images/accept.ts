@@ -1,10 +1,9 @@
 import sharp from "sharp";
 import { ApiError, invalid } from "../errors";
+import { IMAGE_BODY_LIMIT, IMAGE_MAX_BYTES } from "../../../domain/images";
 
-/** The image files we take (photos, logos): JPEG, PNG or WebP up to 10 MB. */
-export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-/** The largest request carrying one: the file plus room for the multipart boundaries and other fields. */
-export const IMAGE_BODY_LIMIT = IMAGE_MAX_BYTES + 64 * 1024;
+/** The image files we take (photos, logos): JPEG, PNG or WebP up to 10 MB (domain/images.ts, which pages read too). */
+export { IMAGE_BODY_LIMIT, IMAGE_MAX_BYTES };
 const ACCEPTED = new Set(["jpeg", "png", "webp"]);
 const WRONG_TYPE = "Choose a JPEG, PNG or WebP image";
 /** A small file can decode to a huge image: at most 40 megapixels. */

@@ -7,6 +7,7 @@ import { gocardlessSignature, stripeSignature, type WebhookProvider } from "../w
 import { bankPaymentEvents, SANDBOX_SIGNING_KEY_ID, sandboxAkahuSignature } from "./bank/sandbox";
 import { directDebitEvents } from "./direct-debit/sandbox";
 import { GOCARDLESS_REFUND_PAID_AFTER_MS } from "./refunds";
+import type { SandboxWebhookSettings } from "./sandbox-webhook-settings";
 
 /**
  * The sandbox providers' webhooks (issue 11): what each offline provider owes our endpoint, sent as the real one
@@ -21,35 +22,6 @@ import { GOCARDLESS_REFUND_PAID_AFTER_MS } from "./refunds";
  * batch out of order. What our endpoint does not take (not 2xx) is sent again next time. The ledger row's
  * next_event_at says when its next unsent event happened; null once all were sent.
  */
-export interface SandboxWebhookSettings {
-  /** Seconds after the event before its webhook is sent. */
-  delaySeconds: number;
-  /** Share of webhooks sent twice (0–1). */
-  duplicate: number;
-  /** Share of webhooks never sent (0–1). */
-  drop: number;
-  /** Send each batch in a shuffled order. */
-  reorder: boolean;
-  /** Webhooks under way at once (default 1, one after another); a bank payment's own events still go in turn. */
-  inFlight?: number;
-}
-
-export const DEFAULT_SANDBOX_WEBHOOKS: SandboxWebhookSettings = { delaySeconds: 30, duplicate: 0, drop: 0, reorder: false };
-
-/** "delay=30,duplicate=0.1,drop=0.02,reorder=1" → settings; a bad part is an error naming it. */
-export function parseSandboxWebhooks(text: string): SandboxWebhookSettings {
-  const settings = { ...DEFAULT_SANDBOX_WEBHOOKS };
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
-    const [key, raw] = part.split("=").map((x) => x.trim());
-    const value = Number(raw);
-    if (key === "delay" && Number.isInteger(value) && value >= 0) settings.delaySeconds = value;
-    else if ((key === "duplicate" || key === "drop") && value >= 0 && value <= 1) settings[key] = value;
-    else if (key === "reorder" && (raw === "1" || raw === "0")) settings.reorder = raw === "1";
-    else throw new Error(`"${part}": use delay=<seconds>, duplicate=<0–1>, drop=<0–1>, reorder=<0|1>`);
-  }
-  return settings;
-}
-
 export type Deliver = (provider: WebhookProvider, body: string, headers: Record<string, string>) => Promise<number>;
 
 /** The secrets the sandboxes sign with: the installation's (server/core/webhooks/secrets.ts); Akahu's is a private key. */

@@ -88,7 +88,7 @@ const MIGRATION_LOCK = 7_100_000_001;
 export const MIGRATIONS_FOLDER = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   // server/core/db → repo root in source; build/ → repo root once bundled.
-  fileURLToPath(import.meta.url).includes(`${path.sep}build${path.sep}`) ? ".." : "../..",
+  fileURLToPath(import.meta.url).includes(`${path.sep}build${path.sep}`) ? ".." : "../../..",
   "drizzle",
 );
 

@@ -56,7 +56,7 @@ module.exports = {
       name: "routes-mounted-by-the-composition",
       severity: "error",
       comment: "A resource's routes.ts is its HTTP face: only the composition (server/api/app.ts) mounts it; resources share queries and commands, not routes.",
-      from: { path: RESOURCE, pathNot: "/routes[.]ts$" },
+      from: { path: RESOURCE },
       to: { path: "^server/[^/]+/routes[.]ts$" },
     },
     {

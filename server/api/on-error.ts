@@ -7,7 +7,7 @@ import { ApiError } from "../core/errors";
 
 /**
  * The API's answer to an error: an ApiError as its own status and `{ message, errors }`; anything else a 500 that says
- * nothing of the cause, reported with its request (server/core/observability/report.ts). Apart from ./errors.ts so the
+ * nothing of the cause, reported with its request (server/core/observability/report.ts). Apart from ../core/errors.ts so the
  * error classes stay free of the reporting SDK (pages' browser bundles reach them through shared modules).
  */
 export function onError(err: Error, c: Context) {

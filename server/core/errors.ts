@@ -1,6 +1,6 @@
 
 /**
- * Typed application errors, mapped to status codes in one place (onError, ./on-error.ts).
+ * Typed application errors, mapped to status codes in one place (onError, ../api/on-error.ts).
  * Every failure answers `{ message, error?, errors? }`.
  */
 export class ApiError extends Error {

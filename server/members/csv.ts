@@ -24,7 +24,7 @@ function memberCsvRow(m: MemberListRow): string[] {
     ];
 }
 
-/** The members export's body (../csv.ts csvStream). */
+/** The members export's body (../core/csv.ts csvStream). */
 export function csvBody(batches: AsyncIterable<MemberListRow[]>): Promise<ReadableStream<Uint8Array>> {
   return csvStream(batches, CSV_HEADER, memberCsvRow);
 }

@@ -14,7 +14,7 @@ import {
   setPriceFrequencies,
   setTermGrace,
 } from "./settings";
-import { listWebhookCalls } from "../webhooks/routes";
+import { listWebhookCalls } from "../webhooks/calls";
 import { pathId, readBody, readQuery } from "../core/body";
 import type { ApiEnv } from "../core/context";
 import { ownOrganisation } from "../core/guards";

@@ -9,7 +9,7 @@ import type { ApiEnv } from "../core/context";
 import { ApiError, invalid, tooMany } from "../core/errors";
 import { readBody } from "../core/body";
 import { clientIp, now } from "../core/middleware";
-import { COMMON_PASSWORD, startSession } from "../session/routes";
+import { COMMON_PASSWORD, startSession } from "../session/start";
 
 const registerLimit = (ip: string, max: number): Limit => ({ key: `register:ip:${ip}`, max, windowMs: 60 * 60 * 1000 });
 // Tight: a person checks an address or two; anything faster is someone listing who has an account (issue 29, L3).

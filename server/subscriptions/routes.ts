@@ -58,7 +58,7 @@ function chargeAfterCommit(c: Context<ApiEnv>, paymentIds: number[], subscriptio
 }
 
 const subscriptionId = (c: Context<ApiEnv>) => pathId(c, "No such membership.");
-/** Where an invitation's link leads: the set-password page on this site (a configured host only, ../links.ts). */
+/** Where an invitation's link leads: the set-password page on this site (a configured host only, ../core/links.ts). */
 const inviteUrl = (c: Context<ApiEnv>) => (token: string) => `${publicOrigin(c)}/set-password?token=${token}`;
 const strip = <T extends { plan?: unknown }>(effect: T) => {
   const { plan: _plan, ...rest } = effect;

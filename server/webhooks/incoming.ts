@@ -38,7 +38,7 @@ const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
 
 /**
  * Where the providers post (no cookie, no Origin, no X-Requested-With: they are servers, not browsers), so the
- * cross-site guard lets exactly these through (../app.ts); their signatures guard them instead. Kept next to the
+ * cross-site guard lets exactly these through (../api/app.ts); their signatures guard them instead. Kept next to the
  * routes, so an endpoint added below cannot be left out (issue 29 M3: Kisi's was, and every real door event got 403).
  */
 export const INCOMING_WEBHOOK_PATHS = ["stripe", "gocardless", "akahu", "kisi"].map((provider) => `/api/webhooks/${provider}`);

@@ -1,10 +1,8 @@
-import { desc, eq, gte, lt, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
-import { addCalendarDays, startOfLocalDay } from "../../domain/dates";
 import { webhookCallsQuery } from "../../domain/schemas/webhooks";
-import type { z } from "zod";
 import { webhook_calls } from "../core/db/schema";
-import type { Tenant } from "../core/db/tenant";
+import { listWebhookCalls } from "./calls";
 import { receiveWebhook } from "./receive";
 import { webhookDeps } from "./incoming";
 import { webhookSecrets } from "./receive";
@@ -15,8 +13,6 @@ import { invalid, notFound } from "../core/errors";
 import { requireStaff } from "../core/middleware";
 import { assertCan, requireCan } from "../core/permissions";
 
-const PAGE = 50;
-
 /**
  * Webhook calls carry the payments of every gym of the organisation, so they are the organisation's: only staff
  * who hold the capability in every gym (organisation admins) see or replay them.
@@ -25,39 +21,6 @@ const orgWide = (capability: "money.read" | "money.write") => [requireCan(capabi
   assertCan(c.var.user!, capability, null);
   await next();
 }] as const;
-
-/** A page of the organisation's webhook calls, newest first, without their bodies (also the settings page's Akahu deliveries). */
-export async function listWebhookCalls(t: Tenant, q: z.output<typeof webhookCallsQuery>) {
-  const where = t.where(
-    webhook_calls,
-    q.provider ? eq(webhook_calls.provider, q.provider) : undefined,
-    q.status ? eq(webhook_calls.status, q.status) : undefined,
-    q.from ? gte(webhook_calls.received_at, startOfLocalDay(q.from)) : undefined,
-    q.to ? lt(webhook_calls.received_at, startOfLocalDay(addCalendarDays(q.to, 1))) : undefined,
-  );
-  const page = q.page ?? 1;
-  const [rows, [{ total }]] = await Promise.all([
-    t.db
-      .select({
-        id: webhook_calls.id,
-        provider: webhook_calls.provider,
-        event_id: webhook_calls.event_id,
-        event_type: webhook_calls.event_type,
-        status: webhook_calls.status,
-        result: webhook_calls.result,
-        duration_ms: webhook_calls.duration_ms,
-        replay_of_id: webhook_calls.replay_of_id,
-        received_at: webhook_calls.received_at,
-      })
-      .from(webhook_calls)
-      .where(where)
-      .orderBy(desc(webhook_calls.received_at), desc(webhook_calls.id))
-      .limit(PAGE)
-      .offset((page - 1) * PAGE),
-    t.db.select({ total: sql<number>`count(*)::int` }).from(webhook_calls).where(where),
-  ]);
-  return { data: rows, meta: { page, per_page: PAGE, total } };
-}
 
 /** The endpoint a provider is given: API_BASE when the API has its own address, else the address staff use. */
 const endpointUrl = (c: Context<ApiEnv>, provider: WebhookProvider) => `${c.var.deps.config.API_BASE ?? new URL(c.req.url).origin}/api/webhooks/${provider}`;

@@ -9,7 +9,7 @@ import { loadSession, sameOrigin } from "../core/middleware";
 import { publicGymRoutes } from "../register/gyms";
 import { registerRoutes } from "../register/routes";
 import { sessionRoutes } from "../session/routes";
-import { statsRoutes } from "../stats/routes";
+import { statsRoutes } from "../dashboard/stats-routes";
 import { switchRoutes } from "../switch/routes";
 import { messagingRoutes } from "../messaging/routes";
 import { searchRoutes } from "../search/routes";

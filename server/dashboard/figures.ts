@@ -3,7 +3,7 @@ import { localWeekStart } from "../../domain/dates";
 import type { ApiEnv } from "../core/context";
 import { now } from "../core/middleware";
 import { can } from "../core/permissions";
-import { activityStats, type HeadlineStats } from "../stats/queries";
+import { activityStats, type HeadlineStats } from "./stats";
 import { activeUsersInWeeks } from "./queries";
 import { finishedWeeks } from "../core/cache/finished-weeks";
 import { runningMembers, type KeptMemberSummary } from "./member-summary";

@@ -1,6 +1,6 @@
 import { addCalendarDays, localDay, localMonthStart, localWeekStart } from "../../domain/dates";
 import type { Tenant } from "../core/db/tenant";
-import { periodTotals } from "../dashboard/rollups";
+import { periodTotals } from "./rollups";
 
 /**
  * Money, failed payments and visits, from the daily rollups: whole Auckland days (today counts in full;

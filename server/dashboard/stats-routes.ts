@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { ApiEnv } from "../core/context";
 import { requireStaff } from "../core/middleware";
-import { headlineStats } from "../dashboard/figures";
-import { pageMemberSummary } from "../dashboard/member-summary";
+import { headlineStats } from "./figures";
+import { pageMemberSummary } from "./member-summary";
 import { inCurrentGym } from "../core/permissions";
 
 /** GET /api/stats: the dashboard's headline counts for the current organisation and gym. */

@@ -3,7 +3,7 @@ import type { ApiEnv } from "../core/context";
 import type { Db } from "../core/db/client";
 import { ApiError, invalid } from "../core/errors";
 import { now } from "../core/middleware";
-import { webhookSecrets } from "../webhooks/receive";
+import { webhookSecrets } from "../core/webhooks/request-secrets";
 import { doorEvent, kisiSigned, recordDoorEvent } from "./events";
 
 /**

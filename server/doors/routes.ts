@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { flag } from "../../domain/schemas/fields";
 import { kisiSignature } from "./events";
-import { webhookSecrets } from "../webhooks/receive";
+import { webhookSecrets } from "../core/webhooks/request-secrets";
 import { receiveKisi } from "./kisi-webhook";
 import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, placeGym, setDoorTracksVisits } from "./integration";
 import { findGym } from "../gyms/settings";

@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
 import type { Db } from "../core/db/client";
 import { sandboxProviders } from "../core/providers/registry";
-import { keptHeaders, receiveWebhook, webhookSecrets, type WebhookDeps } from "./receive";
+import { keptHeaders, receiveWebhook, type WebhookDeps } from "./receive";
+import { webhookSecrets } from "../core/webhooks/request-secrets";
 import type { WebhookProvider } from "../core/webhooks/verify";
 import type { ApiEnv } from "../core/context";
 import { clientIp } from "../core/middleware";

@@ -1,9 +1,7 @@
 import { reportError } from "../core/observability/report";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { Context } from "hono";
 import type { Config } from "../core/config";
-import type { ApiEnv } from "../core/context";
 import type { Db } from "../core/db/client";
 import { gyms, webhook_calls } from "../core/db/schema";
 import type { AkahuWebhookPayload, BankProvider } from "../core/providers/bank/bank-provider";
@@ -35,9 +33,6 @@ export interface WebhookDeps {
   /** Tells members of refunds and chargebacks the providers' events write (none: nobody is told, as in some tests). */
   mailer?: Mailer | null;
 }
-
-/** The installation's webhook secrets, loaded with the API (server/api/app.ts). */
-export const webhookSecrets = (c: Context<ApiEnv>) => c.var.deps.webhookSecrets ?? Promise.reject(new Error("The API was made without its webhook secrets."));
 
 /** Headers worth keeping: the provider's own and the delivery's shape. Never a cookie or an authorization. */
 const KEPT = /^(stripe-signature|webhook-signature|x-akahu-signature|x-akahu-signing-key|content-type|user-agent|origin|x-request-id|x-forwarded-for)$/i;

@@ -5,7 +5,7 @@ import { webhook_calls } from "../core/db/schema";
 import { listWebhookCalls } from "./calls";
 import { receiveWebhook } from "./receive";
 import { webhookDeps } from "./incoming";
-import { webhookSecrets } from "./receive";
+import { webhookSecrets } from "../core/webhooks/request-secrets";
 import { secretSource, WEBHOOK_PROVIDERS, type WebhookProvider } from "../core/webhooks/verify";
 import { pathId, readQuery } from "../core/body";
 import type { ApiEnv } from "../core/context";

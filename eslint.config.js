@@ -16,21 +16,22 @@ export default tseslint.config(
     },
   },
   {
-    // Organisation data is reached through the request's Tenant (server/db/tenant.ts), never the raw handle.
+    // Organisation data is reached through the request's Tenant (server/core/db/tenant.ts), never the raw handle.
     // Only the routes that work before there is an organisation (sign-in, sign-up, providers' webhooks, the sandbox
     // Branch's public short links, the sandbox providers' hosted pages, a trainer's calendar feed found by its token, an invitation answered by its link's token) and the middleware that makes the Tenant may hold it.
-    files: ["server/api/**/*.ts"],
+    // Applies to every resource folder (routes, queries and commands) and the composition.
+    files: ["server/**/*.ts"],
     ignores: [
-      "server/api/session/**",
-      "server/api/register/**",
-      "server/api/webhooks/incoming.ts",
-      "server/api/calendar/feed.ts",
-      "server/api/invitations/answer.ts",
-      "server/api/deep-links/**",
-      "server/api/signup/sandbox-pages.ts",
-      "server/api/middleware.ts",
+      "server/session/**",
+      "server/register/**",
+      "server/webhooks/incoming.ts",
+      "server/calendar/feed-routes.ts",
+      "server/invitations/answer.ts",
+      "server/deep-links/**",
+      "server/signup/sandbox-pages.ts",
+      "server/core/middleware.ts",
       "server/api/app.ts",
-      "server/api/context.ts",
+      "server/core/context.ts",
     ],
     rules: {
       "no-restricted-syntax": [
@@ -43,10 +44,14 @@ export default tseslint.config(
     },
   },
   {
-    // Every CSV we write goes through server/api/csv.ts, which neutralises formula cells (decision 0046).
+    // Every CSV we write goes through server/core/csv.ts, which neutralises formula cells (decision 0046).
     files: ["server/**/*.ts", "app/**/*.{ts,tsx}"],
-    ignores: ["server/api/csv.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["csv-stringify", "csv-stringify/*"], message: "Write CSV through server/api/csv.ts (csvText / csvStream): it neutralises formula cells." }] }] },
+    ignores: ["server/core/csv.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["csv-stringify", "csv-stringify/*"], message: "Write CSV through server/core/csv.ts (csvText / csvStream): it neutralises formula cells." }] }] },
+  },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
   {
     files: ["server.js", "tests/e2e/**/*.mjs", "scripts/**/*.{js,mjs}"],

@@ -22,7 +22,7 @@ if (workers > 1 && !process.env.DATABASE_URL) {
 }
 
 if (cluster.isPrimary && workers > 1) {
-  // Where a missing secret may be made up (outside production, or a demo: server/config.ts), it is made once here,
+  // Where a missing secret may be made up (outside production, or a demo: server/core/config.ts), it is made once here,
   // so every worker signs and reads sessions, codes and toasts with the same one. Production still refuses to start.
   if (process.env.NODE_ENV !== "production" || process.env.DEMO_MODE) {
     for (const name of ["SESSION_SECRET", "TOAST_SECRET"]) {
@@ -82,7 +82,7 @@ async function serve() {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
-  // Request id, route pattern, trace span and one JSON log line per request (server/observability/http.ts).
+  // Request id, route pattern, trace span and one JSON log line per request (server/core/observability/http.ts).
   app.use(requestObservability(pagePatterns(build.routes)));
   // Liveness and readiness for a load balancer: before sessions, pages and the API, and without them.
   app.get(["/healthz", "/readyz"], async (req, res) => {
@@ -128,7 +128,7 @@ async function serve() {
     createRequestHandler({
       build,
       mode: config.NODE_ENV === "production" ? "production" : "development",
-      // pageReads: the loaders of one page share one session lookup and member summary (server/api/middleware.ts pageRead).
+      // pageReads: the loaders of one page share one session lookup and member summary (server/core/middleware.ts pageRead).
       getLoadContext: (req, res) => ({ clientIp: req.ip, pageReads: new Map(), cspNonce: res.locals.cspNonce }),
     }),
   );

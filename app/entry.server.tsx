@@ -7,17 +7,17 @@ import { InlineStylesContext } from "./components/stylesheet";
 import { appFor } from "./lib/host.server";
 import { stylesheetText } from "./lib/stylesheet.server";
 import { deferScripts } from "./lib/defer-scripts.server";
-import { reportError } from "../server/observability/report";
+import { reportError } from "../server/core/observability/report";
 import { ApiRequestError } from "./lib/api.server";
 
 export { boot } from "../server/runtime";
-export { ConfigError } from "../server/config";
+export { ConfigError } from "../server/core/config";
 export { crossSitePolicy } from "./lib/same-origin.server";
 export { hostGate } from "./lib/host-gate.server";
 export { createRequestHandler } from "../server/http/remix-handler";
 export { cspNonce, securityHeaders } from "../server/http/security-headers";
-export { pagePatterns, requestObservability } from "../server/observability/http";
-export { log } from "../server/observability/log";
+export { pagePatterns, requestObservability } from "../server/core/observability/http";
+export { log } from "../server/core/observability/log";
 
 /** A loader's or action's unexpected error (not a thrown Response): logged and reported with its request (issue 19). */
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -15,11 +15,11 @@
 import pg from "pg";
 import { startOfLocalDay } from "../domain/dates";
 import { billingRun } from "../server/billing/run";
-import { openDatabase } from "../server/db/client";
-import { bank_connections, destination_accounts, gyms, offerings, organisation_users, organisations, payment_types, prices, subscriptions, users } from "../server/db/schema";
+import { openDatabase } from "../server/core/db/client";
+import { bank_connections, destination_accounts, gyms, offerings, organisation_users, organisations, payment_types, prices, subscriptions, users } from "../server/core/db/schema";
 import { insertAll, insertReturningIds } from "../server/seed/bulk-insert";
-import { sandboxProviders } from "../server/providers/registry";
-import { simulatedClock } from "../server/providers/clock";
+import { sandboxProviders } from "../server/core/providers/registry";
+import { simulatedClock } from "../server/core/providers/clock";
 
 const BUDGET_PER_SECOND = 2_000;
 

@@ -11,12 +11,12 @@
  * memory growth at most 100 MB.
  */
 import pg from "pg";
-import { openDatabase } from "../server/db/client";
-import { withTenant } from "../server/db/tenant";
-import { gyms, offerings, organisations, prices, users } from "../server/db/schema";
+import { openDatabase } from "../server/core/db/client";
+import { withTenant } from "../server/core/db/tenant";
+import { gyms, offerings, organisations, prices, users } from "../server/core/db/schema";
 import { confirmImport, createImport, findImport, updateImport } from "../server/imports/manage";
 import { runImports } from "../server/imports/run";
-import type { Mailer } from "../server/mail/mailer";
+import type { Mailer } from "../server/core/mail/mailer";
 
 const BUDGET_SECONDS = 60;
 const BUDGET_MB = 100;

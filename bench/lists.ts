@@ -19,13 +19,13 @@
 import { eq, sql } from "drizzle-orm";
 import { addCalendarDays, localDay } from "../domain/dates";
 import { createApi } from "../server/api/app";
-import { sessionCookieName } from "../server/api/middleware";
-import { sha256 } from "../server/auth/crypto";
-import { createSession } from "../server/auth/sessions";
-import { parseConfig } from "../server/config";
-import { openDatabase } from "../server/db/client";
-import { gyms, organisation_users, sessions, users } from "../server/db/schema";
-import { outboxMailer } from "../server/mail/mailer";
+import { sessionCookieName } from "../server/core/middleware";
+import { sha256 } from "../server/core/auth/crypto";
+import { createSession } from "../server/core/auth/sessions";
+import { parseConfig } from "../server/core/config";
+import { openDatabase } from "../server/core/db/client";
+import { gyms, organisation_users, sessions, users } from "../server/core/db/schema";
+import { outboxMailer } from "../server/core/mail/mailer";
 import { DEMO_ACCOUNTS, mulberry32 } from "../server/seed/demo-data";
 import { readStream } from "./stream-memory";
 

@@ -12,14 +12,14 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { createApi } from "../server/api/app";
-import { sessionCookieName } from "../server/api/middleware";
-import { currentUser } from "../server/api/users/current";
-import { sha256 } from "../server/auth/crypto";
-import { createSession, readSession } from "../server/auth/sessions";
-import { parseConfig } from "../server/config";
-import { openDatabase } from "../server/db/client";
-import { organisation_users, prices, sessions, users } from "../server/db/schema";
-import { outboxMailer } from "../server/mail/mailer";
+import { sessionCookieName } from "../server/core/middleware";
+import { currentUser } from "../server/core/current-user";
+import { sha256 } from "../server/core/auth/crypto";
+import { createSession, readSession } from "../server/core/auth/sessions";
+import { parseConfig } from "../server/core/config";
+import { openDatabase } from "../server/core/db/client";
+import { organisation_users, prices, sessions, users } from "../server/core/db/schema";
+import { outboxMailer } from "../server/core/mail/mailer";
 import { DEMO_ACCOUNTS, mulberry32 } from "../server/seed/demo-data";
 import { readStream } from "./stream-memory";
 

@@ -12,16 +12,16 @@
  */
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { createApi } from "../server/api/app";
-import { sessionCookieName } from "../server/api/middleware";
-import { searchMembers } from "../server/api/search/queries";
-import { currentUser } from "../server/api/users/current";
-import { sha256 } from "../server/auth/crypto";
-import { createSession, readSession } from "../server/auth/sessions";
-import { parseConfig } from "../server/config";
-import { openDatabase, type Db } from "../server/db/client";
-import { organisation_users, sessions, users } from "../server/db/schema";
-import { withTenant } from "../server/db/tenant";
-import { outboxMailer } from "../server/mail/mailer";
+import { sessionCookieName } from "../server/core/middleware";
+import { searchMembers } from "../server/search/queries";
+import { currentUser } from "../server/core/current-user";
+import { sha256 } from "../server/core/auth/crypto";
+import { createSession, readSession } from "../server/core/auth/sessions";
+import { parseConfig } from "../server/core/config";
+import { openDatabase, type Db } from "../server/core/db/client";
+import { organisation_users, sessions, users } from "../server/core/db/schema";
+import { withTenant } from "../server/core/db/tenant";
+import { outboxMailer } from "../server/core/mail/mailer";
 import { DEMO_ACCOUNTS, mulberry32 } from "../server/seed/demo-data";
 
 const P95_BUDGET_MS = 20;

@@ -3,7 +3,7 @@ import { pausedAt } from "./subscription";
 
 /**
  * Whether a subscription counts its member as active at instant `at`: the dashboard's "active users" rule
- * (server/api/dashboard/queries.ts activeUsersInWeeks holds it in SQL, condition for condition), in words, for
+ * (server/dashboard/queries.ts activeUsersInWeeks holds it in SQL, condition for condition), in words, for
  * /active-user-debugging. A member is active when any of their subscriptions is.
  */
 export interface ActiveFacts {

@@ -1,6 +1,6 @@
 /**
  * Payment status as SPEC §4 classifies it. The database's payment_outcome() is written from these constants
- * (server/db/domain-rules.ts): the rollups count money and failed payments by the same rule.
+ * (server/core/db/domain-rules.ts): the rollups count money and failed payments by the same rule.
  */
 export const SUCCESSFUL_PAYMENT_STATUS = "sent";
 export const NON_FAILED_PAYMENT_STATUSES = ["upcoming", "pending", "pending_request", "awaiting_payment"] as const;

@@ -38,7 +38,7 @@ export const REFUND_REASON_LABELS: Record<RefundReason, string> = {
 
 /**
  * The statuses in which an adjustment's money is no longer the gym's: a refund made or under way, a chargeback lost.
- * The lists' SQL (server/api/payments/adjustments.ts) reads these too, so the two cannot disagree.
+ * The lists' SQL (server/payments/adjustments.ts) reads these too, so the two cannot disagree.
  */
 export const GIVEN_BACK_REFUND_STATUSES = ["pending", "succeeded"] as const satisfies readonly RefundStatus[];
 export const GIVEN_BACK_CHARGEBACK_STATUSES = ["lost"] as const satisfies readonly ChargebackStatus[];

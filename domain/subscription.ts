@@ -15,8 +15,8 @@ const at = (d: Date | string | null | undefined) => (d == null ? null : new Date
 
 /**
  * Leaving pauses aside, the first of these facts a subscription has decides its state; with none it is active.
- * The database's subscription_state_unpaused() is written from this list (server/db/domain-rules.ts), and
- * server/db/subscription-state.ts adds the pause at query time; tests/api/subscription-state.test.ts walks every
+ * The database's subscription_state_unpaused() is written from this list (server/core/db/domain-rules.ts), and
+ * server/core/db/subscription-state.ts adds the pause at query time; tests/api/subscription-state.test.ts walks every
  * combination through both.
  */
 export const UNPAUSED_STATE_RULES = [

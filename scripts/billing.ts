@@ -7,9 +7,9 @@
  */
 import { localDay } from "../domain/dates";
 import { billingRunUntil } from "../server/billing/run";
-import { openDatabase } from "../server/db/client";
-import { sandboxProviders } from "../server/providers/registry";
-import { simulatedClock } from "../server/providers/clock";
+import { openDatabase } from "../server/core/db/client";
+import { sandboxProviders } from "../server/core/providers/registry";
+import { simulatedClock } from "../server/core/providers/clock";
 
 const USAGE = "Usage: npm run billing -- --until yyyy-MM-dd [--from yyyy-MM-dd]";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -34,15 +34,15 @@
  */
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { loadWebhookSecrets } from "../server/webhooks/secrets";
+import { loadWebhookSecrets } from "../server/core/webhooks/secrets";
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { addCalendarDays, startOfLocalDay } from "../domain/dates";
 import { billingRun, RUN_STEPS } from "../server/billing/run";
-import { parseConfig } from "../server/config";
-import { openDatabase } from "../server/db/client";
+import { parseConfig } from "../server/core/config";
+import { openDatabase } from "../server/core/db/client";
 import {
   bank_connections,
   destination_accounts,
@@ -56,18 +56,18 @@ import {
   sandbox_ledger,
   subscriptions,
   users,
-} from "../server/db/schema";
-import { insertAll, insertReturningIds } from "../server/db/bulk";
-import { rowsOf } from "../server/db/values";
-import { bankPaymentResult } from "../server/providers/bank/bank-provider";
-import { sandboxBank, sandboxBankPaymentAt } from "../server/providers/bank/sandbox";
-import type { ChargeResult } from "../server/providers/charge-result";
-import { directDebitResult } from "../server/providers/direct-debit/direct-debit-provider";
-import { sandboxDirectDebitAt } from "../server/providers/direct-debit/sandbox";
-import { simulatedClock } from "../server/providers/clock";
-import type { GymAccounts } from "../server/providers/gym-accounts";
+} from "../server/core/db/schema";
+import { insertAll, insertReturningIds } from "../server/core/db/bulk";
+import { rowsOf } from "../server/core/db/values";
+import { bankPaymentResult } from "../server/core/providers/bank/bank-provider";
+import { sandboxBank, sandboxBankPaymentAt } from "../server/core/providers/bank/sandbox";
+import type { ChargeResult } from "../server/core/providers/charge-result";
+import { directDebitResult } from "../server/core/providers/direct-debit/direct-debit-provider";
+import { sandboxDirectDebitAt } from "../server/core/providers/direct-debit/sandbox";
+import { simulatedClock } from "../server/core/providers/clock";
+import type { GymAccounts } from "../server/core/providers/gym-accounts";
 import { keptHeaders, receiveWebhook } from "../server/webhooks/receive";
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from "../server/webhooks/verify";
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from "../server/core/webhooks/verify";
 import { compare, COUNTER_LABELS, total, type ExpectedSubscription, type LedgerCharge, type LedgerRefund, type OurPayment, type OurRefund, type WebhookCall } from "./crash-trial/compare";
 import { remoteProviders } from "./crash-trial/rpc";
 import { expectedMember, type Outcome, type Rail } from "./crash-trial/reference";

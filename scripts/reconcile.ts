@@ -9,12 +9,12 @@
  */
 import { pathToFileURL } from "node:url";
 import { defaultWindow, reconcile } from "../server/reconciliation/reconcile";
-import { openDatabase, type Database } from "../server/db/client";
-import { configuredProviders } from "../server/providers/registry";
-import { simulatedClock } from "../server/providers/clock";
+import { openDatabase, type Database } from "../server/core/db/client";
+import { configuredProviders } from "../server/core/providers/registry";
+import { simulatedClock } from "../server/core/providers/clock";
 import { startOfLocalDay, addCalendarDays } from "../domain/dates";
-import { parseConfig } from "../server/config";
-import { outboxMailer, smtpMailer } from "../server/mail/mailer";
+import { parseConfig } from "../server/core/config";
+import { outboxMailer, smtpMailer } from "../server/core/mail/mailer";
 
 const USAGE = "Usage: npm run reconcile -- [--from yyyy-MM-dd] [--until yyyy-MM-dd]";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

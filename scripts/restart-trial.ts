@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { TRUSTED_DEVICE_COOKIE } from "../server/auth/trusted-device";
+import { TRUSTED_DEVICE_COOKIE } from "../server/core/auth/trusted-device";
 import { freePort, Jar, jsonCaller, send, type Reply } from "./fuzz/server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -187,7 +187,7 @@ try {
     while (running) {
       if (signedIn !== round) {
         signedIn = round;
-        // Staggered: one account takes at most five sign-in attempts at once (server/api/session/routes.ts).
+        // Staggered: one account takes at most five sign-in attempts at once (server/session/routes.ts).
         await sleep(n * 250);
         ok("sign_in", await call(jar, "POST", "/api/login", ADMIN), [200]);
       }

@@ -10,8 +10,8 @@
  */
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
-import { openDatabase, type Db } from "../server/db/client";
-import * as schema from "../server/db/schema";
+import { openDatabase, type Db } from "../server/core/db/client";
+import * as schema from "../server/core/db/schema";
 import { DEFAULT_DEMO_MEMBERS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "../server/seed/demo-data";
 
 const USAGE = `Usage: npm run seed -- [--members N] [--reset]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: typecheck, lint, vitest (units and the API on PGlite, and on PostgreSQL too when
-# DATABASE_URL is set), then the end-to-end flows in Debian's Chromium with JavaScript on and off.
+# The whole test suite: typecheck, lint, the dependency rules (decision 0049), vitest (units and the API on PGlite,
+# and on PostgreSQL too when DATABASE_URL is set), then the end-to-end flows in Debian's Chromium with JavaScript on and off.
 #
 # It leaves the working tree as it found it: the end-to-end server's database (tmp/e2e-pglite) always goes, and
 # Playwright's test-results/ (the failed tests' screenshots and error context) stays only when the end-to-end run
@@ -28,6 +28,7 @@ export VITE_CJS_IGNORE_WARNING=1
 
 echo "== typecheck"; npx tsc
 echo "== lint"; npx eslint .
+echo "== dependency rules"; npx depcruise server app domain --config .dependency-cruiser.cjs
 echo "== vitest (PGlite)"; env -u DATABASE_URL npx vitest run
 if [ -n "${DATABASE_URL:-}" ]; then
   echo "== vitest API suite (PostgreSQL)"; npx vitest run tests/api

@@ -1,14 +1,14 @@
-import { config, type Config } from "./config";
-import { openDatabase, type Database } from "./db/client";
+import { config, type Config } from "./core/config";
+import { openDatabase, type Database } from "./core/db/client";
 import { createApi, localJobs, type Api } from "./api/app";
-import { switchableJobs } from "./jobs/starter";
+import { switchableJobs } from "./core/job-starter";
 import { startScheduler, type Scheduler } from "./jobs/scheduler";
-import { configuredProviders } from "./providers/registry";
-import { outboxMailer, smtpMailer } from "./mail/mailer";
-import { healthRoutes } from "./observability/health";
-import { loadWebhookSecrets } from "./webhooks/secrets";
-import { flushReports, startErrorReporting } from "./observability/report";
-import { logError } from "./observability/log";
+import { configuredProviders } from "./core/providers/registry";
+import { outboxMailer, smtpMailer } from "./core/mail/mailer";
+import { healthRoutes } from "./core/observability/health";
+import { loadWebhookSecrets } from "./core/webhooks/secrets";
+import { flushReports, startErrorReporting } from "./core/observability/report";
+import { logError } from "./core/observability/log";
 
 /**
  * The process-wide runtime: settings, one database handle and the mounted gym API.
@@ -20,7 +20,7 @@ export interface Runtime {
   api: Api;
   /** The jobs the server runs by itself (the billing run), unless BILLING_JOBS=0. */
   jobs: Scheduler | null;
-  /** GET /healthz and /readyz (server/observability/health.ts), answered before any page or API work. */
+  /** GET /healthz and /readyz (server/core/observability/health.ts), answered before any page or API work. */
   health: ReturnType<typeof healthRoutes>;
   /**
    * From now on /readyz says no, so the load balancer stops sending new requests, and no new job is taken (another
@@ -44,7 +44,7 @@ export function boot(): Promise<Runtime> {
       await seedDemoIfEmpty(database.db);
     }
     const providers = configuredProviders(database.db, cfg);
-    // The installation's own webhook secrets, made at its first start where none is set (server/webhooks/secrets.ts).
+    // The installation's own webhook secrets, made at its first start where none is set (server/core/webhooks/secrets.ts).
     const webhookSecrets = await loadWebhookSecrets(database.db, cfg);
     // Jobs a request starts run here until the scheduler is up, then wherever pg-boss hands them.
     const starter = switchableJobs(localJobs({ db: database.db, mailer, config: cfg }));

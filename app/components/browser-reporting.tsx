@@ -15,14 +15,14 @@ const early: unknown[] = [];
 /**
  * Loads Sentry's browser SDK once the page is interactive and idle (its own chunk, fetched only when a DSN is set),
  * so it never competes with the page's own script. Events are scrubbed as the server's are
- * (server/observability/redact.ts): no query strings, cookies, user details or personal-looking text.
+ * (server/core/observability/redact.ts): no query strings, cookies, user details or personal-looking text.
  */
 export function useBrowserReporting(settings: BrowserReporting | null | undefined) {
   useEffect(() => {
     if (!settings || started) return;
     started = true;
     const load = () =>
-      Promise.all([import("@sentry/browser"), import("../../server/observability/redact")]).then(([Sentry, { scrubEvent }]) => {
+      Promise.all([import("@sentry/browser"), import("../../server/core/observability/redact")]).then(([Sentry, { scrubEvent }]) => {
         Sentry.init({
           dsn: settings.dsn,
           environment: settings.environment,

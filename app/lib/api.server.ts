@@ -1,5 +1,5 @@
-import type { PageReads } from "../../server/api/context";
-import { currentRequest } from "../../server/observability/context";
+import type { PageReads } from "../../server/core/context";
+import { currentRequest } from "../../server/core/observability/context";
 import { getRuntime } from "../../server/runtime";
 import type { AnswerOf, CallOptions, Method, PathFor, Query } from "./api-contract";
 

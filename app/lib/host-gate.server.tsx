@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { renderToStaticMarkup } from "react-dom/server";
 import { NotFoundDocument } from "../components/not-found-page";
 import { stylesheetHref } from "../components/stylesheet";
-import { buildRouteMatcher, type BuildRoutes } from "../../server/http/route-tree";
+import { buildRouteMatcher, type BuildRoutes } from "../../server/core/route-tree";
 import { appKindOfHost, type AppKind } from "./host.server";
 
 /**

@@ -1,4 +1,4 @@
-import { config } from "../../server/config";
+import { config } from "../../server/core/config";
 
 /** Which app a request gets is decided by its host name (BACKOFFICE_HOSTS / SIGNUP_HOSTS). */
 export type AppKind = "backoffice" | "signup";

@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
-import { config, type Config } from "../../server/config";
+import { config, type Config } from "../../server/core/config";
 import { getRuntime } from "../../server/runtime";
-import { listOutbox, listPushOutbox } from "../../server/mail/outbox";
+import { listOutbox, listPushOutbox } from "../../server/core/mail/outbox";
 
 /**
  * The demo outbox exists only while mail is not sent over SMTP. It reads the database directly: it is a

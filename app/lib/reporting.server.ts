@@ -1,4 +1,4 @@
-import { config } from "../../server/config";
+import { config } from "../../server/core/config";
 
 /**
  * The browser's error reporting settings (issue 19; decision 0033): back-office pages only, and only with

@@ -1,5 +1,5 @@
-import { fromOwnOrigin } from "../../server/api/middleware";
-import { config } from "../../server/config";
+import { fromOwnOrigin } from "../../server/core/middleware";
+import { config } from "../../server/core/config";
 import { appFor } from "./host.server";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -1,7 +1,7 @@
 import { createCookieSessionStorage } from "@remix-run/node";
 import { createToastUtilsWithCustomSession } from "remix-toast";
-import { config } from "../../server/config";
-import { secureCookies } from "../../server/api/middleware";
+import { config } from "../../server/core/config";
+import { secureCookies } from "../../server/core/middleware";
 import { toastLife, type ToastData, type ToastLife, type ToastSeverity } from "../components/toasts";
 
 /**

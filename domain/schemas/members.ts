@@ -99,7 +99,7 @@ export const memberUpdateSchema = z
 export type MemberUpdate = z.infer<typeof memberUpdateSchema>;
 
 /** The person's own fields (decision 0048), as the form and the users row name them:
- * an organisation writes them only while no other holds the person (server/api/members/edit.ts). */
+ * an organisation writes them only while no other holds the person (server/members/edit.ts). */
 export const PERSON_FIELDS = [
   "name",
   "mobile_number",

@@ -8,17 +8,18 @@
  *   node --import tsx scripts/crash-trial/provider-process.ts <ledgerUrl>   → prints "providers listening <port>"
  *
  * - POST /rpc {root, rootArgs, method, args, now}: one provider call (./rpc.ts), on the caller's simulated time.
- * - POST /webhooks {now, url}: the webhooks owed as of `now` (server/providers/sandbox-webhooks.ts), delivered to
+ * - POST /webhooks {now, url}: the webhooks owed as of `now` (server/core/providers/sandbox-webhooks.ts), delivered to
  *   `url`/{provider} one after another, signed with the endpoint's secrets (CRASH_STRIPE_WEBHOOK_SECRET,
  *   CRASH_GOCARDLESS_WEBHOOK_SECRET); what is not answered 2xx (the endpoint died mid-call, or failed) is sent again
  *   next time: at least once. Some are sent twice and each batch in a shuffled order, as real providers do.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer } from "node:http";
-import { openDatabase } from "../../server/db/client";
-import { ProviderError } from "../../server/providers/errors";
-import { createProviders } from "../../server/providers/registry";
-import { deliverSandboxWebhooks, type SandboxWebhookSettings } from "../../server/providers/sandbox-webhooks";
+import { openDatabase } from "../../server/core/db/client";
+import { ProviderError } from "../../server/core/providers/errors";
+import { createProviders } from "../../server/core/providers/registry";
+import { deliverSandboxWebhooks } from "../../server/core/providers/sandbox-webhooks";
+import type { SandboxWebhookSettings } from "../../server/core/providers/sandbox-webhook-settings";
 import { decode, encode, FACTORIES, OBJECTS, type RpcAnswer, type RpcCall } from "./rpc";
 
 const [, , ledgerUrl] = process.argv;

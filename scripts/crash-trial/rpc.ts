@@ -1,16 +1,16 @@
 /**
  * The crash trial's providers over HTTP (decision 0043): the sandboxes serve from their own process
  * (./provider-process.ts) and the billing process reaches them through `remoteProviders`, an object shaped as
- * server/providers/registry.ts's `Providers`, each call `providers.<rail>(…).<method>(…args)` a POST /rpc. The
+ * server/core/providers/registry.ts's `Providers`, each call `providers.<rail>(…).<method>(…args)` a POST /rpc. The
  * sandbox code is unchanged: this is only the wire between the two processes.
  *
  * Each call carries the caller's simulated time (`now`), so the provider lives on the day of the run that asks, as
  * `simulatedClock()` makes it live in one process; the provider process reads it per request (AsyncLocalStorage),
  * so calls of a child killed a moment ago and of the next child never share a clock.
  */
-import { ProviderError } from "../../server/providers/errors";
-import type { SandboxClock } from "../../server/providers/clock";
-import type { Providers } from "../../server/providers/registry";
+import { ProviderError } from "../../server/core/providers/errors";
+import type { SandboxClock } from "../../server/core/providers/clock";
+import type { Providers } from "../../server/core/providers/registry";
 
 /** The rails made per gym or service (`providers.directDebit(gym)`) and the ones that are one object (`providers.cards`). */
 export const FACTORIES = ["directDebit", "bank", "push", "links", "connect"] as const;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { createApi } from "../../server/api/app";
-import { parseConfig } from "../../server/config";
+import { parseConfig } from "../../server/core/config";
 import * as authSchemas from "../../domain/schemas/auth";
 import * as memberSchemas from "../../domain/schemas/members";
 import * as searchSchemas from "../../domain/schemas/search";

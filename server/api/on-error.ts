@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
-import { noteRequest } from "../observability/context";
-import { reportError } from "../observability/report";
-import { ApiError } from "./errors";
+import { noteRequest } from "../core/observability/context";
+import { reportError } from "../core/observability/report";
+import { ApiError } from "../core/errors";
 
 /**
  * The API's answer to an error: an ApiError as its own status and `{ message, errors }`; anything else a 500 that says
- * nothing of the cause, reported with its request (server/observability/report.ts). Apart from ./errors.ts so the
+ * nothing of the cause, reported with its request (server/core/observability/report.ts). Apart from ../core/errors.ts so the
  * error classes stay free of the reporting SDK (pages' browser bundles reach them through shared modules).
  */
 export function onError(err: Error, c: Context) {

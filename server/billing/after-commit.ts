@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { subscriptions } from "../db/schema";
-import type { Providers } from "../providers/registry";
-import { sandboxProviders } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { subscriptions } from "../core/db/schema";
+import type { Providers } from "../core/providers/registry";
+import { sandboxProviders } from "../core/providers/registry";
 import { chargePending } from "./charge";
 import { settleIfPaidUp } from "./settle";
 import { syncDoorAccess } from "./doors";

@@ -2,11 +2,11 @@ import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import type { PaymentTypeKind } from "../../domain/surcharge";
-import type { Db } from "../db/client";
-import { bank_connections, gyms, organisations, payment_types, payments } from "../db/schema";
-import { arrayLiteral } from "../db/values";
-import { ProviderError } from "../providers/errors";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { bank_connections, gyms, organisations, payment_types, payments } from "../core/db/schema";
+import { arrayLiteral } from "../core/db/values";
+import { ProviderError } from "../core/providers/errors";
+import type { Providers } from "../core/providers/registry";
 import { recordOutcomes, type ChargeOutcome } from "./outcomes";
 import { providerOf, pursue, type UnsettledPayment } from "./rails";
 

@@ -4,8 +4,8 @@ import { graceEnds, type GraceUnit } from "../../domain/failures";
 import { formatCents } from "../../domain/money";
 import type { LocalDay } from "../../domain/periods";
 import type { ChargebackStatus } from "../../domain/refunds";
-import type { Db } from "../db/client";
-import { organisations, payment_adjustments, payments, subscription_events, subscriptions } from "../db/schema";
+import type { Db } from "../core/db/client";
+import { organisations, payment_adjustments, payments, subscription_events, subscriptions } from "../core/db/schema";
 import { nextAttemptOf } from "./plan";
 import { settleIfPaidUp } from "./settle";
 

@@ -1,12 +1,12 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { accessAt } from "../../domain/access";
-import type { Db } from "../db/client";
-import { access_control_credentials, access_control_integrations, organisation_users, subscriptions, users } from "../db/schema";
+import type { Db } from "../core/db/client";
+import { access_control_credentials, access_control_integrations, organisation_users, subscriptions, users } from "../core/db/schema";
 import { doorSystemOf } from "../doors/integration";
-import type { DoorProvider } from "../providers/doors/door-provider";
-import { ProviderError } from "../providers/errors";
-import type { Providers } from "../providers/registry";
-import { logWarning } from "../observability/log";
+import type { DoorProvider } from "../core/providers/doors/door-provider";
+import { ProviderError } from "../core/providers/errors";
+import type { Providers } from "../core/providers/registry";
+import { logWarning } from "../core/observability/log";
 
 /**
  * The door says what the membership says (issue 11): a member whose grace period ran out unpaid is switched off

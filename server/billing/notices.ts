@@ -2,17 +2,17 @@ import { and, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { formatDate, localDay } from "../../domain/dates";
 import { declineKind, nextRetryDay } from "../../domain/failures";
 import { formatCents } from "../../domain/money";
-import type { Db } from "../db/client";
-import { billing_notices, gyms, payments, subscriptions, users } from "../db/schema";
-import type { Mail, Mailer } from "../mail/mailer";
-import { cardUnusableMail, graceEndingMail, paymentFailedMail } from "../mail/templates";
-import { ProviderError } from "../providers/errors";
-import type { GymAccounts } from "../providers/gym-accounts";
-import { deepLinkOr } from "../providers/links/link-provider";
-import { pushExternalId } from "../providers/push/push-provider";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { billing_notices, gyms, payments, subscriptions, users } from "../core/db/schema";
+import type { Mail, Mailer } from "../core/mail/mailer";
+import { cardUnusableMail, graceEndingMail, paymentFailedMail } from "../core/mail/templates";
+import { ProviderError } from "../core/providers/errors";
+import type { GymAccounts } from "../core/providers/gym-accounts";
+import { deepLinkOr } from "../core/providers/links/link-provider";
+import { pushExternalId } from "../core/providers/push/push-provider";
+import type { Providers } from "../core/providers/registry";
 import { latestAttempt, owingBySubscription } from "./plan";
-import { logWarning } from "../observability/log";
+import { logWarning } from "../core/observability/log";
 
 /**
  * The billing e-mails (issue 11), sent by the billing job after each run, each once (billing_notices' key):

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { startOfLocalDay } from "../../domain/dates";
 import type { LocalDay } from "../../domain/periods";
-import type { Db } from "../db/client";
-import { arrayLiteral, rowsOf, unnestRows } from "../db/values";
-import type { PaymentProviderName } from "../providers/charge-result";
+import type { Db } from "../core/db/client";
+import { arrayLiteral, rowsOf, unnestRows } from "../core/db/values";
+import type { PaymentProviderName } from "../core/providers/charge-result";
 import { latestAttempt } from "./plan";
 import { settleIfPaidUp } from "./settle";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { localDay } from "../../domain/dates";
 import type { LocalDay } from "../../domain/periods";
-import { subscriptions } from "../db/schema";
+import { subscriptions } from "../core/db/schema";
 
 /**
  * A subscription's pauses, as the billing schedule walks them (domain/schedule.ts): every pause not removed, from

@@ -6,10 +6,10 @@ import { localDay, startOfLocalDay } from "../../domain/dates";
 import { declineKind, nextRetryDay, RETRY_AFTER_DAYS } from "../../domain/failures";
 import { chargesDue, type DueCharge } from "../../domain/schedule";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
-import type { Db } from "../db/client";
-import { gyms, organisation_users, payment_types, payments, prices, subscriptions } from "../db/schema";
-import { insertRows } from "../db/bulk";
-import { arrayLiteral, rowsOf, unnestRows } from "../db/values";
+import type { Db } from "../core/db/client";
+import { gyms, organisation_users, payment_types, payments, prices, subscriptions } from "../core/db/schema";
+import { insertRows } from "../core/db/bulk";
+import { arrayLiteral, rowsOf, unnestRows } from "../core/db/values";
 import { pausesColumn, schedulePauses } from "./pauses";
 
 /**

@@ -1,12 +1,12 @@
 import { localDay } from "../../domain/dates";
 import type { PaymentTypeKind } from "../../domain/surcharge";
-import { savedBankAccount, bankPaymentResult } from "../providers/bank/bank-provider";
-import { savedCard } from "../providers/cards/card-provider";
-import type { ChargeResult, PaymentProviderName } from "../providers/charge-result";
-import { directDebitResult, savedMandate } from "../providers/direct-debit/direct-debit-provider";
-import { ProviderError } from "../providers/errors";
-import type { GymAccounts } from "../providers/gym-accounts";
-import type { Providers } from "../providers/registry";
+import { savedBankAccount, bankPaymentResult } from "../core/providers/bank/bank-provider";
+import { savedCard } from "../core/providers/cards/card-provider";
+import type { ChargeResult, PaymentProviderName } from "../core/providers/charge-result";
+import { directDebitResult, savedMandate } from "../core/providers/direct-debit/direct-debit-provider";
+import { ProviderError } from "../core/providers/errors";
+import type { GymAccounts } from "../core/providers/gym-accounts";
+import type { Providers } from "../core/providers/registry";
 
 /**
  * One unsettled payment taken to its provider (the charge step, ./charge.ts): charged when we have no reference of

@@ -3,16 +3,16 @@ import { formatDate } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { adjustmentInWords, isProviderMethod, REFUND_METHOD_LABELS, REFUND_REASON_LABELS, refundErrors, refundable, refundMethodFor, type AdjustmentFacts, type RefundMethod } from "../../domain/refunds";
 import type { RefundRequest } from "../../domain/schemas/refunds";
-import { invalid } from "../api/errors";
-import type { Db } from "../db/client";
-import { billing_notices, gyms, payment_adjustments, payment_types, payments, subscriptions, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import type { Mailer } from "../mail/mailer";
-import { chargebackMail, refundMail } from "../mail/templates";
-import { logWarning } from "../observability/log";
-import { ProviderError } from "../providers/errors";
-import type { Providers } from "../providers/registry";
-import type { ProviderRefund, Refunding } from "../providers/refunds";
+import { invalid } from "../core/errors";
+import type { Db } from "../core/db/client";
+import { billing_notices, gyms, payment_adjustments, payment_types, payments, subscriptions, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import type { Mailer } from "../core/mail/mailer";
+import { chargebackMail, refundMail } from "../core/mail/templates";
+import { logWarning } from "../core/observability/log";
+import { ProviderError } from "../core/providers/errors";
+import type { Providers } from "../core/providers/registry";
+import type { ProviderRefund, Refunding } from "../core/providers/refunds";
 import { recordEvent } from "../subscriptions/events";
 
 /**

@@ -1,9 +1,9 @@
 import { and, inArray, isNotNull, sql } from "drizzle-orm";
 import { addCalendarDays, startOfLocalDay } from "../../domain/dates";
 import type { LocalDay } from "../../domain/periods";
-import type { Db } from "../db/client";
-import { payments } from "../db/schema";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { payments } from "../core/db/schema";
+import type { Providers } from "../core/providers/registry";
 import { chargePending, type ChargeReport } from "./charge";
 import { pursueRefunds } from "./refunds";
 import { syncDoorAccess, type DoorReport } from "./doors";

@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BillingFrequency } from "../../domain/billing";
 import { localDay, startOfLocalDay } from "../../domain/dates";
 import { periodOn } from "../../domain/periods";
-import type { Db } from "../db/client";
-import { payments, prices, subscriptions } from "../db/schema";
+import type { Db } from "../core/db/client";
+import { payments, prices, subscriptions } from "../core/db/schema";
 import { latestAttempt } from "./plan";
 
 /**

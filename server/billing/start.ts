@@ -4,10 +4,10 @@ import { localDay, startOfLocalDay } from "../../domain/dates";
 import type { LocalDay } from "../../domain/periods";
 import { startPlan } from "../../domain/start";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
-import type { Db } from "../db/client";
-import { gyms, organisation_users, payment_types, payments, prices, subscriptions } from "../db/schema";
-import { rowsOf } from "../db/values";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { gyms, organisation_users, payment_types, payments, prices, subscriptions } from "../core/db/schema";
+import { rowsOf } from "../core/db/values";
+import type { Providers } from "../core/providers/registry";
 import { chargePending } from "./charge";
 import { chargeKey } from "./plan";
 

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { AppointmentChange, AppointmentInput } from "../../domain/schemas/calendar";
-import { invalid, notFound } from "../api/errors";
-import type { CurrentUser } from "../api/users/current";
-import { appointments } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid, notFound } from "../core/errors";
+import type { CurrentUser } from "../core/current-user";
+import { appointments } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { assertFree, entriesBetween, selectAppointments } from "./entries";
 import { assertBooking, assertMayBook, visibleTo } from "./rules";
 

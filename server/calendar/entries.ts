@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { formatLocal, formatTime, localDay } from "../../domain/dates";
-import { invalid } from "../api/errors";
-import type { CurrentUser } from "../api/users/current";
-import { appointments, gyms, recurring_schedules, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid } from "../core/errors";
+import type { CurrentUser } from "../core/current-user";
+import { appointments, gyms, recurring_schedules, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { occurrenceDays, occurrenceTimes } from "./recurrence";
 import { visibleTo } from "./rules";
 

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import ical from "ical-generator";
 import { and, eq, isNull } from "drizzle-orm";
-import { openSecret, sealSecret } from "../crypto/secrets";
-import type { Db } from "../db/client";
-import { organisation_users, organisations } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { openSecret, sealSecret } from "../core/crypto/secrets";
+import type { Db } from "../core/db/client";
+import { organisation_users, organisations } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { entriesBetween } from "./entries";
 
 /**

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { gyms, users } from "../db/schema";
-import type { Mail, Mailer } from "../mail/mailer";
-import { ProviderError } from "../providers/errors";
-import { deepLinkOr, type DeepLinkRequest } from "../providers/links/link-provider";
-import { pushExternalId } from "../providers/push/push-provider";
-import { sandboxProviders, type Providers } from "../providers/registry";
-import { logWarning } from "../observability/log";
+import type { Db } from "../core/db/client";
+import { gyms, users } from "../core/db/schema";
+import type { Mail, Mailer } from "../core/mail/mailer";
+import { ProviderError } from "../core/providers/errors";
+import { deepLinkOr, type DeepLinkRequest } from "../core/providers/links/link-provider";
+import { pushExternalId } from "../core/providers/push/push-provider";
+import { sandboxProviders, type Providers } from "../core/providers/registry";
+import { logWarning } from "../core/observability/log";
 
 /**
  * Tells a member their sessions changed (issue 16): always by e-mail (it is about their own booking), and as a push

@@ -1,10 +1,10 @@
 import { eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { forbidden, invalid, notFound } from "../api/errors";
-import type { CurrentUser } from "../api/users/current";
-import { can, gymsWhere } from "../api/permissions";
-import { gym_users, gyms, organisation_users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { forbidden, invalid, notFound } from "../core/errors";
+import type { CurrentUser } from "../core/current-user";
+import { can, gymsWhere } from "../core/permissions";
+import { gym_users, gyms, organisation_users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 
 /**
  * Who may see and book what on the calendar (issue 16), for appointments and recurring schedules alike: a personal

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gte, isNull, or } from "drizzle-orm";
 import { addCalendarDays, formatLocal, formatTime, hhmmOf, localDay, minutesOfDay, startOfLocalDay } from "../../domain/dates";
 import type { AppointmentChange, SeriesChange, SeriesInput } from "../../domain/schemas/calendar";
-import { invalid, notFound } from "../api/errors";
-import type { CurrentUser } from "../api/users/current";
-import { appointments, recurring_schedules } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid, notFound } from "../core/errors";
+import type { CurrentUser } from "../core/current-user";
+import { appointments, recurring_schedules } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { assertFree, entriesBetween, selectSeries, type Entry, type SeriesRow } from "./entries";
 import { countBefore, describeDays, firstDay, fromRrule, lastDay, occurrenceDays, occurrenceTimes, toRrule, type IsoDay } from "./recurrence";
 import { assertBooking, assertMayBook, visibleTo } from "./rules";

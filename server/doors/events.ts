@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../db/client";
-import { access_control_doors, gyms, organisation_users, users, visits } from "../db/schema";
-import { withTenant } from "../db/tenant";
+import type { Db } from "../core/db/client";
+import { access_control_doors, gyms, organisation_users, users, visits } from "../core/db/schema";
+import { withTenant } from "../core/db/tenant";
 
 /**
  * Door events (issue 15): the door system tells us each time someone tries a door (Kisi's event webhook: an
@@ -13,7 +13,7 @@ import { withTenant } from "../db/tenant";
  *
  * Signed as HMAC-SHA256 of the body in hex, in X-Kisi-Signature, with the webhook's secret (KISI_WEBHOOK_SECRET;
  * outside production or in a demo, the installation's own, which the sandbox door panel signs with:
- * server/webhooks/secrets.ts).
+ * server/core/webhooks/secrets.ts).
  */
 
 export const kisiSignature = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("hex");

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { ApiError, invalid, notFound } from "../api/errors";
-import { openSecret, sealSecret } from "../crypto/secrets";
-import { access_control_doors, access_control_integrations, access_control_places, gyms } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import type { DoorProvider } from "../providers/doors/door-provider";
-import { kisiDoors } from "../providers/doors/kisi-live";
-import { ProviderError } from "../providers/errors";
+import { ApiError, invalid, notFound } from "../core/errors";
+import { openSecret, sealSecret } from "../core/crypto/secrets";
+import { access_control_doors, access_control_integrations, access_control_places, gyms } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import type { DoorProvider } from "../core/providers/doors/door-provider";
+import { kisiDoors } from "../core/providers/doors/kisi-live";
+import { ProviderError } from "../core/providers/errors";
 
 /**
  * The organisation's door system (issue 15; SPEC §7 Access control): connected once for the organisation, each gym

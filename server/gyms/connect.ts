@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
-import { firstUseOfState, readState, signState } from "../auth/oauth-state";
-import { sealSecret } from "../crypto/secrets";
-import { gyms } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { ApiError } from "../api/errors";
-import { assertCan } from "../api/permissions";
-import type { CurrentUser } from "../api/users/current";
-import type { ConnectService } from "../providers/connect/connect-provider";
-import { ProviderError } from "../providers/errors";
-import type { Providers } from "../providers/registry";
+import { firstUseOfState, readState, signState } from "../core/auth/oauth-state";
+import { sealSecret } from "../core/crypto/secrets";
+import { gyms } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError } from "../core/errors";
+import { assertCan } from "../core/permissions";
+import type { CurrentUser } from "../core/current-user";
+import type { ConnectService } from "../core/providers/connect/connect-provider";
+import { ProviderError } from "../core/providers/errors";
+import type { Providers } from "../core/providers/registry";
 import { findGym } from "./settings";
 
 /**

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { gym_logos, gyms } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { invalid } from "../api/errors";
-import { acceptImage, PIXEL_LIMIT } from "../images/accept";
+import { gym_logos, gyms } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { invalid } from "../core/errors";
+import { acceptImage, PIXEL_LIMIT } from "../core/images/accept";
 
 /** A logo fits within this square; it keeps its shape (a wide logo stays wide) and its transparency. */
 const SIDE = 512;

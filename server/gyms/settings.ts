@@ -1,12 +1,12 @@
 import { asc, count, eq, inArray, isNull } from "drizzle-orm";
 import type { CredentialService, DestinationAccountInput, GymDetailsInput } from "../../domain/schemas/gyms";
 import { GYM_CREDENTIALS } from "../../domain/schemas/gyms";
-import { sealSecret } from "../crypto/secrets";
-import { destination_accounts, gym_users, gyms, organisation_users } from "../db/schema";
+import { sealSecret } from "../core/crypto/secrets";
+import { destination_accounts, gym_users, gyms, organisation_users } from "../core/db/schema";
 import { gymDoors } from "../doors/integration";
-import type { Tenant } from "../db/tenant";
-import { invalid, notFound } from "../api/errors";
-import { gymCredential } from "../providers/gym-accounts";
+import type { Tenant } from "../core/db/tenant";
+import { invalid, notFound } from "../core/errors";
+import { gymCredential } from "../core/providers/gym-accounts";
 
 /**
  * A gym's own settings (issue 15): its details, bank account, visit tracking and stored provider credentials.

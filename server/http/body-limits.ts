@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { Transform } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { ApiError } from "../api/errors";
-import { PHOTO_BODY_LIMIT } from "../api/members/photo";
+import { ApiError } from "../core/errors";
+import { PHOTO_BODY_LIMIT } from "../members/photo";
 import { MAX_IMPORT_BYTES } from "../imports/csv-rows";
 
 const IMPORT_BODY_LIMIT = MAX_IMPORT_BYTES + 1024 * 1024;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Config } from "../config";
+import type { Config } from "../core/config";
 
 /** A fresh nonce for one response's inline scripts (Remix's hydration data and route modules). */
 export const cspNonce = () => randomBytes(16).toString("base64");

@@ -1,8 +1,8 @@
 import { eq, inArray, isNull } from "drizzle-orm";
 import { readRow, SHOWN_ERROR_ROWS, type ImportedMember, type ImportSummary, type Reading } from "../../domain/imports";
 import { localDay } from "../../domain/dates";
-import { offerings, prices } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { offerings, prices } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { batchesOf, dataRows, type CsvRow } from "./csv-rows";
 import { existingPeople, outcomeFor, type Outcome } from "./people";
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { desc, eq } from "drizzle-orm";
 import { DATE_ORDERS, guessDateOrder, guessMapping, IMPORT_FIELDS, mappingProblem, type ColumnTarget, type DateOrder } from "../../domain/imports";
-import { ApiError, invalid, notFound } from "../api/errors";
-import { member_import_files, member_imports, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { ApiError, invalid, notFound } from "../core/errors";
+import { member_import_files, member_imports, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { dryRun, ownPrices } from "./analyse";
 import { dataRows, headerOf, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from "./csv-rows";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ImportedMember } from "../../domain/imports";
-import type { Tenant } from "../db/tenant";
-import { rowsOf } from "../db/values";
+import type { Tenant } from "../core/db/tenant";
+import { rowsOf } from "../core/db/values";
 
 /**
  * Who each imported e-mail address already is (issue 15), read for a batch of rows at once: nobody yet, a member

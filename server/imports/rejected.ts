@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
-import { csvText } from "../api/csv";
-import { member_import_rejections } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { csvText } from "../core/csv";
+import { member_import_rejections } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { dataRows } from "./csv-rows";
 import { fileOf, type ImportRow } from "./manage";
 

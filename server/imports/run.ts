@@ -1,15 +1,15 @@
-import { reportError } from "../observability/report";
+import { reportError } from "../core/observability/report";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ImportedMember } from "../../domain/imports";
-import { createLink } from "../auth/password-links";
-import { backofficeUrl, type Config } from "../config";
-import type { Db } from "../db/client";
-import { insertRows } from "../db/bulk";
-import { gyms, member_import_rejections, member_imports, organisation_users, users } from "../db/schema";
-import { withTenant, type Tenant } from "../db/tenant";
-import type { Mail, Mailer } from "../mail/mailer";
-import { importInviteMail } from "../mail/templates";
-import { invite } from "../people/invitations";
+import { createLink } from "../core/auth/password-links";
+import { backofficeUrl, type Config } from "../core/config";
+import type { Db } from "../core/db/client";
+import { insertRows } from "../core/db/bulk";
+import { gyms, member_import_rejections, member_imports, organisation_users, users } from "../core/db/schema";
+import { withTenant, type Tenant } from "../core/db/tenant";
+import type { Mail, Mailer } from "../core/mail/mailer";
+import { importInviteMail } from "../core/mail/templates";
+import { invite } from "../invitations/invite";
 import { BATCH_ROWS, judgeBatch, readingOf, type Judged } from "./analyse";
 import { batchesOf, dataRows } from "./csv-rows";
 import { fileOf, findImport } from "./manage";
@@ -182,7 +182,7 @@ async function writeBatch(t: Tenant, judged: Judged[], imp: { id: number; gym_id
       touched.push(o.existing.user_id);
     }
   }
-  // Many rows a statement, one array parameter a column (server/db/bulk.ts): a 1,000-row batch is two inserts.
+  // Many rows a statement, one array parameter a column (server/core/db/bulk.ts): a 1,000-row batch is two inserts.
   if (creates.length) {
     await insertRows(
       t.db,

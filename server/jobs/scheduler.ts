@@ -1,19 +1,18 @@
-import { log, logError } from "../observability/log";
-import { reportError } from "../observability/report";
+import { log, logError } from "../core/observability/log";
+import { reportError } from "../core/observability/report";
 import PgBoss from "pg-boss";
 import { billingRun } from "../billing/run";
-import type { Database } from "../db/client";
-import type { Api } from "../api/app";
-import { signupUrl, type Config } from "../config";
+import type { Database } from "../core/db/client";
+import { signupUrl, type Config } from "../core/config";
 import { sendBillingNotices } from "../billing/notices";
-import type { Mailer } from "../mail/mailer";
-import type { Providers } from "../providers/registry";
-import { deliverSandboxWebhooks, sandboxSecretsOf, type Deliver } from "../providers/sandbox-webhooks";
-import type { WebhookSecrets } from "../webhooks/secrets";
+import type { Mailer } from "../core/mail/mailer";
+import type { Providers } from "../core/providers/registry";
+import { deliverSandboxWebhooks, sandboxSecretsOf, type Deliver } from "../core/providers/sandbox-webhooks";
+import type { WebhookSecrets } from "../core/webhooks/secrets";
 import { defaultWindow, reconcile } from "../reconciliation/reconcile";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importLinks, runImports } from "../imports/run";
-import type { JobStarter } from "./starter";
+import type { JobStarter } from "../core/job-starter";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -25,7 +24,7 @@ import type { JobStarter } from "./starter";
  *   never starts while another is still going.
  * - `sandbox-webhooks`: every minute, the sandbox providers send the webhooks they owe (their ledger's changes).
  * - `member-imports`: started when staff confirm an import (server/imports/run.ts), and every minute as a catch-up.
- * - `bulk-price-changes`: started when staff confirm a bulk price change (server/jobs/starter.ts), and every minute
+ * - `bulk-price-changes`: started when staff confirm a bulk price change (server/core/job-starter.ts), and every minute
  *   as a catch-up: it goes on with any change a stopped process left half-done.
  * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
  *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
@@ -49,11 +48,11 @@ export interface JobSettings {
   billingCron: string;
   config: Config;
   /** The gym API in this process: the sandbox providers send their webhooks to it, as the real ones would over HTTP. */
-  api: Api;
+  api: { fetch(request: Request, env: { clientIp: string }): Response | Promise<Response> };
   mailer: Mailer;
-  /** The outside services (server/providers/registry.ts), as the API in this process has them. */
+  /** The outside services (server/core/providers/registry.ts), as the API in this process has them. */
   providers: Providers;
-  /** What the sandboxes sign their webhooks with: the secrets our endpoints check (server/webhooks/secrets.ts). */
+  /** What the sandboxes sign their webhooks with: the secrets our endpoints check (server/core/webhooks/secrets.ts). */
   webhookSecrets: WebhookSecrets;
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { invalid, notFound } from "../api/errors";
-import { conversations, messages, organisation_users, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid, notFound } from "../core/errors";
+import { conversations, messages, organisation_users, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 
 /**
  * Conversations between the organisation's staff and its members (issue 16; SPEC §7 Messaging). One conversation per
@@ -97,7 +97,7 @@ export async function addMessage(t: Tenant, conversationId: number, senderId: nu
 
 /**
  * PUT /api/messaging/conversations/{id}/read: the member's messages in it, read. Answers the unread count left in the
- * conversations this user may open (the sidebar's badge; server/db/memberships.ts counts the same for the session).
+ * conversations this user may open (the sidebar's badge; server/core/db/memberships.ts counts the same for the session).
  */
 export async function markRead(t: Tenant, gyms: GymScope, conversationId: number, now: Date) {
   await t.db

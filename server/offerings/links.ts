@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
-import { gyms, private_price_links } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { invalid, notFound } from "../api/errors";
+import { gyms, private_price_links } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { invalid, notFound } from "../core/errors";
 import { activeLinks } from "./read";
 
 /**

@@ -2,10 +2,10 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL 
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { formatCents } from "../../domain/money";
 import type { OfferingType } from "../../domain/offering";
-import { bulk_price_changes, gyms, offering_gyms, offering_hours, offerings, organisation_users, price_changes, prices, private_price_links, subscriptions } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { rowsOf } from "../db/values";
-import { notFound } from "../api/errors";
+import { bulk_price_changes, gyms, offering_gyms, offering_hours, offerings, organisation_users, price_changes, prices, private_price_links, subscriptions } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { rowsOf } from "../core/db/values";
+import { notFound } from "../core/errors";
 
 /**
  * Reading offerings and prices for the back-office (issue 14): the list, one offering with its hours, gyms and

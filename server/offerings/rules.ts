@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { BillingFrequency } from "../../domain/billing";
 import { frequencyRefusal, offeringTypesAllowed, OFFERING_TYPE_LABELS, type OfferingType } from "../../domain/offering";
-import { organisations } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { forbidden, invalid } from "../api/errors";
-import { assertCan } from "../api/permissions";
-import { isOrganisationAdmin, type CurrentUser } from "../api/users/current";
+import { organisations } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { forbidden, invalid } from "../core/errors";
+import { assertCan } from "../core/permissions";
+import { isOrganisationAdmin, type CurrentUser } from "../core/current-user";
 
 /**
  * Who may change which offering (decision 0026). Organisation admins change anything. A gym admin changes an

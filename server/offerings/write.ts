@@ -1,16 +1,16 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { BillingFrequency } from "../../domain/billing";
 import type { OfferingInput, PriceInput } from "../../domain/schemas/offerings";
-import { gyms, offering_gyms, offering_hours, offerings, organisation_users, prices, private_price_links } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { ApiError, invalid } from "../api/errors";
-import { isOrganisationAdmin, type CurrentUser } from "../api/users/current";
+import { gyms, offering_gyms, offering_hours, offerings, organisation_users, prices, private_price_links } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError, invalid } from "../core/errors";
+import { isOrganisationAdmin, type CurrentUser } from "../core/current-user";
 import { findOffering, membersOnPrices, priceHasHistory, type OfferingRow } from "./read";
 import { assertMayChangeOffering, assertOfferingsOn, assertTypeAllowed, frequencyError, IN_USE, organisationTerms, type OrganisationTerms } from "./rules";
 
 /**
  * Creating and changing offerings and prices (issue 14). Every write runs inside the request's transaction
- * (server/api/middleware.ts), so a refusal half-way leaves nothing written.
+ * (server/core/middleware.ts), so a refusal half-way leaves nothing written.
  */
 
 /** The gym ids, each of this organisation, or 422 on the field. */

@@ -2,9 +2,9 @@ import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../../domain/billing";
 import { OFFERING_TYPE_LABELS, SWITCH_LABELS, switchedFrequency, type OfferingPermissions, type PriceFrequencies } from "../../domain/offering";
 import type { GracePeriodInput } from "../../domain/schemas/organisation";
-import { offerings, organisations, prices } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { invalid } from "../api/errors";
+import { offerings, organisations, prices } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { invalid } from "../core/errors";
 
 /**
  * The organisation's own settings (issue 14, /organisation/settings): each section saved on its own. Switching off

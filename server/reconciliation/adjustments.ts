@@ -1,6 +1,6 @@
-import type { Db } from "../db/client";
-import { payment_adjustments } from "../db/schema";
-import type { ProviderRefund } from "../providers/refunds";
+import type { Db } from "../core/db/client";
+import { payment_adjustments } from "../core/db/schema";
+import type { ProviderRefund } from "../core/providers/refunds";
 
 /**
  * A refund the provider holds and we did not (made in its dashboard), written down as the providers' webhooks write

@@ -4,17 +4,17 @@ import type { LocalDay } from "../../domain/periods";
 import { directDebitChargeback, disputeChargeback, recordChargeback, type Chargeback } from "../billing/chargebacks";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
 import { tellMembers } from "../billing/refunds";
-import type { Mailer } from "../mail/mailer";
-import type { Db } from "../db/client";
-import { bank_connections, gyms, payment_adjustments, payments, reconciliation_differences, reconciliation_runs } from "../db/schema";
-import { log } from "../observability/log";
-import { reportError } from "../observability/report";
-import { bankPaymentResult } from "../providers/bank/bank-provider";
-import type { ChargeResult, CreatedBetween, PaymentProviderName } from "../providers/charge-result";
-import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
-import type { GymAccounts } from "../providers/gym-accounts";
-import type { ProviderDispute, ProviderRefund } from "../providers/refunds";
-import type { Providers } from "../providers/registry";
+import type { Mailer } from "../core/mail/mailer";
+import type { Db } from "../core/db/client";
+import { bank_connections, gyms, payment_adjustments, payments, reconciliation_differences, reconciliation_runs } from "../core/db/schema";
+import { log } from "../core/observability/log";
+import { reportError } from "../core/observability/report";
+import { bankPaymentResult } from "../core/providers/bank/bank-provider";
+import type { ChargeResult, CreatedBetween, PaymentProviderName } from "../core/providers/charge-result";
+import { directDebitResult, type DirectDebitPayment } from "../core/providers/direct-debit/direct-debit-provider";
+import type { GymAccounts } from "../core/providers/gym-accounts";
+import type { ProviderDispute, ProviderRefund } from "../core/providers/refunds";
+import type { Providers } from "../core/providers/registry";
 import { insertProviderRefund } from "./adjustments";
 
 /**

@@ -1,14 +1,14 @@
 import { getTableName, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { Db } from "../db/client";
-import { insertRows } from "../db/bulk";
-import { rowsOf } from "../db/values";
+import type { Db } from "../core/db/client";
+import { insertRows } from "../core/db/bulk";
+import { rowsOf } from "../core/db/values";
 
 /**
  * Bulk writes for the demo seed: a staging area that lets each of the database's statement triggers see a whole
- * table's load at once (see `Stage`), filled with server/db/bulk.ts's many-rows-per-statement inserts.
+ * table's load at once (see `Stage`), filled with server/core/db/bulk.ts's many-rows-per-statement inserts.
  */
-export { insertAll, insertReturningIds } from "../db/bulk";
+export { insertAll, insertReturningIds } from "../core/db/bulk";
 
 /**
  * Temporary copies of tables, written in pieces and then moved into their tables in one statement each.

@@ -4,8 +4,8 @@ import { periodLength, type BillingFrequency } from "../../domain/billing";
 import { localDay, localInstant, localWeekStart, startOfLocalDay } from "../../domain/dates";
 import { lastDay } from "../calendar/recurrence";
 import { subscriptionState, type SubscriptionState } from "../../domain/subscription";
-import { hashPassword } from "../auth/password";
-import type { Db } from "../db/client";
+import { hashPassword } from "../core/auth/password";
+import type { Db } from "../core/db/client";
 import {
   appointments,
   recurring_schedules,
@@ -29,7 +29,7 @@ import {
   subscriptions,
   users,
   visits,
-} from "../db/schema";
+} from "../core/db/schema";
 import { Stage, insertAll, insertReturningIds } from "./bulk-insert";
 import { addStaff, makeOrganisation, makeUser } from "./factories";
 import { chargeKey } from "../billing/plan";
@@ -843,7 +843,7 @@ function demoCard(digits: string): string {
 }
 
 /**
- * Likewise about one bank account in sixteen is one of the sandboxes' test accounts (server/providers/sandbox-accounts.ts):
+ * Likewise about one bank account in sixteen is one of the sandboxes' test accounts (server/core/providers/sandbox-accounts.ts):
  * insufficient funds, a refusal, a closed account, or (paying by bank through Akahu) one whose payments wait for the
  * member's approval. The other digits stay as drawn.
  */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { organisations } from "../db/schema";
+import type { Db } from "../core/db/client";
+import { organisations } from "../core/db/schema";
 
 /** Seeds the demo into an empty database (first start of `npm start`). */
 export async function seedDemoIfEmpty(db: Db) {

@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import { gym_users, gyms, offerings, organisation_users, organisations, payments, prices, subscriptions, users, visits } from "../db/schema";
+import type { Db } from "../core/db/client";
+import { gym_users, gyms, offerings, organisation_users, organisations, payments, prices, subscriptions, users, visits } from "../core/db/schema";
 
 /** Builders shared by the demo seed and the tests: one way to make each kind of row. */
 export async function makeOrganisation(db: Db, values: Partial<typeof organisations.$inferInsert> & { name: string }) {

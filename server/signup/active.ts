@@ -5,8 +5,8 @@ import { localDay } from "../../domain/dates";
 import { paymentOutcome } from "../../domain/payment";
 import { subscriptionState } from "../../domain/subscription";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
-import { gyms, offerings, payment_types, payments, prices, subscriptions } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { gyms, offerings, payment_types, payments, prices, subscriptions } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 
 /**
  * GET /api/me/active-subscription: the member's latest membership here as the sign-up's last pages show it: what

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { readState, signState as signState_ } from "../auth/oauth-state";
-import { bank_connections } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { ApiError } from "../api/errors";
-import { ProviderError } from "../providers/errors";
-import type { Providers } from "../providers/registry";
+import { readState, signState as signState_ } from "../core/auth/oauth-state";
+import { bank_connections } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError } from "../core/errors";
+import { ProviderError } from "../core/providers/errors";
+import type { Providers } from "../core/providers/registry";
 import type { SignupGym } from "./methods";
 import { savePaymentType } from "./payment-types";
 

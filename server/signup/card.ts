@@ -1,6 +1,6 @@
-import type { Tenant } from "../db/tenant";
-import { ApiError } from "../api/errors";
-import type { Providers } from "../providers/registry";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError } from "../core/errors";
+import type { Providers } from "../core/providers/registry";
 import type { SignupGym } from "./methods";
 import { savePaymentType } from "./payment-types";
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
-import { offering_gyms, offerings, prices, private_price_links } from "../db/schema";
-import type { Db } from "../db/client";
-import { withTenant, type Tenant } from "../db/tenant";
+import { offering_gyms, offerings, prices, private_price_links } from "../core/db/schema";
+import type { Db } from "../core/db/client";
+import { withTenant, type Tenant } from "../core/db/tenant";
 
 /** A price is sold at a gym when it names that gym or none, and its offering is open to every gym or to that one. */
 export function soldAtGym(gymId: number): SQL {

@@ -1,7 +1,7 @@
 import { parseNzAccount } from "../../domain/bank-account";
-import type { Tenant } from "../db/tenant";
-import { ApiError, invalid } from "../api/errors";
-import type { Providers } from "../providers/registry";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError, invalid } from "../core/errors";
+import type { Providers } from "../core/providers/registry";
 import type { SignupGym } from "./methods";
 import { savePaymentType } from "./payment-types";
 

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { PaymentTypeKind } from "../../domain/surcharge";
 import { formatSurcharge } from "../../domain/surcharge";
-import { destination_accounts, gyms } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import type { Providers } from "../providers/registry";
+import { destination_accounts, gyms } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import type { Providers } from "../core/providers/registry";
 
 export interface OfferedMethod {
   kind: PaymentTypeKind;

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { PaymentTypeKind } from "../../domain/surcharge";
-import { organisation_users, payment_types } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { notFound } from "../api/errors";
+import { organisation_users, payment_types } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { notFound } from "../core/errors";
 
 /**
  * A member's payment method saved from a provider (issue 13), made their default. Saving the same provider object

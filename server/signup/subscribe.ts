@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { addCalendarDays, localDay } from "../../domain/dates";
 import { ageOn, LATEST_START_DAYS, type ConfirmSubscription, type RegisterFields } from "../../domain/schemas/signup";
-import { organisation_users, organisations, payments, subscription_events, subscriptions, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { ApiError, invalid } from "../api/errors";
+import { organisation_users, organisations, payments, subscription_events, subscriptions, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError, invalid } from "../core/errors";
 import { StartError, writeStart } from "../billing/start";
 import { recordEvent } from "../subscriptions/events";
 import { formatCents } from "../../domain/money";

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { gymRoleLabel, PER_GYM, roleLabel, type StaffKind, type StaffRole, type StaffStatus } from "../../domain/staff";
-import { notFound } from "../api/errors";
-import { gym_users, gyms, organisation_users, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { notFound } from "../core/errors";
+import { gym_users, gyms, organisation_users, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 
 /**
  * Reading the staff of the organisation (SPEC §3 Staff; issue 15). An organisation admin sees everyone; a gym admin
@@ -93,7 +93,7 @@ export type StaffView = ReturnType<typeof present>;
 function assemble(rows: Row[], all: { id: number; name: string }[], roles: { user_id: number; gym_id: number; role: StaffRole }[]) {
   return rows.map((r) => {
     const own = new Map(roles.filter((g) => g.user_id === r.id).map((g) => [g.gym_id, g.role]));
-    // An organisation admin holds every gym, as admin unless a gym gives them another role (server/db/memberships.ts).
+    // An organisation admin holds every gym, as admin unless a gym gives them another role (server/core/db/memberships.ts).
     const held = all
       .filter((g) => r.org_role === "admin" || own.has(g.id))
       .map((g) => {

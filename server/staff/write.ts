@@ -2,17 +2,17 @@ import { eq, isNull, ne, sql } from "drizzle-orm";
 import { ALREADY_STAFF, IS_A_MEMBER, type StaffInvite, type StaffUpdate } from "../../domain/schemas/staff";
 export { ALREADY_STAFF, IS_A_MEMBER };
 import { roleLabel, type StaffRole } from "../../domain/staff";
-import { ApiError, forbidden, invalid } from "../api/errors";
-import { createLink } from "../auth/password-links";
-import { endAllSessions } from "../auth/sessions";
-import { gym_users, gyms, organisation_users, organisations, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import type { Mail } from "../mail/mailer";
-import { staffAddedMail, staffInviteMail } from "../mail/templates";
-import type { DoorProvider } from "../providers/doors/door-provider";
-import { ProviderError } from "../providers/errors";
-import { HELD_ELSEWHERE, heldElsewhere } from "../people/custody";
-import { invite } from "../people/invitations";
+import { ApiError, forbidden, invalid } from "../core/errors";
+import { createLink } from "../core/auth/password-links";
+import { endAllSessions } from "../core/auth/sessions";
+import { gym_users, gyms, organisation_users, organisations, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import type { Mail } from "../core/mail/mailer";
+import { staffAddedMail, staffInviteMail } from "../core/mail/templates";
+import type { DoorProvider } from "../core/providers/doors/door-provider";
+import { ProviderError } from "../core/providers/errors";
+import { HELD_ELSEWHERE, heldElsewhere } from "../members/custody";
+import { invite } from "../invitations/invite";
 import { staffMember, type StaffScope, type StaffView } from "./read";
 
 /**

@@ -3,12 +3,12 @@ import { FREQUENCY_LABELS, type BillingFrequency } from "../../domain/billing";
 import { formatDay, localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import type { BulkPriceChangeRequest } from "../../domain/schemas/bulk-price-change";
-import { ApiError } from "../api/errors";
-import { memberWhere, type MemberFilters } from "../api/members/list";
-import type { Db } from "../db/client";
-import { bulk_price_change_members, bulk_price_changes, offerings, organisation_users, prices, users } from "../db/schema";
-import { withTenant, type Tenant } from "../db/tenant";
-import type { Mailer } from "../mail/mailer";
+import { ApiError } from "../core/errors";
+import { memberWhere, type MemberFilters } from "../members/list";
+import type { Db } from "../core/db/client";
+import { bulk_price_change_members, bulk_price_changes, offerings, organisation_users, prices, users } from "../core/db/schema";
+import { withTenant, type Tenant } from "../core/db/tenant";
+import type { Mailer } from "../core/mail/mailer";
 import { loadMembership } from "./membership";
 import { applyPriceChange, priceChangeEffect } from "./price-change";
 

@@ -1,9 +1,9 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import { accessAt } from "../../domain/access";
-import { access_control_credentials, subscriptions } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { ProviderError } from "../providers/errors";
-import type { DoorProvider } from "../providers/doors/door-provider";
+import { access_control_credentials, subscriptions } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { ProviderError } from "../core/providers/errors";
+import type { DoorProvider } from "../core/providers/doors/door-provider";
 import { recordEvent } from "./events";
 
 /**

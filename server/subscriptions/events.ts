@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { subscription_events, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { subscription_events, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 
 /** One action on a membership, written in the same transaction as the change (issue 12's history). */
 export async function recordEvent(

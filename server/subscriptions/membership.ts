@@ -2,9 +2,9 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { BillingFrequency } from "../../domain/billing";
 import { localDay } from "../../domain/dates";
 import type { MembershipFacts, PauseFacts } from "../../domain/lifecycle";
-import { gyms, organisations, prices, subscription_pauses, subscriptions, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { ApiError, notFound } from "../api/errors";
+import { gyms, organisations, prices, subscription_pauses, subscriptions, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { ApiError, notFound } from "../core/errors";
 
 /**
  * A subscription of the tenant's organisation with what the membership actions (issue 12) need to decide and

@@ -1,11 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { formatDay, localDay } from "../../domain/dates";
 import type { OnboardPifRequest } from "../../domain/schemas/subscriptions";
-import { invalid } from "../api/errors";
-import { createLink } from "../auth/password-links";
-import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { pifInviteMail } from "../mail/templates";
+import { invalid } from "../core/errors";
+import { createLink } from "../core/auth/password-links";
+import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { pifInviteMail } from "../core/mail/templates";
 import { applyPif, pifEffect } from "./pif";
 
 /**

@@ -2,9 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { formatDay, localDay, startOfLocalDay } from "../../domain/dates";
 import { currentOrNextPause, pauseDaysRemaining, previewEndPause, previewPause, previewRemovePause, type PauseFacts } from "../../domain/lifecycle";
 import type { PauseRequest } from "../../domain/schemas/subscriptions";
-import { invalid } from "../api/errors";
-import { subscription_pauses } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid } from "../core/errors";
+import { subscription_pauses } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "./events";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 

@@ -2,11 +2,11 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { formatDate, localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import type { ManualPaymentRequest } from "../../domain/schemas/subscriptions";
-import { invalid } from "../api/errors";
+import { invalid } from "../core/errors";
 import { latestAttempt } from "../billing/plan";
 import { settleIfPaidUp } from "../billing/settle";
-import { organisation_users, payments } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { organisation_users, payments } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "./events";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 

@@ -6,9 +6,9 @@ import { formatCents } from "../../domain/money";
 import { startPlan } from "../../domain/start";
 import { scheduledPriceChange, subscriptionState } from "../../domain/subscription";
 import type { PifRequest } from "../../domain/schemas/subscriptions";
-import { invalid } from "../api/errors";
-import { offering_gyms, offerings, payments, prices, subscriptions } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid } from "../core/errors";
+import { offering_gyms, offerings, payments, prices, subscriptions } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "./events";
 import { snapshot } from "./membership";
 

@@ -3,10 +3,10 @@ import { FREQUENCY_LABELS, type BillingFrequency } from "../../domain/billing";
 import { formatDay, localDay, startOfLocalDay } from "../../domain/dates";
 import { previewPriceChange } from "../../domain/lifecycle";
 import { formatCents } from "../../domain/money";
-import { invalid } from "../api/errors";
-import { offering_gyms, offerings, price_changes, prices } from "../db/schema";
-import type { Tenant } from "../db/tenant";
-import { priceChangeMail } from "../mail/templates";
+import { invalid } from "../core/errors";
+import { offering_gyms, offerings, price_changes, prices } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import { priceChangeMail } from "../core/mail/templates";
 import { recordEvent } from "./events";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 

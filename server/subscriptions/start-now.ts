@@ -4,10 +4,10 @@ import { formatDay, localDay, startOfLocalDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { startPlan } from "../../domain/start";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
-import { invalid } from "../api/errors";
+import { invalid } from "../core/errors";
 import { chargeKey } from "../billing/plan";
-import { organisation_users, payment_types, payments } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { organisation_users, payment_types, payments } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "./events";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 

@@ -2,9 +2,9 @@ import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull } from "driz
 import { formatCents } from "../../domain/money";
 import { formatDate, formatDay, localDay, startOfLocalDay } from "../../domain/dates";
 import { currentOrNextPause, nextCharge, type PauseFacts } from "../../domain/lifecycle";
-import { invalid } from "../api/errors";
-import { payments, price_changes, prices, subscription_events, subscription_pauses, subscriptions } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { invalid } from "../core/errors";
+import { payments, price_changes, prices, subscription_events, subscription_pauses, subscriptions } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "./events";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 

@@ -3,8 +3,8 @@ import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit }
 import { localDay } from "../../domain/dates";
 import { nextCharge, pauseDaysRemaining } from "../../domain/lifecycle";
 import { cancellationUndoableUntil, STATE_LABELS, statusColour, subscriptionState } from "../../domain/subscription";
-import { offering_gyms, offerings, prices } from "../db/schema";
-import type { Tenant } from "../db/tenant";
+import { offering_gyms, offerings, prices } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
 import type { Membership } from "./membership";
 import { owedPeriods } from "./payments";
 import { pifAllowed } from "./pif";

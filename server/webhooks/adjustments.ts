@@ -2,15 +2,15 @@ import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { formatCents } from "../../domain/money";
 import { chargebackInWords, directDebitChargeback, disputeChargeback, recordChargeback } from "../billing/chargebacks";
-import type { Db } from "../db/client";
-import { gyms, payment_adjustments, payments } from "../db/schema";
-import type { Retrieved } from "../providers/charge-result";
-import type { DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
-import type { ProviderRefund } from "../providers/refunds";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { gyms, payment_adjustments, payments } from "../core/db/schema";
+import type { Retrieved } from "../core/providers/charge-result";
+import type { DirectDebitPayment } from "../core/providers/direct-debit/direct-debit-provider";
+import type { ProviderRefund } from "../core/providers/refunds";
+import type { Providers } from "../core/providers/registry";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { notOurCharge } from "./provenance";
-import type { GoCardlessEvent } from "./process";
+import type { GoCardlessEvent } from "./gocardless-event";
 
 /**
  * Refunds and chargebacks from the providers' events (issue 28, decision 0041): a refund made in the provider's

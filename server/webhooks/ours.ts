@@ -1,6 +1,6 @@
 import { eq, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { gyms, organisations, payments } from "../db/schema";
+import type { Db } from "../core/db/client";
+import { gyms, organisations, payments } from "../core/db/schema";
 
 /**
  * What every provider event's handling shares (./process.ts for payments, ./adjustments.ts for refunds and

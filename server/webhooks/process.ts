@@ -3,12 +3,13 @@ import type Stripe from "stripe";
 import { localDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
-import type { Db } from "../db/client";
-import { bank_connections, payments } from "../db/schema";
-import { bankPaymentResult, type AkahuWebhookPayload } from "../providers/bank/bank-provider";
-import type { ChargeResult, PaymentProviderName } from "../providers/charge-result";
-import { directDebitResult, type DirectDebitPayment } from "../providers/direct-debit/direct-debit-provider";
-import type { Providers } from "../providers/registry";
+import type { Db } from "../core/db/client";
+import { bank_connections, payments } from "../core/db/schema";
+import { bankPaymentResult, type AkahuWebhookPayload } from "../core/providers/bank/bank-provider";
+import type { ChargeResult, PaymentProviderName } from "../core/providers/charge-result";
+import { directDebitResult, type DirectDebitPayment } from "../core/providers/direct-debit/direct-debit-provider";
+import type { Providers } from "../core/providers/registry";
+import type { GoCardlessEvent } from "./gocardless-event";
 import { goCardlessChargebackCancelled, goCardlessTakenBack, isStripeAdjustmentEvent, processGoCardlessRefund, processStripeAdjustment } from "./adjustments";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { heldElsewhere, notOurCharge } from "./provenance";
@@ -77,16 +78,6 @@ export async function processStripeEvent(db: Db, providers: Providers, event: St
   return settle(db, p, outcomeOf(p, "stripe", current, now), `Stripe says ${intent.id} ${current.status}`, now);
 }
 
-/** A GoCardless event (https://developer.gocardless.com/api-reference#core-endpoints-events). */
-export interface GoCardlessEvent {
-  id: string;
-  created_at: string;
-  resource_type: string;
-  action: string;
-  links: Record<string, string>;
-  details?: { cause?: string; description?: string; origin?: string };
-}
-
 export async function processGoCardlessEvent(db: Db, providers: Providers, event: GoCardlessEvent, now: Date): Promise<Processed> {
   if (event.resource_type === "refunds" && event.links?.refund) return processGoCardlessRefund(db, providers, event, now);
   if (event.resource_type !== "payments" || !event.links?.payment) {
@@ -117,7 +108,7 @@ export async function processGoCardlessEvent(db: Db, providers: Providers, event
   return settle(db, p, outcomeOf(p, "gocardless", directDebitResult(state), now), `GoCardless says ${id} ${state.status}`, now);
 }
 
-/** The member a webhook subscription was made for: we subscribe with state `o{organisation}:u{user}` (server/providers/bank). */
+/** The member a webhook subscription was made for: we subscribe with state `o{organisation}:u{user}` (server/core/providers/bank). */
 export function akahuSubscriber(state: string | undefined): { organisationId: number; userId: number } | null {
   const m = /^o(\d+):u(\d+)$/.exec(state ?? "");
   return m ? { organisationId: Number(m[1]), userId: Number(m[2]) } : null;

@@ -1,4 +1,4 @@
-import type { ProviderRecord } from "../providers/charge-result";
+import type { ProviderRecord } from "../core/providers/charge-result";
 
 /**
  * Whether what a provider answered for an event's object is the payment we asked it for (issue 28, finding 7): an

@@ -1,18 +1,20 @@
-import { reportError } from "../observability/report";
+import { reportError } from "../core/observability/report";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { Config } from "../config";
-import type { Db } from "../db/client";
-import { gyms, webhook_calls } from "../db/schema";
-import type { AkahuWebhookPayload, BankProvider } from "../providers/bank/bank-provider";
-import type { Providers } from "../providers/registry";
+import type { Config } from "../core/config";
+import type { Db } from "../core/db/client";
+import { gyms, webhook_calls } from "../core/db/schema";
+import type { AkahuWebhookPayload, BankProvider } from "../core/providers/bank/bank-provider";
+import type { Providers } from "../core/providers/registry";
 import { tellMembers } from "../billing/refunds";
-import type { Mailer } from "../mail/mailer";
-import { logWarning } from "../observability/log";
-import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type GoCardlessEvent, type Processed } from "./process";
+import type { Mailer } from "../core/mail/mailer";
+import { logWarning } from "../core/observability/log";
+import { akahuSubscriber, processAkahuEvent, processGoCardlessEvent, processStripeEvent, type Processed } from "./process";
+import type { GoCardlessEvent } from "./gocardless-event";
 import { refuseCall } from "./refused";
-import type { WebhookSecrets } from "./secrets";
-import { verifyGoCardless, verifyStripe, type WebhookProvider } from "./verify";
+import type { Answer } from "./answer";
+import type { WebhookSecrets } from "../core/webhooks/secrets";
+import { verifyGoCardless, verifyStripe, type WebhookProvider } from "../core/webhooks/verify";
 
 /**
  * One call to /api/webhooks/{provider}: its signature checked (a bad one: 401, never processed, stored as rejected
@@ -24,20 +26,12 @@ export interface WebhookDeps {
   /** The system's handle for a provider's call; a replay runs on the staff request's own tenant handle. */
   db: Db;
   config: Config;
-  /** What calls are checked with (./secrets.ts): the environment's, else the installation's own. */
+  /** What calls are checked with (../core/webhooks/secrets.ts): the environment's, else the installation's own. */
   secrets: WebhookSecrets;
   providers: Providers;
   now: () => Date;
   /** Tells members of refunds and chargebacks the providers' events write (none: nobody is told, as in some tests). */
   mailer?: Mailer | null;
-}
-
-export interface Answer {
-  status: 200 | 401 | 429 | 503;
-  /** call_id: the stored call, or null for a refused call beyond the bounds (./refused.ts). */
-  body: { message: string; call_id: number | null; result?: string };
-  /** Seconds, with a 429. */
-  retryAfter?: number;
 }
 
 /** Headers worth keeping: the provider's own and the delivery's shape. Never a cookie or an authorization. */

@@ -1,8 +1,8 @@
-import { take, waitInWords } from "../auth/rate-limit";
-import type { Db } from "../db/client";
-import { webhook_calls } from "../db/schema";
-import type { Answer } from "./receive";
-import type { WebhookProvider } from "./verify";
+import { take, waitInWords } from "../core/auth/rate-limit";
+import type { Db } from "../core/db/client";
+import { webhook_calls } from "../core/db/schema";
+import type { Answer } from "./answer";
+import type { WebhookProvider } from "../core/webhooks/verify";
 
 /**
  * Calls whose signature is refused (issue 29 L8). Anyone can send them, and each was stored whole (up to 64 KB):

@@ -1,7 +1,7 @@
-import { log as logger } from "../../server/observability/log";
+import { log as logger } from "../../server/core/observability/log";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

@@ -4,10 +4,10 @@ import { localDay, startOfLocalDay } from "../../domain/dates";
 import { sendBillingNotices } from "../../server/billing/notices";
 import { recordOutcomes } from "../../server/billing/outcomes";
 import { billingRun, billingRunUntil, planRetries } from "../../server/billing/run";
-import { bank_connections, destination_accounts, mail_outbox, organisations, payment_types, payments, sandbox_ledger, subscriptions, users } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { simulatedClock, systemClock } from "../../server/providers/clock";
-import { sandboxProviders } from "../../server/providers/registry";
+import { bank_connections, destination_accounts, mail_outbox, organisations, payment_types, payments, sandbox_ledger, subscriptions, users } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { simulatedClock, systemClock } from "../../server/core/providers/clock";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { sendBillingNotices } from "../../server/billing/notices";
 import { billingRun } from "../../server/billing/run";
-import { billing_notices, mail_outbox, payment_types, users } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxProviders } from "../../server/providers/registry";
-import { systemClock } from "../../server/providers/clock";
+import { billing_notices, mail_outbox, payment_types, users } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxProviders } from "../../server/core/providers/registry";
+import { systemClock } from "../../server/core/providers/clock";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDay, startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { billingRun } from "../../server/billing/run";
-import { access_control_credentials, bank_connections, destination_accounts, payment_types, payments, sandbox_door_members, sandbox_ledger, subscriptions, webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { simulatedClock } from "../../server/providers/clock";
-import { createProviders, sandboxProviders } from "../../server/providers/registry";
-import { deliverSandboxWebhooks, type Deliver } from "../../server/providers/sandbox-webhooks";
+import { access_control_credentials, bank_connections, destination_accounts, payment_types, payments, sandbox_door_members, sandbox_ledger, subscriptions, webhook_calls } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { simulatedClock } from "../../server/core/providers/clock";
+import { createProviders, sandboxProviders } from "../../server/core/providers/registry";
+import { deliverSandboxWebhooks, type Deliver } from "../../server/core/providers/sandbox-webhooks";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signingSecrets } from "./harness";
 
@@ -200,7 +200,7 @@ describe("a bank account member (Akahu)", () => {
     const res = await api.fetch(new Request("http://localhost/api/webhooks/akahu", { method: "POST", body: forged, headers: { "content-type": "application/json", "x-akahu-signature": Buffer.from("nope").toString("base64"), "x-akahu-signing-key": "1" } }));
     expect(res.status).toBe(401);
     const { user } = await member("bank_account", "12-3456-0623456-00");
-    const { sandboxAkahuSignature } = await import("../../server/providers/bank/sandbox");
+    const { sandboxAkahuSignature } = await import("../../server/core/providers/bank/sandbox");
     const body = JSON.stringify({ webhook_type: "TOKEN", webhook_code: "DELETE", state: `o${org.id}:u${user.id}`, item_id: "token_1" });
     const revoked = await api.fetch(new Request("http://localhost/api/webhooks/akahu", { method: "POST", body, headers: { "content-type": "application/json", "x-akahu-signature": sandboxAkahuSignature(body, SECRETS.akahu), "x-akahu-signing-key": "1" } }));
     expect(revoked.status).toBe(200);

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCalendarDays, localDay, startOfLocalDay } from "../../domain/dates";
 import { billingRun, billingRunUntil, chargePending, planCharges } from "../../server/billing/run";
-import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/db/schema";
-import { sandboxProviders } from "../../server/providers/registry";
+import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/core/db/schema";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 

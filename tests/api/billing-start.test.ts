@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDay, startOfLocalDay } from "../../domain/dates";
 import { billingRun } from "../../server/billing/run";
 import { StartError, startSubscription } from "../../server/billing/start";
-import { gyms, payment_types, payments, subscriptions } from "../../server/db/schema";
-import { sandboxProviders } from "../../server/providers/registry";
+import { gyms, payment_types, payments, subscriptions } from "../../server/core/db/schema";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 

@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { createApi, localJobs } from "../../server/api/app";
-import { bulk_price_change_members, bulk_price_changes, mail_outbox, price_changes, subscription_events, subscriptions } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxProviders } from "../../server/providers/registry";
+import { bulk_price_change_members, bulk_price_changes, mail_outbox, price_changes, subscription_events, subscriptions } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { runBulkPriceChanges } from "../../server/subscriptions/bulk-price-change";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";

@@ -1,6 +1,6 @@
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { outboxMailer } from "../../server/mail/mailer";
+import { hashPassword } from "../../server/core/auth/password";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

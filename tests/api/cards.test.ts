@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandbox_ledger } from "../../server/db/schema";
-import type { CardCharge } from "../../server/providers/cards/card-provider";
-import { ProviderError } from "../../server/providers/errors";
-import { sandboxCards } from "../../server/providers/cards/sandbox";
-import { stripeCards } from "../../server/providers/cards/stripe-live";
+import { sandbox_ledger } from "../../server/core/db/schema";
+import type { CardCharge } from "../../server/core/providers/cards/card-provider";
+import { ProviderError } from "../../server/core/providers/errors";
+import { sandboxCards } from "../../server/core/providers/cards/sandbox";
+import { stripeCards } from "../../server/core/providers/cards/stripe-live";
 import { setup } from "./harness";
 
 const charge = (over: Partial<CardCharge> = {}): CardCharge => ({

@@ -1,10 +1,10 @@
 import { close, createTransport } from "@sentry/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { outboxMailer } from "../../server/mail/mailer";
-import { runInRequest } from "../../server/observability/context";
-import { flushReports, startErrorReporting } from "../../server/observability/report";
+import { hashPassword } from "../../server/core/auth/password";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { runInRequest } from "../../server/core/observability/context";
+import { flushReports, startErrorReporting } from "../../server/core/observability/report";
 import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { createApi } from "../../server/api/app";
-import { destination_accounts, gyms } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { gymCredential } from "../../server/providers/gym-accounts";
+import { destination_accounts, gyms } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { gymCredential } from "../../server/core/providers/gym-accounts";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 
@@ -149,7 +149,7 @@ describe("stored credentials", () => {
   });
 
   it("does not open under another key, nor when altered", async () => {
-    const { sealSecret, openSecret } = await import("../../server/crypto/secrets");
+    const { sealSecret, openSecret } = await import("../../server/core/crypto/secrets");
     const sealed = sealSecret("hello", "k".repeat(40));
     expect(openSecret(sealed, "k".repeat(40))).toBe("hello");
     expect(openSecret(sealed, "j".repeat(40))).toBeNull();

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { desc } from "drizzle-orm";
-import { parseConfig, type Config } from "../../server/config";
-import { openDatabase, openPglite, pgliteDatabase, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/db/client";
-import { installDomainRules } from "../../server/db/domain-rules";
-import * as schema from "../../server/db/schema";
+import { parseConfig, type Config } from "../../server/core/config";
+import { openDatabase, openPglite, pgliteDatabase, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/core/db/client";
+import { installDomainRules } from "../../server/core/db/domain-rules";
+import * as schema from "../../server/core/db/schema";
 import { createApi } from "../../server/api/app";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxSecretsOf } from "../../server/providers/sandbox-webhooks";
-import { loadWebhookSecrets } from "../../server/webhooks/secrets";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxSecretsOf } from "../../server/core/providers/sandbox-webhooks";
+import { loadWebhookSecrets } from "../../server/core/webhooks/secrets";
 
 /**
  * A fresh database per test file: PGlite cloned from a migrated template, or, when DATABASE_URL is set,
@@ -51,7 +51,7 @@ export async function freshDatabase(): Promise<Database> {
     };
   }
   template ??= pgliteTemplate();
-  // The server's own handle over it, one unit of work at a time as on a server (server/db/client.ts).
+  // The server's own handle over it, one unit of work at a time as on a server (server/core/db/client.ts).
   return pgliteDatabase(await openPglite("memory://", await template));
 }
 
@@ -60,7 +60,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /**
- * What this test database's installation signs and checks webhooks with (server/webhooks/secrets.ts): its own,
+ * What this test database's installation signs and checks webhooks with (server/core/webhooks/secrets.ts): its own,
  * made at random, from the same place the server reads them. Never a constant.
  */
 export async function signingSecrets(env: { db: Db; config: Config }) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { healthRoutes } from "../../server/observability/health";
+import { healthRoutes } from "../../server/core/observability/health";
 import { freshDatabase } from "./harness";
 
 /** GET /healthz and /readyz (issue 19): no session, fast, no details; ready only when everything is. */

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, localJobs } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { organisation_users, prices, users } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { hashPassword } from "../../server/core/auth/password";
+import { organisation_users, prices, users } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { lastMail, setup, signedIn } from "./harness";
 

@@ -2,10 +2,10 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDay, startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { payment_types, payments, price_changes, subscription_pauses, subscriptions } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxProviders } from "../../server/providers/registry";
+import { hashPassword } from "../../server/core/auth/password";
+import { payment_types, payments, price_changes, subscription_pauses, subscriptions } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

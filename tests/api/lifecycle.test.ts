@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDay, startOfLocalDay } from "../../domain/dates";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { createApi } from "../../server/api/app";
-import { access_control_credentials, gyms, mail_outbox, payment_types, payments, price_changes, sandbox_door_members, subscription_events, subscription_pauses, subscriptions } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxProviders } from "../../server/providers/registry";
+import { access_control_credentials, gyms, mail_outbox, payment_types, payments, price_changes, sandbox_door_members, subscription_events, subscription_pauses, subscriptions } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

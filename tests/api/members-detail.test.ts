@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { access_control_credentials, offerings, organisation_users, payments, price_changes, prices, subscriptions, users, visits } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { hashPassword } from "../../server/core/auth/password";
+import { access_control_credentials, offerings, organisation_users, payments, price_changes, prices, subscriptions, users, visits } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { eachMember } from "../../server/api/members/list";
-import { hashPassword } from "../../server/auth/password";
-import { withTenant } from "../../server/db/tenant";
-import { offerings, organisation_users, prices, subscriptions, visits } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { eachMember } from "../../server/members/list";
+import { hashPassword } from "../../server/core/auth/password";
+import { withTenant } from "../../server/core/db/tenant";
+import { offerings, organisation_users, prices, subscriptions, visits } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

@@ -3,10 +3,10 @@ import { expect } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
 import { billingRun } from "../../server/billing/run";
-import { gyms, organisations, payment_adjustments, payment_types, payments } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { simulatedClock } from "../../server/providers/clock";
-import { sandboxProviders } from "../../server/providers/registry";
+import { gyms, organisations, payment_adjustments, payment_types, payments } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { simulatedClock } from "../../server/core/providers/clock";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 

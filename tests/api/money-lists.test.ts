@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { createApi } from "../../server/api/app";
-import { payment_adjustments, payment_types, payments, visits } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { payment_adjustments, payment_types, payments, visits } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
-import { eachPayment } from "../../server/api/payments/list";
-import { withTenant } from "../../server/db/tenant";
+import { eachPayment } from "../../server/payments/list";
+import { withTenant } from "../../server/core/db/tenant";
 import { sql } from "drizzle-orm";
-import { adjustedIs } from "../../server/api/payments/adjustments";
+import { adjustedIs } from "../../server/payments/adjustments";
 
 /** A built query with its parameters written in, for EXPLAIN (numbers, text and dates only). */
 const inline = (q: { sql: string; params: unknown[] }) =>

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { createApi } from "../../server/api/app";
-import { offerings, prices, private_price_links, webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { offerings, prices, private_price_links, webhook_calls } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

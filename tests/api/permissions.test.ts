@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { can, CAPABILITIES, PERMISSIONS, type Capability, type Role } from "../../server/api/permissions";
-import { currentUser } from "../../server/api/users/current";
-import { hashPassword } from "../../server/auth/password";
-import type { Membership } from "../../server/db/memberships";
-import { outboxMailer } from "../../server/mail/mailer";
+import { can, CAPABILITIES, PERMISSIONS, type Capability, type Role } from "../../server/core/permissions";
+import { currentUser } from "../../server/core/current-user";
+import { hashPassword } from "../../server/core/auth/password";
+import type { Membership } from "../../server/core/db/memberships";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 
 /**
- * The permission table (server/api/permissions.ts), a test per cell: first the table's own rule for each
+ * The permission table (server/core/permissions.ts), a test per cell: first the table's own rule for each
  * role in its own gym and in another gym, then each cell that has an API route today, exercised through it.
  */
 

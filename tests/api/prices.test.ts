@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { outboxMailer } from "../../server/mail/mailer";
+import { hashPassword } from "../../server/core/auth/password";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { eq } from "drizzle-orm";
-import { gyms } from "../../server/db/schema";
+import { gyms } from "../../server/core/db/schema";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
 

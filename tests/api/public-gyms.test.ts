@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gyms } from "../../server/db/schema";
+import { gyms } from "../../server/core/db/schema";
 import { makeGym, makeOrganisation } from "../../server/seed/factories";
 import { browser, setup } from "./harness";
 

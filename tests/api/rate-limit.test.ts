@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SWEEP_EVERY, take } from "../../server/auth/rate-limit";
-import { rate_limits } from "../../server/db/schema";
+import { SWEEP_EVERY, take } from "../../server/core/auth/rate-limit";
+import { rate_limits } from "../../server/core/db/schema";
 import { setup } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;

@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { push_outbox, recurring_schedules, sandbox_links } from "../../server/db/schema";
+import { push_outbox, recurring_schedules, sandbox_links } from "../../server/core/db/schema";
 import { calendarFixture, type CalendarFixture } from "./calendar-fixture";
 import { browser, lastMail } from "./harness";
 

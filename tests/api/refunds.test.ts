@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { billingRun } from "../../server/billing/run";
-import { daily_revenue, destination_accounts, mail_outbox, payment_adjustments, payments, sandbox_ledger } from "../../server/db/schema";
+import { daily_revenue, destination_accounts, mail_outbox, payment_adjustments, payments, sandbox_ledger } from "../../server/core/db/schema";
 import { addStaff, makeGym, makeOrganisation, makePayment, makeUser } from "../../server/seed/factories";
 import { signedIn } from "./harness";
 import { at, moneyWorld } from "./money-fixture";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
-import { organisation_users, rate_limits, users } from "../../server/db/schema";
+import { hashPassword } from "../../server/core/auth/password";
+import { organisation_users, rate_limits, users } from "../../server/core/db/schema";
 import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, lastMail, setup, signedIn } from "./harness";
 

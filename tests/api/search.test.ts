@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { hashPassword } from "../../server/auth/password";
-import { organisation_users, users } from "../../server/db/schema";
+import { hashPassword } from "../../server/core/auth/password";
+import { organisation_users, users } from "../../server/core/db/schema";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "../../server/db/client";
+import type { Database } from "../../server/core/db/client";
 import { seedDemo } from "../../server/seed/demo-data";
 import { freshDatabase } from "./harness";
 

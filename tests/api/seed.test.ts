@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm"
 import { BILLING_FREQUENCIES } from "../../domain/billing";
 import { startOfToday } from "../../domain/dates";
 import { subscriptionState, type SubscriptionState } from "../../domain/subscription";
-import type { Db } from "../../server/db/client";
+import type { Db } from "../../server/core/db/client";
 import {
   gym_users,
   gyms,
@@ -18,7 +18,7 @@ import {
   subscriptions,
   users,
   visits,
-} from "../../server/db/schema";
+} from "../../server/core/db/schema";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, type DemoSummary } from "../../server/seed/demo-data";
 import { browser, freshDatabase, lastCode, setup } from "./harness";
 

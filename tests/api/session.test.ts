@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { hashPassword } from "../../server/auth/password";
-import { organisation_users, payment_types } from "../../server/db/schema";
+import { hashPassword } from "../../server/core/auth/password";
+import { organisation_users, payment_types } from "../../server/core/db/schema";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, lastMail, setup } from "./harness";
 
@@ -142,7 +142,7 @@ describe("wrong passwords and throttling", () => {
     expect(locked.status).toBe(429);
     expect(locked.json.message).toMatch(/Try again in 15 minutes/);
     // Unlock for the other tests.
-    const { rate_limits } = await import("../../server/db/schema");
+    const { rate_limits } = await import("../../server/core/db/schema");
     await env.db.delete(rate_limits);
   });
 
@@ -237,7 +237,7 @@ describe("forgotten passwords", () => {
     const login = await b.call("POST", "/api/login", { email: "sam@example.com", password: "a new passphrase" });
     expect(login.status).toBe(200);
     // Put the password back for other tests in this file.
-    const { users } = await import("../../server/db/schema");
+    const { users } = await import("../../server/core/db/schema");
     await env.db.update(users).set({ password_hash: await hashPassword(PASSWORD) });
   });
 });

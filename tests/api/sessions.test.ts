@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { ABSOLUTE_MS, createSession, IDLE_MS, readSession } from "../../server/auth/sessions";
+import { ABSOLUTE_MS, createSession, IDLE_MS, readSession } from "../../server/core/auth/sessions";
 import { makeUser } from "../../server/seed/factories";
 import { setup } from "./harness";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import * as schema from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { hashPassword } from "../../server/core/auth/password";
+import * as schema from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, setup } from "./harness";
 

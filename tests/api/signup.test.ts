@@ -3,10 +3,10 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import { destination_accounts, gyms, organisations, payments, private_price_links, subscriptions, users } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxProviders } from "../../server/providers/registry";
+import { hashPassword } from "../../server/core/auth/password";
+import { destination_accounts, gyms, organisations, payments, private_price_links, subscriptions, users } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxProviders } from "../../server/core/providers/registry";
 import { addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, setup, signedIn } from "./harness";
 

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { createApi } from "../../server/api/app";
-import { SWITCHED_OFF } from "../../server/api/session/routes";
-import { organisation_users, sandbox_door_members, sessions } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { SWITCHED_OFF } from "../../server/session/routes";
+import { organisation_users, sandbox_door_members, sessions } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { ALREADY_STAFF, IS_A_MEMBER, lastAdmin } from "../../server/staff/write";
 import { browser, lastMail, setup, signedIn } from "./harness";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { eq } from "drizzle-orm";
 import { createApi } from "../../server/api/app";
-import { gyms, offerings, organisations, payments, prices, subscriptions, users, visits } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { gyms, offerings, organisations, payments, prices, subscriptions, users, visits } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn, testConfig } from "./harness";
 

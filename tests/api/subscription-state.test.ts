@@ -2,17 +2,17 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NON_FAILED_PAYMENT_STATUSES, paymentOutcome, SUCCESSFUL_PAYMENT_STATUS } from "../../domain/payment";
 import { subscriptionState, type SubscriptionState } from "../../domain/subscription";
-import type { Database } from "../../server/db/client";
-import { daily_revenue, offerings, organisation_users, payments, prices, subscriptions, users } from "../../server/db/schema";
-import { domainRules, installDomainRules } from "../../server/db/domain-rules";
-import { memberInState } from "../../server/db/subscription-state";
+import type { Database } from "../../server/core/db/client";
+import { daily_revenue, offerings, organisation_users, payments, prices, subscriptions, users } from "../../server/core/db/schema";
+import { domainRules, installDomainRules } from "../../server/core/db/domain-rules";
+import { memberInState } from "../../server/core/db/subscription-state";
 import { makeGym, makeOrganisation } from "../../server/seed/factories";
 import { freshDatabase } from "./harness";
 
 /**
  * The database's answers against the domain's, for every combination of the facts the rules read. The rows go
  * through the real tables, so the triggers (drizzle/0009, 0011) and the functions written from the domain
- * (server/db/domain-rules.ts) run; the SQL that decides a pause at query time (memberInState) is asked too.
+ * (server/core/db/domain-rules.ts) run; the SQL that decides a pause at query time (memberInState) is asked too.
  * A change to either side alone fails here.
  */
 const NOW = new Date("2026-04-15T01:00:00Z");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/auth/password";
-import { conversations, messages } from "../../server/db/schema";
+import { hashPassword } from "../../server/core/auth/password";
+import { conversations, messages } from "../../server/core/db/schema";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

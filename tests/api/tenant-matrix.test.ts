@@ -2,10 +2,10 @@ import sharp from "sharp";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, localJobs } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
-import * as schema from "../../server/db/schema";
-import { withTenant } from "../../server/db/tenant";
-import { outboxMailer } from "../../server/mail/mailer";
+import { hashPassword } from "../../server/core/auth/password";
+import * as schema from "../../server/core/db/schema";
+import { withTenant } from "../../server/core/db/tenant";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
 

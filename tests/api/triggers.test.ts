@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/client";
-import { daily_revenue, daily_visits, offerings, payment_totals_daily, organisation_users, payments, prices, subscriptions, visits } from "../../server/db/schema";
+import type { Database } from "../../server/core/db/client";
+import { daily_revenue, daily_visits, offerings, payment_totals_daily, organisation_users, payments, prices, subscriptions, visits } from "../../server/core/db/schema";
 import { addMember, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { seedDemo } from "../../server/seed/demo-data";
 import { paymentOutcome } from "../../domain/payment";

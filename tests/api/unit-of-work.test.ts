@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SecondHandleError } from "../../server/db/client";
-import { withTenant } from "../../server/db/tenant";
+import { SecondHandleError } from "../../server/core/db/client";
+import { withTenant } from "../../server/core/db/tenant";
 import { makeOrganisation } from "../../server/seed/factories";
 import { freshDatabase } from "./harness";
 

@@ -2,12 +2,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { graceEnds } from "../../domain/failures";
-import { hashPassword } from "../../server/auth/password";
-import { daily_revenue, gyms, mail_outbox, payment_adjustments, payments, subscriptions, webhook_calls } from "../../server/db/schema";
-import { cancelSandboxChargeback, chargeBackSandboxDirectDebit } from "../../server/providers/direct-debit/sandbox";
-import { decideSandboxDispute, openSandboxDispute } from "../../server/providers/refunds";
+import { hashPassword } from "../../server/core/auth/password";
+import { daily_revenue, gyms, mail_outbox, payment_adjustments, payments, subscriptions, webhook_calls } from "../../server/core/db/schema";
+import { cancelSandboxChargeback, chargeBackSandboxDirectDebit } from "../../server/core/providers/direct-debit/sandbox";
+import { decideSandboxDispute, openSandboxDispute } from "../../server/core/providers/refunds";
 import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { gocardlessSignature, stripeSignature } from "../../server/core/webhooks/verify";
 import { signedIn, signingSecrets } from "./harness";
 import { moneyWorld, MONEY_NOW } from "./money-fixture";
 

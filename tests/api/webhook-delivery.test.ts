@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { INCOMING_WEBHOOK_PATHS, incomingWebhookRoutes } from "../../server/api/webhooks/incoming";
+import { INCOMING_WEBHOOK_PATHS, incomingWebhookRoutes } from "../../server/webhooks/incoming";
 import { kisiSignature } from "../../server/doors/events";
-import { outboxMailer } from "../../server/mail/mailer";
-import { SANDBOX_SIGNING_KEY_ID, sandboxAkahuSignature } from "../../server/providers/bank/sandbox";
-import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { SANDBOX_SIGNING_KEY_ID, sandboxAkahuSignature } from "../../server/core/providers/bank/sandbox";
+import { gocardlessSignature, stripeSignature } from "../../server/core/webhooks/verify";
 import { setup, signingSecrets } from "./harness";
 
 /**

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
-import { webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
+import { webhook_calls } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
 import { REFUSED_BODY_KEPT, REFUSED_KEPT_PER_HOUR, REFUSED_PER_ADDRESS } from "../../server/webhooks/refused";
-import { stripeSignature } from "../../server/webhooks/verify";
+import { stripeSignature } from "../../server/core/webhooks/verify";
 import { setup, signingSecrets } from "./harness";
 
 /**

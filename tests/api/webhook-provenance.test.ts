@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
-import { gyms, payment_types, payments, webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxAkahuSignature } from "../../server/providers/bank/sandbox";
-import { sandboxProviders } from "../../server/providers/registry";
-import { hashPassword } from "../../server/auth/password";
+import { gyms, payment_types, payments, webhook_calls } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxAkahuSignature } from "../../server/core/providers/bank/sandbox";
+import { sandboxProviders } from "../../server/core/providers/registry";
+import { hashPassword } from "../../server/core/auth/password";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { gocardlessSignature, stripeSignature } from "../../server/webhooks/verify";
+import { gocardlessSignature, stripeSignature } from "../../server/core/webhooks/verify";
 import { setup, signedIn, signingSecrets } from "./harness";
 
 /**

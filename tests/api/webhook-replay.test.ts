@@ -2,16 +2,16 @@ import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
-import { hashPassword } from "../../server/auth/password";
+import { hashPassword } from "../../server/core/auth/password";
 import { billingRun } from "../../server/billing/run";
-import { bank_connections, destination_accounts, payment_types, webhook_calls } from "../../server/db/schema";
-import { outboxMailer } from "../../server/mail/mailer";
-import { sandboxAkahuSignature } from "../../server/providers/bank/sandbox";
-import { simulatedClock } from "../../server/providers/clock";
-import { createProviders, providerSettings } from "../../server/providers/registry";
-import { deliverSandboxWebhooks, type Deliver } from "../../server/providers/sandbox-webhooks";
+import { bank_connections, destination_accounts, payment_types, webhook_calls } from "../../server/core/db/schema";
+import { outboxMailer } from "../../server/core/mail/mailer";
+import { sandboxAkahuSignature } from "../../server/core/providers/bank/sandbox";
+import { simulatedClock } from "../../server/core/providers/clock";
+import { createProviders, providerSettings } from "../../server/core/providers/registry";
+import { deliverSandboxWebhooks, type Deliver } from "../../server/core/providers/sandbox-webhooks";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { WEBHOOK_PROVIDERS } from "../../server/webhooks/verify";
+import { WEBHOOK_PROVIDERS } from "../../server/core/webhooks/verify";
 import { setup, signedIn, signingSecrets } from "./harness";
 
 /**

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createSign } from "node:crypto";
-import { SANDBOX_SIGNING_KEY_ID } from "../../server/providers/bank/sandbox";
-import { stripeSignature } from "../../server/webhooks/verify";
+import { SANDBOX_SIGNING_KEY_ID } from "../../server/core/providers/bank/sandbox";
+import { stripeSignature } from "../../server/core/webhooks/verify";
 import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 
 // Runs with JavaScript on and off (the two projects). Stripe's call is signed as Stripe signs, with the secret the

@@ -17,7 +17,7 @@ describe("New Zealand bank account numbers", () => {
   });
 
   it("takes the numbers the end-to-end tests use for the sandbox's behaviours", () => {
-    // Account parts ending 1234 (pays) and 9995 (insufficient funds: server/providers/sandbox-accounts.ts).
+    // Account parts ending 1234 (pays) and 9995 (insufficient funds: server/core/providers/sandbox-accounts.ts).
     expect(parseNzAccount("12-3140-0071234-00").ok).toBe(true);
     expect(parseNzAccount("12-3140-0089995-00").ok).toBe(true);
     expect(stdnum.NZ.bank.validate("12-3140-0089995-00").isValid).toBe(true);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { PHOTO_BODY_LIMIT } from "../../server/api/members/photo";
+import { PHOTO_BODY_LIMIT } from "../../server/members/photo";
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, bodyLimitFor, limitedBody } from "../../server/http/body-limits";
 
 describe("bodyLimitFor", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { csvBody, CSV_HEADER } from "../../server/api/members/csv";
-import type { MemberListRow } from "../../server/api/members/list";
+import { csvBody, CSV_HEADER } from "../../server/members/csv";
+import type { MemberListRow } from "../../server/members/list";
 
 const row = (id: number) =>
   ({ id, name: `member ${id}`, email: `m${id}@example.com`, mobile_number: null, gym: null, membership: null, status: null, tags: [], last_visit_at: null, visits_count: 0, joined_at: "2026-01-01" }) as unknown as MemberListRow;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvText, safe } from "../../server/api/csv";
+import { csvText, safe } from "../../server/core/csv";
 
 /** Issue 29 M2: every cell a spreadsheet would read as a formula is neutralised, in the one CSV writer. */
 describe("CSV cells (OWASP CSV injection)", () => {

@@ -4,7 +4,7 @@ import { addBusinessDays, isBusinessDay, onOrAfterBusinessDay } from "../../doma
 import { startOfLocalDay } from "../../domain/dates";
 import { chargeDateFor, directDebitTimeline, earliestChargeDate, statusAt } from "../../domain/direct-debit";
 import { declineKind } from "../../domain/failures";
-import { accountLastFour, sandboxAccountBehaviour } from "../../server/providers/sandbox-accounts";
+import { accountLastFour, sandboxAccountBehaviour } from "../../server/core/providers/sandbox-accounts";
 
 /** `hour` o'clock Auckland time on `day`. */
 const at = (day: string, hour: number) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { guardSection } from "../../app/components/shell/nav";
 import { safeRedirect } from "../../app/lib/redirect";
 import { guardGuestPage, guardSignupPage, guardStaffPage, type Me } from "../../app/lib/session.server";
-import { setConfigForTests } from "../../server/config";
+import { setConfigForTests } from "../../server/core/config";
 import { testConfig } from "../api/harness";
 
 beforeAll(() => setConfigForTests(testConfig()));

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { gocardlessConnect, stripeConnect } from "../../server/providers/connect/live";
-import { ProviderError } from "../../server/providers/errors";
+import { gocardlessConnect, stripeConnect } from "../../server/core/providers/connect/live";
+import { ProviderError } from "../../server/core/providers/errors";
 
 /**
  * The live adapters for a gym connecting its own accounts (issue 15), against nock answering as Stripe's Connect

@@ -3,13 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { akahuBank } from "../../server/providers/bank/akahu-live";
-import { gocardlessDirectDebits } from "../../server/providers/direct-debit/gocardless-live";
-import { kisiDoors } from "../../server/providers/doors/kisi-live";
-import { ProviderError } from "../../server/providers/errors";
-import { branchLinks } from "../../server/providers/links/branch-live";
-import { deepLinkOr } from "../../server/providers/links/link-provider";
-import { oneSignalPush } from "../../server/providers/push/onesignal-live";
+import { akahuBank } from "../../server/core/providers/bank/akahu-live";
+import { gocardlessDirectDebits } from "../../server/core/providers/direct-debit/gocardless-live";
+import { kisiDoors } from "../../server/core/providers/doors/kisi-live";
+import { ProviderError } from "../../server/core/providers/errors";
+import { branchLinks } from "../../server/core/providers/links/branch-live";
+import { deepLinkOr } from "../../server/core/providers/links/link-provider";
+import { oneSignalPush } from "../../server/core/providers/push/onesignal-live";
 
 /**
  * The live adapters (issue 11), each against a local fake that answers as the provider's API reference documents:

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { ParsedUrlQuery } from "node:querystring";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { stripeCards } from "../../server/providers/cards/stripe-live";
-import { gocardlessDirectDebits } from "../../server/providers/direct-debit/gocardless-live";
+import { stripeCards } from "../../server/core/providers/cards/stripe-live";
+import { gocardlessDirectDebits } from "../../server/core/providers/direct-debit/gocardless-live";
 
 /**
  * What the reconciliation reads of chargebacks from the live adapters (issue 28, decision 0044), against fakes that

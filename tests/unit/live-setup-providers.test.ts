@@ -2,10 +2,10 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { akahuBank } from "../../server/providers/bank/akahu-live";
-import { stripeCards } from "../../server/providers/cards/stripe-live";
-import { gocardlessDirectDebits } from "../../server/providers/direct-debit/gocardless-live";
-import { ProviderError } from "../../server/providers/errors";
+import { akahuBank } from "../../server/core/providers/bank/akahu-live";
+import { stripeCards } from "../../server/core/providers/cards/stripe-live";
+import { gocardlessDirectDebits } from "../../server/core/providers/direct-debit/gocardless-live";
+import { ProviderError } from "../../server/core/providers/errors";
 
 /**
  * The live adapters' sign-up halves (issue 13): saving a card on Stripe Checkout, a GoCardless mandate through a

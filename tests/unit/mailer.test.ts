@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { smtpMailer } from "../../server/mail/mailer";
-import { signInCodeMail } from "../../server/mail/templates";
+import { smtpMailer } from "../../server/core/mail/mailer";
+import { signInCodeMail } from "../../server/core/mail/templates";
 
 /** The SMTP adapter against a real (local) SMTP server: what reaches it is what a mail provider would get. */
 const received: { from: string; to: string[]; data: string }[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { outboxHint } from "../../app/lib/outbox.server";
-import { parseConfig } from "../../server/config";
+import { parseConfig } from "../../server/core/config";
 
 const secrets = { SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40), CREDENTIALS_KEY: "c".repeat(40) };
 

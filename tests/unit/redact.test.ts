@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { safeError, scrub, scrubText } from "../../server/observability/redact";
-import { scrubEvent } from "../../server/observability/report";
+import { safeError, scrub, scrubText } from "../../server/core/observability/redact";
+import { scrubEvent } from "../../server/core/observability/report";
 
 /** What may leave the process in logs and error reports (issue 19): no secrets, no personal data. */
 describe("redaction", () => {

@@ -1,7 +1,7 @@
 import { close, createTransport } from "@sentry/node";
 import { describe, expect, it } from "vitest";
-import { runInRequest } from "../../server/observability/context";
-import { flushReports, reportError, startErrorReporting } from "../../server/observability/report";
+import { runInRequest } from "../../server/core/observability/context";
+import { flushReports, reportError, startErrorReporting } from "../../server/core/observability/report";
 
 /**
  * Error reports (issue 19) as Sentry receives them: with the request's id, route, method, status and organisation,

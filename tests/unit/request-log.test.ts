@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { requestIdFrom } from "../../server/observability/context";
-import { pagePatterns } from "../../server/observability/http";
+import { requestIdFrom } from "../../server/core/observability/context";
+import { pagePatterns } from "../../server/core/observability/http";
 
 /** The request log's route patterns and ids (issue 19): patterns, never paths; a proxy's id kept when sane. */
 describe("request logging", () => {

@@ -27,7 +27,7 @@ const under = (path: string) => (pathname: string) => pathname === path || pathn
 const always = () => true;
 /** Calendar, recurring schedules and messaging are switched on per organisation, not by role. */
 export const hasCalendarAndMessaging = (me: Me) => Boolean(me.current_organisation?.calendar_and_messaging);
-/** As the API decides it (server/api/users/current.ts): the UI never derives roles itself. */
+/** As the API decides it (server/core/current-user.ts): the UI never derives roles itself. */
 export const isOrganisationAdmin = (me: Me) => me.is_organisation_admin;
 
 export const NAV: NavEntry[] = [
@@ -41,7 +41,7 @@ export const NAV: NavEntry[] = [
   },
   { name: "Messages", icon: "messages", to: "/messages", isActive: under("/messages"), shouldRender: hasCalendarAndMessaging, badge: "unread" },
   { name: "Members", icon: "members", to: "/members", isActive: under("/members"), shouldRender: always },
-  // Payments are money: for those who may see money in the current gym (server/api/permissions.ts).
+  // Payments are money: for those who may see money in the current gym (server/core/permissions.ts).
   { name: "Payments", icon: "payments", to: "/payments", isActive: under("/payments"), shouldRender: (me) => me.permissions.includes("money.read") },
   { name: "Visits", icon: "visits", to: "/visits", isActive: under("/visits"), shouldRender: always },
   { name: "Offerings", icon: "offerings", to: "/offerings", isActive: under("/offerings"), shouldRender: always },

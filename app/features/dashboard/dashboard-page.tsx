@@ -14,7 +14,7 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
       <p className="mt-1 text-sm text-slate-600">
         {organisation}
         {gym ? ` · ${gym}` : ""}
-        {/* Membership counts may be up to DASHBOARD_CACHE_SECONDS old (server/api/dashboard/member-summary.ts). */}
+        {/* Membership counts may be up to DASHBOARD_CACHE_SECONDS old (server/dashboard/member-summary.ts). */}
         {` · Members counted at ${formatTime(data.stats.membership_as_of)}`}
       </p>
       {data.reconciliationOpen ? (

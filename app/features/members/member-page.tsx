@@ -2,7 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import type { loader as staffLayout } from "../../routes/backoffice/_staff";
 import { capitaliseWords, formatDateTime } from "../../../domain/dates";
-import type { loader } from "../../routes/backoffice/_staff.members.$id._index";
+import type { memberPageData } from "./member-page.server";
 import { RecurringSessions } from "../calendar/recurring-sessions";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "./member-history";
@@ -10,7 +10,7 @@ import { MemberProfile } from "./member-profile";
 import { PhotoForm } from "./photo-form";
 import { StatusCard } from "./status-card";
 
-export type MemberPageData = SerializeFrom<typeof loader>;
+export type MemberPageData = SerializeFrom<typeof memberPageData>;
 
 /**
  * The member page (/members/{id}): profile, status card, the membership's actions and history, payments, visits,

@@ -15,7 +15,7 @@ export interface MembershipSummary {
   colour: StatusColour;
   amount: number;
   frequency: string;
-  /** Left out of the answer for staff without money rights (server/api/permissions.ts FIELD_PERMISSIONS). */
+  /** Left out of the answer for staff without money rights (server/core/permissions.ts FIELD_PERMISSIONS). */
   paid_until?: string | null;
   next_charge?: { day: string; amount: number } | null;
   price: { offering: string; term: string | null };

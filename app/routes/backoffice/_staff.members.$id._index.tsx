@@ -2,9 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { capitaliseWords } from "../../../domain/dates";
 import { MemberPage } from "../../features/members/member-page";
-import { ifAllowed, ifCalendar } from "../../lib/api.server";
-import { memberRoute, orRefusal } from "../../features/members/member-route.server";
-import { pageQuery } from "../../lib/params.server";
+import { memberPageData } from "../../features/members/member-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -13,28 +11,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /** /members/{id}: profile, status card, payments, visits, door access and price changes. */
-export async function loader(args: LoaderFunctionArgs) {
-  const { id, api } = memberRoute(args);
-  const url = new URL(args.request.url);
-  const [member, payments, visits, credentials, changes, events, schedule] = await orRefusal(
-    args.request,
-    Promise.all([
-      api.get("/members/:id", { params: { id } }),
-      // Money is for staff who may see it in the member's gym: null for the others.
-      ifAllowed(api.get("/users/:id/payments", { params: { id }, query: { page: pageQuery(url, "payments_page") } })),
-      api.get("/users/:id/visits", { params: { id }, query: { page: pageQuery(url, "visits_page") } }),
-      api.get("/members/:id/access-control-credentials", { params: { id } }),
-      ifAllowed(api.get("/users/:id/price-change-history", { params: { id } })),
-      api.get("/members/:id/events", { params: { id } }),
-      ifCalendar(api.get("/users/:id/recurring-schedule", { params: { id } })),
-    ]),
-  );
-  const subscriptionId = member.latest_subscription?.id;
-  const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
-  // A member without a membership can still be sold a paid-in-full one.
-  const pifAllowed = !view && member.can.change_membership && member.can.take_money;
-  return { member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule };
-}
+export const loader = (args: LoaderFunctionArgs) => memberPageData(args);
 
 export default function MemberShow() {
   return <MemberPage data={useLoaderData<typeof loader>()} />;

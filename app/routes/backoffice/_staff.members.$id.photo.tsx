@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { IMAGE_BODY_LIMIT as PHOTO_BODY_LIMIT } from "../../../server/images/accept";
+import { IMAGE_BODY_LIMIT as PHOTO_BODY_LIMIT } from "../../../domain/images";
 import { ApiRequestError } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";

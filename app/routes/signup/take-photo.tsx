@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { IMAGE_BODY_LIMIT as PHOTO_BODY_LIMIT } from "../../../server/images/accept";
+import { IMAGE_BODY_LIMIT as PHOTO_BODY_LIMIT } from "../../../domain/images";
 import { SubmitButton } from "../../components/field";
 import { CameraCapture } from "../../features/signup/camera";
 import { primaryLink, StepFrame } from "../../features/signup/step-frame";

@@ -1,0 +1,223 @@
+import { formatDateTime } from "../../../domain/dates";
+import type { Mail } from "./mailer";
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escape(p)}</p>`).join("");
+  const button = action
+    ? `<p><a href="${escape(action.url)}" style="background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escape(action.label)}</a></p>`
+    : "";
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escape(title)}</h1>${body}${button}</body></html>`;
+}
+
+/**
+ * The six-digit codes are never in a subject (issue 29): a subject shows on a locked phone's notification, in
+ * mail lists and in logs of mail relays; the code is in the body only.
+ */
+export function signInCodeMail(to: string, name: string, code: string): Mail {
+  const lines = [`Hi ${name},`, `Your code is ${code}. It works for 10 minutes.`, "If you did not try to sign in, change your password."];
+  return { to, subject: "Your sign-in code", text: lines.join("\n\n"), html: layout("Your code", lines) };
+}
+
+/**
+ * The code for an address not yet confirmed: a person who has just signed up (welcomed to their gym when we
+ * know it). Whoever did not sign up has nothing to change: without the code the address is not confirmed.
+ */
+export function confirmEmailCodeMail(to: string, name: string, code: string, gymName?: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    ...(gymName ? [`Welcome to ${gymName}, and thanks for signing up.`] : ["Thanks for signing up."]),
+    `Your code is ${code}. Enter it to confirm your e-mail address. It works for 10 minutes.`,
+    "If you did not sign up with this address, ignore this e-mail: without the code the address is not confirmed.",
+  ];
+  return { to, subject: "Confirm your e-mail address", text: lines.join("\n\n"), html: layout("Confirm your e-mail address", lines) };
+}
+
+/** Sent once, when too many wrong codes lock code entry for the account (server/core/auth/email-codes.ts). */
+export function codeEntryLockedMail(to: string, name: string, until: Date, resetUrl: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    "Someone signed in with your password and then entered the wrong e-mailed code too many times, so we have stopped accepting codes for your account for now.",
+    `You can sign in again after ${formatDateTime(until)} (New Zealand time).`,
+    "If it was not you, your password is known to someone else: reset it now with the link below.",
+  ];
+  return {
+    to,
+    subject: "Sign-in paused after too many wrong codes",
+    text: `${lines.join("\n\n")}\n\n${resetUrl}`,
+    html: layout("Sign-in paused", lines, { label: "Reset your password", url: resetUrl }),
+  };
+}
+
+export function resetPasswordMail(to: string, name: string, url: string): Mail {
+  const lines = [`Hi ${name},`, "Someone asked to reset the password for this e-mail address. The link works once, for one hour.", "If it was not you, ignore this e-mail: your password stays the same."];
+  return {
+    to,
+    subject: "Reset your password",
+    text: `${lines.join("\n\n")}\n\n${url}`,
+    html: layout("Reset your password", lines, { label: "Choose a new password", url }),
+  };
+}
+
+/** A staff invitation (issue 15): a link to set a password, which works once, for seven days (server/core/auth/password-links.ts). */
+export function staffInviteMail(to: string, name: string | null, p: { organisation: string; role: string; invitedBy: string; url: string }): Mail {
+  const lines = [
+    name ? `Hi ${name},` : "Hi,",
+    `${p.invitedBy} has invited you to the staff of ${p.organisation} (${p.role}).`,
+    "Set your password with the link below to sign in. The link works once, for seven days; if it has run out, ask for a new one.",
+  ];
+  return {
+    to,
+    subject: `You're invited to ${p.organisation}`,
+    text: `${lines.join("\n\n")}\n\n${p.url}`,
+    html: layout(`Join ${p.organisation}`, lines, { label: "Set your password", url: p.url }),
+  };
+}
+
+/** A person who already has an account, added to an organisation's staff: they sign in as they always do. */
+export function staffAddedMail(to: string, name: string, p: { organisation: string; role: string; invitedBy: string; url: string }): Mail {
+  const lines = [`Hi ${name},`, `${p.invitedBy} has added you to the staff of ${p.organisation} (${p.role}).`, "Sign in with your usual e-mail address and password; you can switch to it from the organisation menu."];
+  return {
+    to,
+    subject: `You're on the staff of ${p.organisation}`,
+    text: `${lines.join("\n\n")}\n\n${p.url}`,
+    html: layout(`Welcome to ${p.organisation}`, lines, { label: "Sign in", url: p.url }),
+  };
+}
+
+/** A member brought over from the gym's old system (issue 15): set a password, then choose how to pay. */
+export function importInviteMail(to: string, name: string, gym: string, url: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `${gym} has moved its memberships to a new system. Set a password with the link below, then choose how you would like to pay.`,
+    "The link works once, for seven days. If it has run out, ask the gym for a new one or use \"Forgot password\" on the sign-in page.",
+  ];
+  return { to, subject: `${gym}: set up your membership`, text: `${lines.join("\n\n")}\n\n${url}`, html: layout(`Welcome to ${gym}'s new system`, lines, { label: "Set your password", url }) };
+}
+
+/** A member's personal-training appointment booked, moved or cancelled (issue 16). `when` is in New Zealand time. */
+export function appointmentMail(kind: "booked" | "moved" | "cancelled", to: string, name: string, p: { trainer: string; gym: string; when: string; was?: string }): Mail {
+  const subject = { booked: "Your session is booked", moved: "Your session has moved", cancelled: "Your session is cancelled" }[kind];
+  const lines = [
+    `Hi ${name},`,
+    kind === "booked"
+      ? `Your session with ${p.trainer} at ${p.gym} is booked for ${p.when}.`
+      : kind === "moved"
+        ? `Your session with ${p.trainer} at ${p.gym} has moved from ${p.was} to ${p.when}.`
+        : `Your session with ${p.trainer} at ${p.gym} on ${p.when} is cancelled.`,
+    "If that does not suit you, reply to the gym in the app.",
+  ];
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
+/** A member's recurring sessions (issue 16) booked, changed from a date, or ended. `pattern` says the days and times. */
+export function seriesMail(kind: "booked" | "changed" | "ended", to: string, name: string, p: { trainer: string; gym: string; pattern: string; from: string }): Mail {
+  const subject = { booked: "Your regular sessions are booked", changed: "Your regular sessions have changed", ended: "Your regular sessions are ending" }[kind];
+  const lines = [
+    `Hi ${name},`,
+    kind === "booked"
+      ? `Your regular sessions with ${p.trainer} at ${p.gym} are booked: ${p.pattern}.`
+      : kind === "changed"
+        ? `From ${p.from}, your regular sessions with ${p.trainer} at ${p.gym} are: ${p.pattern}. Sessions before then stay as they were.`
+        : `Your regular sessions with ${p.trainer} at ${p.gym} (${p.pattern}) end: the last one is before ${p.from}.`,
+    "If that does not suit you, reply to the gym in the app.",
+  ];
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
+/** A charge that did not go through but may on a later try (domain/failures.ts: a soft decline). */
+export function paymentFailedMail(to: string, name: string, p: { amount: string; gym: string; retryOn: string | null; graceEnds: string | null; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your ${p.gym} membership payment of ${p.amount} did not go through.`,
+    p.retryOn ? `We will try again on ${p.retryOn}. If your card or bank details have changed, update them before then.` : "If your card or bank details have changed, please update them.",
+    ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
+  ];
+  return { to, subject: `Your ${p.gym} payment did not go through`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your payment did not go through", lines, { label: "Update your payment method", url: p.url }) };
+}
+
+/** A payment method that cannot be charged again as it is (a hard decline: a lost or expired card, a cancelled direct debit, a bank to connect again). */
+export function cardUnusableMail(to: string, name: string, p: { amount: string; gym: string; reason: string; graceEnds: string | null; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `We could not take your ${p.gym} membership payment of ${p.amount}: ${p.reason}. We will not try this payment method again.`,
+    "Please add a new card or another payment method.",
+    ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
+  ];
+  return { to, subject: `Please update your payment method for ${p.gym}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Please update your payment method", lines, { label: "Update your payment method", url: p.url }) };
+}
+
+/** The grace period after a failed payment is about to run out. */
+export function graceEndingMail(to: string, name: string, p: { gym: string; owing: string; ends: string; url: string }): Mail {
+  const lines = [`Hi ${name},`, `Your ${p.gym} membership has ${p.owing} unpaid. It stops working on ${p.ends} unless the payment is made.`];
+  return { to, subject: `Your ${p.gym} membership stops on ${p.ends}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your membership is about to stop", lines, { label: "Update your payment method", url: p.url }) };
+}
+
+/**
+ * A member's price is changing (issue 12): from when, from what to what, and where to ask — the gym's
+ * price_change_notification_reply_to is the Reply-To, so answers reach the gym, not our no-reply address.
+ */
+export function priceChangeMail(
+  to: string,
+  name: string,
+  p: { gym: string; offering: string; fromAmount: string; toAmount: string; frequency: string; takesEffect: string; replyTo: string | null },
+): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your ${p.gym} membership (${p.offering}) changes from ${p.fromAmount} to ${p.toAmount} ${p.frequency}, from ${p.takesEffect}.`,
+    "You don't need to do anything: the new amount is taken from your usual payment method from then on.",
+    p.replyTo ? "If you have a question, just reply to this e-mail." : `If you have a question, please contact ${p.gym}.`,
+  ];
+  return { to, subject: `Your ${p.gym} membership price is changing`, text: lines.join("\n\n"), html: layout("Your membership price is changing", lines), replyTo: p.replyTo };
+}
+
+/** A member who paid in full at the desk (issue 12): their membership, and the link to set a password and sign in. */
+export function pifInviteMail(to: string, name: string, p: { gym: string; offering: string; from: string; until: string | null; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Welcome to ${p.gym}. Your ${p.offering} membership is paid in full${p.until ? `, from ${p.from} until ${p.until}` : ` from ${p.from}`}.`,
+    "Set a password to sign in, see your membership and keep your details up to date. The link works once, for seven days.",
+  ];
+  return { to, subject: `Welcome to ${p.gym}: set your password`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Welcome to ${p.gym}`, lines, { label: "Set your password", url: p.url }) };
+}
+
+/** Money going back to the member (issue 28): a refund made, or on its way through their card or bank. */
+/** A chargeback lost (issue 28): the member's bank took a payment back, so the amount is owing again. */
+export function chargebackMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; accessUntil: string | null }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your bank took back ${p.amount} of your ${p.gym} payment of ${p.paid} on ${p.paidOn} (a chargeback or a returned direct debit).`,
+    p.accessUntil
+      ? `The ${p.amount} is owing again. Your membership keeps working until ${p.accessUntil}; after that it stops until it is paid. Please pay it at the desk or ask the gym how.`
+      : `The ${p.amount} is owing again: please settle it with the gym.`,
+    "If you think this is a mistake, reply to the gym in the app.",
+  ];
+  const subject = `Your bank took back ${p.amount} paid to ${p.gym}`;
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
+export function refundMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; how: string; pending: boolean }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `${p.gym} has refunded ${p.amount} of your payment of ${p.paid} on ${p.paidOn}.`,
+    p.pending ? `${p.how}. It is on its way and can take a few business days to reach you.` : `${p.how}.`,
+    "If you have questions about it, reply to the gym in the app.",
+  ];
+  const subject = `${p.gym} refunded ${p.amount}`;
+  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
+}
+
+/**
+ * An organisation's invitation to someone who already has an account (decision 0048): nothing changes until they
+ * accept. `role` in words ("a member", "personal trainer").
+ */
+export function joinInvitationMail(to: string, p: { organisation: string; role: string; invitedBy: string; url: string; days: number }): Mail {
+  const lines = [
+    "Hi,",
+    `${p.invitedBy} of ${p.organisation} has invited you to join them as ${p.role}.`,
+    `You already have an account with us, so nothing changes until you say yes: ${p.organisation} cannot see your details before you accept. The link works for ${p.days} days.`,
+    "If you don't know them, ignore this e-mail or decline.",
+  ];
+  return { to, subject: `${p.organisation} has invited you to join`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Join ${p.organisation}?`, lines, { label: "See the invitation", url: p.url }) };
+}

@@ -1,0 +1,189 @@
+import { reportError } from "./observability/report";
+import { noteRequest } from "./observability/context";
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie, deleteCookie } from "hono/cookie";
+import type { Config } from "./config";
+import { readSession } from "./auth/sessions";
+import { withTenant } from "./db/tenant";
+import type { ApiEnv } from "./context";
+import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
+import { currentUser } from "./current-user";
+
+/** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
+export const secureCookies = (config: Config) => config.NODE_ENV === "production" && !config.DEMO_MODE;
+export const sessionCookieName = (config: Config) => (secureCookies(config) ? "__Host-gym_session" : "gym_session");
+
+export function setSessionCookie(c: Context<ApiEnv>, token: string) {
+  const config = c.var.deps.config;
+  setCookie(c, sessionCookieName(config), token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secureCookies(config),
+  });
+}
+
+export function clearSessionCookie(c: Context<ApiEnv>) {
+  const config = c.var.deps.config;
+  deleteCookie(c, sessionCookieName(config), { path: "/", secure: secureCookies(config) });
+}
+
+export const now = (c: Context<ApiEnv>) => c.var.deps.now?.() ?? new Date();
+
+/** The caller's IP: from the socket, or the first X-Forwarded-For hop only behind a trusted proxy. */
+export function clientIp(c: Context<ApiEnv>) {
+  if (c.var.deps.config.TRUST_PROXY) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return c.env?.clientIp ?? "unknown";
+}
+
+/**
+ * A read the GET calls of one page share (the loaders of a page each call the in-process API; server.js makes
+ * `pageReads` per page and app/lib/api.server.ts empties it after any change). Alone, or remote: read each time.
+ */
+export function pageRead<T>(c: Context<ApiEnv>, key: string, read: () => Promise<T>): Promise<T> {
+  const reads = c.req.method === "GET" ? c.env?.pageReads : undefined;
+  let pending = reads?.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = read();
+    reads?.set(key, pending);
+  }
+  return pending;
+}
+
+/** Loads the session and user for every request; guards below decide what each route needs. */
+export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const { db, config } = c.var.deps;
+  const token = getCookie(c, sessionCookieName(config));
+  const lookup = async () => {
+    const found = await readSession(db, token, now(c));
+    return found ? { session: found.session, user: currentUser(found.user, found.memberships) } : null;
+  };
+  // The loaders of one page each call the API; reads within that page share one lookup.
+  const found = token ? await pageRead(c, `session:${token}`, lookup) : null;
+  c.set("session", found?.session ?? null);
+  c.set("user", found?.user ?? null);
+  // Who asked, by id, from here on: an error report raised inside the route carries them (the log line too).
+  noteRequest({ user_id: found?.user.row.id, organisation_id: found?.user.organisation?.id });
+  await next();
+};
+
+/** Signed in, whether or not the e-mailed code has been entered yet. */
+export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  await next();
+};
+
+/** Signed in and past the e-mailed code. */
+export const requireVerified: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
+  await next();
+};
+
+/** Verified staff of a current organisation, or the answer why not. */
+function staffUser(c: Context<ApiEnv>) {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
+  const u = c.var.user;
+  if (!u.organisation || u.organisation.role === "member") throw forbidden();
+  return { ...u, organisation: u.organisation };
+}
+
+/**
+ * Verified staff, for answers made from the session read alone (the unread count): no tenant, so no
+ * transaction. Anything that reads organisation data needs requireStaff.
+ */
+export const requireStaffSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  staffUser(c);
+  await next();
+};
+
+/** Verified staff of a current organisation; sets the tenant scope from the session. */
+export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const u = staffUser(c);
+  await inTenant(c, u.organisation.id, u.gym?.id ?? null, next);
+};
+
+/**
+ * A verified member acting on their own account (the sign-up steps, issue 13), scoped to the organisation they
+ * are a member of now and their home gym. Staff are refused: their members' records have pages of their own.
+ */
+export const requireMember: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) throw unauthenticated();
+  if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
+  const u = c.var.user;
+  if (u.organisation?.role !== "member" || !u.gym) throw forbidden();
+  await inTenant(c, u.organisation.id, u.gym.id, next);
+};
+
+/**
+ * Runs the rest of the request in the organisation's tenant scope. A request that changes something runs in one
+ * transaction, rolled back when it fails: Hono turns a handler's error into a response before next() returns, so
+ * the failure is raised again here to roll back. Work that must follow the commit (a charge whose payment row has
+ * to be written down first) runs once it is committed, on the system's handle, before the answer goes.
+ */
+async function inTenant(c: Context<ApiEnv>, organisationId: number, gymId: number | null, next: () => Promise<void>) {
+  const atomic = !["GET", "HEAD"].includes(c.req.method);
+  const failed = new Error("rolled back");
+  const afterCommit: (() => Promise<void>)[] = [];
+  c.set("afterCommit", (work) => void afterCommit.push(work));
+  try {
+    await withTenant(
+      c.var.deps.db,
+      organisationId,
+      gymId,
+      async (t) => {
+        c.set("tenant", t);
+        await next();
+        if (atomic && (c.error || c.res.status >= 400)) throw failed;
+      },
+      { rowLevelSecurity: c.var.deps.rowLevelSecurity, atomic },
+    );
+  } catch (err) {
+    if (err !== failed) throw err;
+    return;
+  }
+  for (const work of afterCommit) {
+    try {
+      await work();
+    } catch (err) {
+      // What it left undone is the billing run's to finish (a payment left pending is charged by the next run).
+      reportError("[api] after the commit", err);
+    }
+  }
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Cookie-authenticated state changes must be scripted by us (X-Requested-With, which a cross-site form
+ * cannot send without a CORS preflight we never grant) or come from this origin. Paths in `open` are
+ * public forms integrators may post from their own sites.
+ */
+export function sameOrigin(open: string[]): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    if (STATE_CHANGING.has(c.req.method) && !open.includes(c.req.path)) {
+      if (c.req.header("x-requested-with") !== "XMLHttpRequest" && !fromOwnOrigin(c.req.raw)) {
+        throw new ApiError(403, "Cross-site requests are not allowed.", "cross_site_request");
+      }
+    }
+    await next();
+  };
+}
+
+export function fromOwnOrigin(request: Request) {
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site === "same-origin" || site === "none";
+  const origin = request.headers.get("origin");
+  if (!origin || origin === "null") return false;
+  try {
+    // Hosts, not origins: behind a TLS proxy the app sees http while the browser says https.
+    return new URL(origin).host === new URL(request.url).host;
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,120 @@
+import { heldElsewhere } from "./custody";
+import { count, eq } from "drizzle-orm";
+import { termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
+import { confidenceText, hearAboutUsText } from "../../domain/member";
+import {
+  cancellationUndoableUntil,
+  nextBillingDate,
+  scheduledPriceChange,
+  STATE_LABELS,
+  statusColour,
+  subscriptionState,
+} from "../../domain/subscription";
+import { gyms, offerings, prices, subscriptions } from "../core/db/schema";
+import type { Tenant } from "../core/db/tenant";
+import type { FoundMember } from "./find";
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+async function priceSummary(t: Tenant, priceId: number) {
+  const [p] = await t.db
+    .select({ price: prices, offering: { id: offerings.id, name: offerings.name } })
+    .from(prices)
+    .innerJoin(offerings, eq(offerings.id, prices.offering_id))
+    .where(t.where(prices, eq(prices.id, priceId)));
+  if (!p) return null;
+  const frequency = p.price.billing_frequency as BillingFrequency;
+  return {
+    id: p.price.id,
+    amount: p.price.amount,
+    billing_frequency: frequency,
+    term: termShorthand({ billing_frequency: frequency, term_amount: p.price.term_amount, term_unit: p.price.term_unit as TermUnit | null }),
+    term_amount: p.price.term_amount,
+    term_unit: p.price.term_unit,
+    offering: p.offering,
+  };
+}
+
+/** The member's latest subscription as the status card reads it, every derivation from domain/subscription.ts. */
+async function statusCard(t: Tenant, subscriptionId: number | null, at: Date) {
+  if (!subscriptionId) return null;
+  const [s] = await t.db.select().from(subscriptions).where(t.where(subscriptions, eq(subscriptions.id, subscriptionId)));
+  if (!s) return null;
+  const price = await priceSummary(t, s.price_id);
+  const change = scheduledPriceChange({ ...s });
+  const state = subscriptionState(s, at);
+  return {
+    id: s.id,
+    state,
+    label: STATE_LABELS[state],
+    colour: statusColour(s, at),
+    created_at: iso(s.created_at),
+    current_period_start: iso(s.current_period_start),
+    current_period_end: iso(s.current_period_end),
+    next_billing_date: iso(price ? nextBillingDate(s, price.billing_frequency, at) : null),
+    price,
+    amount: s.force_price_amount ?? price?.amount ?? null,
+    force_price_amount: s.force_price_amount,
+    pause_start_at: iso(s.pause_start_at),
+    pause_end_at: iso(s.pause_end_at),
+    pause_days_credit: s.pause_days_credit,
+    cancelled_at: iso(s.cancelled_at),
+    undo_cancellation_until: iso(cancellationUndoableUntil(s, at)),
+    cancellation_reasons: s.cancellation_reasons ?? [],
+    cancellation_comments: s.cancellation_comments,
+    cancelled_during_cooling_off_period: s.cancelled_during_cooling_off_period,
+    grace_period_ends_at: iso(s.grace_period_ends_at),
+    upcoming_state: s.upcoming_state,
+    is_term_membership: Boolean(s.term_ends_at || price?.term_amount),
+    cooling_period_ends_at: iso(s.cooling_period_ends_at),
+    term_ends_at: iso(s.term_ends_at),
+    pif_ends_at: iso(s.pif_ends_at),
+    scheduled_price_change: change
+      ? { to_price: await priceSummary(t, change.to_price_id), takes_effect_at: iso(change.takes_effect_at) }
+      : null,
+  };
+}
+
+/** GET /api/members/{id}: every member field staff read (SPEC §3 Member) and the status card. */
+export async function memberDetail(t: Tenant, found: FoundMember, at: Date) {
+  const { user: u, membership: m } = found;
+  const [home] = m.home_gym_id ? await t.db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(t.where(gyms, eq(gyms.id, m.home_gym_id))) : [];
+  const [{ n: subscriptionCount }] = await t.db.select({ n: count() }).from(subscriptions).where(t.where(subscriptions, eq(subscriptions.user_id, u.id)));
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    /** Another organisation holds this person too: their own details are theirs to change (decision 0048). */
+    details_held_elsewhere: await heldElsewhere(t, u.id),
+    mobile_number: u.mobile_number,
+    dob: u.dob,
+    address: u.address,
+    suburb: u.suburb,
+    city: u.city,
+    post_code: u.post_code,
+    emergency_contact_name: u.emergency_contact_name,
+    emergency_contact_number: u.emergency_contact_number,
+    emergency_contact_relationship: u.emergency_contact_relationship,
+    email_notifications: u.email_notifications,
+    push_notifications: u.push_notifications,
+    payment_reminders: u.payment_reminders,
+    confidence_and_experience: u.confidence_and_experience,
+    confidence_and_experience_label: confidenceText(u.confidence_and_experience),
+    hear_about_us: u.hear_about_us,
+    hear_about_us_other: u.hear_about_us_other,
+    hear_about_us_label: hearAboutUsText(u.hear_about_us, u.hear_about_us_other),
+    notes: m.notes,
+    tags: m.tags,
+    home_gym: home ?? null,
+    joined_at: iso(m.created_at),
+    visits_count: m.visits_count,
+    last_visit_at: iso(m.last_visit_at),
+    profile_picture: u.profile_picture ? `/api/members/${u.id}/profile-picture?v=${encodeURIComponent(u.profile_picture)}` : null,
+    is_returning_member: subscriptionCount > 1,
+    should_onboard: u.should_onboard,
+    invited_at: iso(u.invited_at),
+    pending_invite: m.pending_invite,
+    latest_subscription: await statusCard(t, m.latest_subscription_id, at),
+  };
+}
+export type MemberDetail = Awaited<ReturnType<typeof memberDetail>>;

@@ -1,0 +1,218 @@
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
+import type { MemberListQuery, MemberSort } from "../../domain/schemas/members";
+import { defaultDirection, MEMBERS_PER_PAGE } from "../../domain/schemas/members";
+import { STATE_LABELS, statusColour, subscriptionState, type StatusColour, type SubscriptionState } from "../../domain/subscription";
+import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../core/db/schema";
+import { memberInState } from "../core/db/subscription-state";
+import type { Tenant } from "../core/db/tenant";
+import { personMatches } from "../search/queries";
+
+/** The list's filters once the route has resolved the gym: a gym id, or null for every gym. */
+export type MemberFilters = Omit<MemberListQuery, "gym" | "page"> & { gymId: number | null };
+
+export interface MemberListRow {
+  id: number;
+  name: string;
+  email: string;
+  mobile_number: string | null;
+  gym: { id: number; name: string } | null;
+  tags: string[];
+  joined_at: string;
+  last_visit_at: string | null;
+  visits_count: number;
+  membership: {
+    subscription_id: number;
+    offering: string;
+    price_id: number;
+    amount: number;
+    billing_frequency: BillingFrequency;
+    term: string | null;
+  } | null;
+  status: { state: SubscriptionState; label: string; colour: StatusColour } | null;
+}
+
+/**
+ * The members list: each member of the organisation once, with their newest subscription
+ * (organisation_users.latest_subscription_id, kept by a trigger) and its price and offering.
+ * Status is that subscription's state, filtered in SQL (server/core/db/subscription-state.ts) and labelled
+ * by domain/subscription.ts.
+ */
+export function memberWhere(t: Tenant, f: MemberFilters, at: Date) {
+  const conditions: (SQL | undefined)[] = [
+    eq(organisation_users.role, "member"),
+    // A deleted account ends its memberships (drizzle/0006), so this one column leaves both out.
+    isNull(organisation_users.deleted_at),
+    f.gymId ? eq(organisation_users.home_gym_id, f.gymId) : undefined,
+    f.tag ? sql`${organisation_users.tags} @> array[${f.tag}]::text[]` : undefined,
+    f.status === "none" ? isNull(organisation_users.latest_subscription_id) : f.status ? memberInState(f.status, at) : undefined,
+    f.price ? eq(organisation_users.latest_price_id, f.price) : undefined,
+    f.offering ? eq(organisation_users.latest_offering_id, f.offering) : undefined,
+    f.q ? textMatch(f.q) : undefined,
+  ];
+  return t.where(organisation_users, ...conditions);
+}
+
+/** Name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive. */
+function textMatch(q: string): SQL {
+  const people = { name: users.name, email: users.email, mobile_number: users.mobile_number };
+  // The people who match come first, from their indexes; `offset 0` stops the planner folding this back
+  // into a walk of every member in list order that tests each one.
+  return sql`${organisation_users.user_id} in (select ${users.id} from ${users} where ${personMatches(q, people)} offset 0)`;
+}
+
+/** The columns each sort orders by, the member id last so the order is total (pages and export batches never overlap). */
+export function sortKeys(sort: MemberSort): SQL[] {
+  switch (sort) {
+    case "name":
+      // lower(users.name), kept on the membership row so the order comes from an index (drizzle/0008).
+      return [sql`${organisation_users.sort_name} collate "C"`, sql`${organisation_users.user_id}`];
+    case "joined":
+      return [sql`${organisation_users.created_at}`, sql`${organisation_users.user_id}`];
+    case "last_visit":
+      // Never visited sorts as the oldest last visit.
+      return [sql`coalesce(${organisation_users.last_visit_at}, '-infinity'::timestamptz)`, sql`${organisation_users.user_id}`];
+  }
+}
+
+const selection = {
+  id: organisation_users.user_id,
+  name: users.name,
+  email: users.email,
+  mobile_number: users.mobile_number,
+  gym_id: organisation_users.home_gym_id,
+  gym_name: gyms.name,
+  tags: organisation_users.tags,
+  joined_at: organisation_users.created_at,
+  last_visit_at: organisation_users.last_visit_at,
+  visits_count: organisation_users.visits_count,
+  subscription_id: subscriptions.id,
+  pause_start_at: subscriptions.pause_start_at,
+  pause_end_at: subscriptions.pause_end_at,
+  cancelled_at: subscriptions.cancelled_at,
+  grace_period_ends_at: subscriptions.grace_period_ends_at,
+  upcoming_state: subscriptions.upcoming_state,
+  current_period_end: subscriptions.current_period_end,
+  force_price_amount: subscriptions.force_price_amount,
+  price_id: prices.id,
+  amount: prices.amount,
+  billing_frequency: prices.billing_frequency,
+  term_amount: prices.term_amount,
+  term_unit: prices.term_unit,
+  offering: offerings.name,
+};
+
+function rowsQuery(t: Tenant, f: MemberFilters, at: Date) {
+  return t.db
+    .select(selection)
+    .from(organisation_users)
+    .innerJoin(users, eq(users.id, organisation_users.user_id))
+    .leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
+    .leftJoin(prices, eq(prices.id, subscriptions.price_id))
+    .leftJoin(offerings, eq(offerings.id, prices.offering_id))
+    .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
+    .where(memberWhere(t, f, at))
+    .$dynamic();
+}
+
+type MemberRowRaw = Awaited<ReturnType<ReturnType<typeof rowsQuery>["execute"]>>[number];
+
+function toRow(r: MemberRowRaw, at: Date): MemberListRow {
+  const state = r.subscription_id ? subscriptionState(r, at) : null;
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    mobile_number: r.mobile_number,
+    gym: r.gym_id && r.gym_name ? { id: r.gym_id, name: r.gym_name } : null,
+    tags: r.tags,
+    joined_at: r.joined_at.toISOString(),
+    last_visit_at: r.last_visit_at?.toISOString() ?? null,
+    visits_count: r.visits_count,
+    membership:
+      r.subscription_id && r.price_id
+        ? {
+            subscription_id: r.subscription_id,
+            offering: r.offering ?? "",
+            price_id: r.price_id,
+            amount: r.force_price_amount ?? r.amount!,
+            billing_frequency: r.billing_frequency as BillingFrequency,
+            term: termShorthand({ billing_frequency: r.billing_frequency as BillingFrequency, term_amount: r.term_amount, term_unit: r.term_unit as TermUnit | null }),
+          }
+        : null,
+    status: state ? { state, label: STATE_LABELS[state], colour: statusColour(r, at) } : null,
+  };
+}
+
+const ordered = (keys: SQL[], dir: "asc" | "desc") => keys.map((k) => (dir === "asc" ? sql`${k} asc` : sql`${k} desc`));
+
+/**
+ * One page of the list and the number of members the filters match. The page's ids are found first, from
+ * the membership rows alone, and only those 50 are joined to their person, subscription, price, offering
+ * and gym: an offset deep into the list then skips index entries, not joined rows.
+ */
+export async function listMembers(t: Tenant, f: MemberFilters, page: number, at: Date) {
+  const dir = f.dir ?? defaultDirection(f.sort);
+  // A member without a subscription has no price or offering: nobody matches, and the planner, which cannot
+  // know that, would walk every member looking.
+  if (f.status === "none" && (f.price || f.offering)) {
+    return { data: [], meta: { page, per_page: MEMBERS_PER_PAGE, total: 0, pages: 1, sort: f.sort, dir } };
+  }
+  const keys = ordered(sortKeys(f.sort), dir);
+  const ids = t.db
+    .select({ page_user_id: organisation_users.user_id })
+    .from(organisation_users)
+    .where(memberWhere(t, f, at))
+    .orderBy(...keys)
+    .limit(MEMBERS_PER_PAGE)
+    .offset((page - 1) * MEMBERS_PER_PAGE)
+    .as("page_ids");
+  const [rows, [{ n: total }]] = await Promise.all([
+    rowsQuery(t, { ...f, q: undefined, status: undefined, price: undefined, offering: undefined, tag: undefined, gymId: null }, at)
+      .innerJoin(ids, eq(ids.page_user_id, organisation_users.user_id))
+      .orderBy(...keys),
+    t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(memberWhere(t, f, at)),
+  ]);
+  return {
+    data: rows.map((r) => toRow(r, at)),
+    meta: { page, per_page: MEMBERS_PER_PAGE, total, pages: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)), sort: f.sort, dir },
+  };
+}
+
+/**
+ * Every member the filters match, in list order, `batch` at a time: each batch is its own short query
+ * that starts after the last row of the one before (keyset), so memory stays flat at any size and no
+ * transaction is held open while a slow client downloads.
+ */
+export async function* eachMember(t: Tenant, f: MemberFilters, at: Date, batch = 1000): AsyncGenerator<MemberListRow[]> {
+  const dir = f.dir ?? defaultDirection(f.sort);
+  const keys = sortKeys(f.sort);
+  // The first key travels as text and is cast back, so timestamps (and -infinity) round-trip exactly.
+  const keyType = sql.raw(f.sort === "name" ? "text" : "timestamptz");
+  let after: [string, number] | null = null;
+  for (;;) {
+    // Each batch in a short transaction of its own (the stream outlives the request's).
+    const rows: (MemberRowRaw & { k0: string })[] = await t.again((t) =>
+      t.db
+      .select({ ...selection, k0: sql<string>`(${keys[0]})::text`.as("k0") })
+      .from(organisation_users)
+      .innerJoin(users, eq(users.id, organisation_users.user_id))
+      .leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
+      .leftJoin(prices, eq(prices.id, subscriptions.price_id))
+      .leftJoin(offerings, eq(offerings.id, prices.offering_id))
+      .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
+      .where(
+        and(
+          memberWhere(t, f, at),
+          after ? sql`(${keys[0]}, ${keys[1]}) ${sql.raw(dir === "asc" ? ">" : "<")} (${after[0]}::${keyType}, ${after[1]}::int)` : undefined,
+        ),
+      )
+      .orderBy(...ordered(keys, dir))
+      .limit(batch));
+    if (rows.length === 0) return;
+    yield rows.map((r) => toRow(r, at));
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1];
+    after = [last.k0, last.id];
+  }
+}

@@ -1,0 +1,84 @@
+import { Hono } from "hono";
+import { asc, eq } from "drizzle-orm";
+import { gymUuid } from "../../domain/schemas/auth";
+import { gyms, organisations } from "../core/db/schema";
+import { withTenant } from "../core/db/tenant";
+import { readLogo } from "../gyms/logo";
+import { signupChoice } from "../signup/catalogue";
+import type { ApiEnv } from "../core/context";
+import { notFound } from "../core/errors";
+
+/**
+ * The gyms people may join, for anyone to read: the sign-up host's chooser, the register page's heading and
+ * integrators building sign-up links. Only what a gym shows on its door: its name, its logo, its
+ * organisation's name and the uuid a link names it by. Never its database id, accounts, provider ids or
+ * settings. Read-only and unauthenticated; it reads across organisations on purpose, so it uses the raw
+ * handle (like sign-up itself) and selects these columns only.
+ */
+const columns = { uuid: gyms.uuid, name: gyms.name, logo: gyms.logo, organisation: organisations.name };
+
+type Row = { uuid: string; name: string; logo: string | null; organisation: string };
+
+/**
+ * A logo is shown only from our own site (the Content-Security-Policy's img-src is 'self'), so anything but a
+ * path here is not a logo anyone could see.
+ */
+const sitePath = (logo: string | null) => (logo && /^\/(?![/\\])\S*$/.test(logo) ? logo : null);
+
+export const publicGym = (r: Row) => ({ uuid: r.uuid, name: r.name, logo: sitePath(r.logo), organisation: { name: r.organisation } });
+export type PublicGym = ReturnType<typeof publicGym>;
+
+export const publicGymRoutes = new Hono<ApiEnv>()
+  /** GET /api/public/gyms → { data: PublicGym[] }, by organisation and then gym name. */
+  .get("/public/gyms", async (c) => {
+    const rows = await c.var.deps.db
+      .select(columns)
+      .from(gyms)
+      .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
+      .orderBy(asc(organisations.name), asc(gyms.name), asc(gyms.id));
+    return c.json({ data: rows.map(publicGym) });
+  })
+
+  /**
+   * GET /api/public/gyms/{uuid}[?price=&link=] → { data: PublicGym & { price, prices } }, or 404 for a uuid no gym
+   * has (or that is not a uuid). `prices`: the public prices on sale there, whose ids a gym's site puts in its
+   * sign-up links (/?gym=…&price=…); `price`: the one such a link names, when it is on sale there
+   * (server/signup/catalogue.ts).
+   */
+  .get("/public/gyms/:uuid", async (c) => {
+    const uuid = gymUuid.safeParse(c.req.param("uuid"));
+    if (!uuid.success) throw notFound("No such gym.");
+    const [row] = await c.var.deps.db
+      .select({ ...columns, id: gyms.id, organisation_id: gyms.organisation_id })
+      .from(gyms)
+      .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
+      .where(eq(gyms.uuid, uuid.data.toLowerCase()));
+    if (!row) throw notFound("No such gym.");
+    const wantedPrice = Number(c.req.query("price"));
+    const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    const offer = (p: NonNullable<typeof choice.price>) => ({
+      id: p.id,
+      offering: p.offering.name,
+      amount: p.amount,
+      joining_fee: p.joining_fee,
+      billing_frequency: p.billing_frequency,
+      frequency_label: p.frequency_label,
+      term: p.term,
+    });
+    return c.json({ data: { ...publicGym(row), price: choice.price ? offer(choice.price) : null, prices: choice.onSale.map(offer) } });
+  })
+  /**
+   * GET /api/public/gyms/{uuid}/logo: the gym's uploaded logo, public like the gym's name (its sign-up pages show it
+   * before anyone signs in). Its address carries a version (?v=), so it may be cached for a year.
+   */
+  .get("/public/gyms/:uuid/logo", async (c) => {
+    const uuid = gymUuid.safeParse(c.req.param("uuid"));
+    if (!uuid.success) throw notFound("No such gym.");
+    const [gym] = await c.var.deps.db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, uuid.data.toLowerCase()));
+    if (!gym) throw notFound("No such gym.");
+    const logo = await withTenant(c.var.deps.db, gym.organisation_id, gym.id, (t) => readLogo(t, gym.id), { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    if (!logo) throw notFound("This gym has no logo.");
+    return new Response(new Uint8Array(logo.bytes), {
+      headers: { "content-type": logo.content_type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
+    });
+  });

@@ -17,7 +17,12 @@ const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max:
 export const EMAIL_TAKEN = "An account with this e-mail address already exists. Sign in instead.";
 
 const emailTaken = async (db: ApiEnv["Variables"]["deps"]["db"], email: string) =>
-  (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`)).length > 0;
+  (
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)
+  ).length > 0;
 
 export const registerRoutes = new Hono<ApiEnv>()
   .post("/unique-email", async (c) => {
@@ -67,7 +72,7 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
   if (!gym) errors.gym = [GYM_MESSAGES.unknown];
   if (Object.keys(errors).length) throw invalid(errors);
   // Read before the account's transaction: PGlite has one connection, which that transaction would hold.
-  const choice = await signupChoice(db, gym, { price: body.price, link: body.link }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+  const choice = await signupChoice(db, gym, { price: body.price, link: body.link });
 
   const hash = await hashPassword(body.password);
   try {
@@ -104,4 +109,3 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
     throw err;
   }
 }
-

@@ -6,7 +6,7 @@ import type { CardCharge } from "../../server/providers/cards/card-provider";
 import { ProviderError } from "../../server/providers/errors";
 import { sandboxCards } from "../../server/providers/cards/sandbox";
 import { stripeCards } from "../../server/providers/cards/stripe-live";
-import { setup } from "./harness";
+import { itRaces, setup } from "./harness";
 
 const charge = (over: Partial<CardCharge> = {}): CardCharge => ({
   amount: 2_574,
@@ -43,7 +43,16 @@ describe("the sandbox card provider", () => {
     }
   });
 
-  it("charges an idempotency key once, however often and however concurrently it is sent", async () => {
+  it("charges an idempotency key once, however often it is sent", async () => {
+    const cards = sandboxCards(env.db);
+    const request = charge({ idempotencyKey: "payment:41" });
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await cards.charge(request));
+    expect(new Set(answers.map((a) => (a.status === "succeeded" ? a.id : "?"))).size).toBe(1);
+    expect((await env.db.select().from(sandbox_ledger)).filter((r) => r.idempotency_key === "payment:41")).toHaveLength(1);
+  });
+
+  itRaces("charges an idempotency key once, however concurrently it is sent", async () => {
     const cards = sandboxCards(env.db);
     const request = charge({ idempotencyKey: "payment:42" });
     const answers = await Promise.all(Array.from({ length: 8 }, () => cards.charge(request)));

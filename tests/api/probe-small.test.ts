@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/auth/password";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, lastMail, setup, signedIn } from "./harness";
+import { browser, itRaces, lastCode, lastMail, setup, signedIn } from "./harness";
 
 /** Issue 29's smaller probe findings (decision 0046). */
 const PASSWORD = "probe small passphrase";
@@ -75,7 +75,7 @@ describe("L2: password reset links", () => {
     expect((await browser(env.api).call("POST", "/api/validate-link", { token: first })).status).toBe(422);
   });
 
-  it("six simultaneous uses of one link: exactly one sets the password", async () => {
+  itRaces("six simultaneous uses of one link: exactly one sets the password", async () => {
     await makeUser(env.db, { name: "Six Tabs", email: "six.tabs@example.com", password_hash: await hashPassword(PASSWORD) });
     const token = await resetToken("six.tabs@example.com");
     const answers = await Promise.all(

@@ -50,7 +50,10 @@ describe("wrong e-mailed codes across many sign-ins", () => {
     const code = await lastCode(env.db, email);
     const tenth = await verify(wrongFor(code));
     expect(tenth.status).toBe(429);
-    expect(tenth.json).toMatchObject({ error: "too_many_attempts", message: "Too many wrong codes. Signing in to this account is paused for 45 minutes; we have e-mailed you about it." });
+    expect(tenth.json).toMatchObject({
+      error: "too_many_attempts",
+      message: "Too many wrong codes. Signing in to this account is paused for 45 minutes; we have e-mailed you about it.",
+    });
     expect(tenth.headers.get("retry-after")).toBe(String(45 * 60));
 
     const eleventh = await verify(wrongFor(code));
@@ -186,7 +189,9 @@ describe("limits counted before the work they guard", () => {
     expect((await b.call("POST", "/api/register", person("casey@example.com"))).status).toBe(422);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => b.call("POST", "/api/register", person(`racer${i}@example.com`))));
     expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
-    expect(answers.filter((r) => r.status === 429).map((r) => r.json.message)).toEqual(Array(3).fill("Too many sign-ups from this network. Try again in 60 minutes."));
+    expect(answers.filter((r) => r.status === 429).map((r) => r.json.message)).toEqual(
+      Array(3).fill("Too many sign-ups from this network. Try again in 60 minutes."),
+    );
   });
 
   itRaces("mails one new code for two quick clicks on 'send a new code'", async () => {

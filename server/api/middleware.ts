@@ -186,3 +186,4 @@ export function fromOwnOrigin(request: Request) {
     return false;
   }
 }
+

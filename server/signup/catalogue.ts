@@ -80,17 +80,22 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
  */
 export async function signupChoice(db: Db, gym: { id: number; organisation_id: number }, wanted: { price?: number | null; link?: string | null }) {
   const token = wanted.link && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted.link) ? wanted.link.toLowerCase() : null;
-  return withTenant(db, gym.organisation_id, gym.id, async (t) => {
-    const [link] = token
-      ? await t.db
-          .select({ id: private_price_links.id, price_id: private_price_links.price_id, age_bypass: private_price_links.age_bypass })
-          .from(private_price_links)
-          .where(t.where(private_price_links, eq(private_price_links.token, token), isNull(private_price_links.revoked_at)))
-      : [];
-    const on = await pricesOnSale(t, gym.id, link?.id ?? null);
-    const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
-    // A private price's link counts when its price is on sale; an organisation's age-bypass link (no price) always.
-    const good = Boolean(link && (price || link.price_id === null));
-    return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
-  });
+  return withTenant(
+    db,
+    gym.organisation_id,
+    gym.id,
+    async (t) => {
+      const [link] = token
+        ? await t.db
+            .select({ id: private_price_links.id, price_id: private_price_links.price_id, age_bypass: private_price_links.age_bypass })
+            .from(private_price_links)
+            .where(t.where(private_price_links, eq(private_price_links.token, token), isNull(private_price_links.revoked_at)))
+        : [];
+      const on = await pricesOnSale(t, gym.id, link?.id ?? null);
+      const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
+      // A private price's link counts when its price is on sale; an organisation's age-bypass link (no price) always.
+      const good = Boolean(link && (price || link.price_id === null));
+      return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
+    },
+  );
 }

@@ -55,10 +55,7 @@ export const publicGymRoutes = new Hono<ApiEnv>()
       .where(eq(gyms.uuid, uuid.data.toLowerCase()));
     if (!row) throw notFound("No such gym.");
     const wantedPrice = Number(c.req.query("price"));
-    const choice = await signupChoice(c.var.deps.db, row, {
-      price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null,
-      link: c.req.query("link"),
-    });
+    const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") });
     const offer = (p: NonNullable<typeof choice.price>) => ({
       id: p.id,
       offering: p.offering.name,

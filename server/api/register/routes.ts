@@ -17,12 +17,7 @@ const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max:
 export const EMAIL_TAKEN = "An account with this e-mail address already exists. Sign in instead.";
 
 const emailTaken = async (db: ApiEnv["Variables"]["deps"]["db"], email: string) =>
-  (
-    await db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email}`)
-  ).length > 0;
+  (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`)).length > 0;
 
 export const registerRoutes = new Hono<ApiEnv>()
   .post("/unique-email", async (c) => {
@@ -109,3 +104,4 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
     throw err;
   }
 }
+

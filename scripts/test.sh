@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: typecheck, lint, the dependency rules (decision 0049), vitest (units and the API on PGlite,
-# and on PostgreSQL too when DATABASE_URL is set), then the end-to-end flows in Debian's Chromium with JavaScript on and off.
+# and on PostgreSQL too when DATABASE_URL is set), the mutations (scripts/mutate.ts), then the end-to-end flows in
+# Debian's Chromium with JavaScript on and off.
 #
 # It leaves the working tree as it found it: the end-to-end server's database (tmp/e2e-pglite) always goes, and
 # Playwright's test-results/ (the failed tests' screenshots and error context) stays only when the end-to-end run
@@ -32,6 +33,9 @@ echo "== dependency rules"; npx depcruise server app domain --config .dependency
 echo "== vitest (PGlite)"; env -u DATABASE_URL npx vitest run
 if [ -n "${DATABASE_URL:-}" ]; then
   echo "== vitest API suite (PostgreSQL)"; npx vitest run tests/api
+fi
+echo "== mutations (each safety proof must fail when its guard is broken; the race on PostgreSQL only)"; npx tsx scripts/mutate.ts
+if [ -n "${DATABASE_URL:-}" ]; then
   echo "== crash trial (a short run: npm run crash-trial for the full one)"; CRASH_KILLS=15 CRASH_SUBSCRIPTIONS=400 CRASH_WEEKS=6 npx tsx scripts/crash-trial.ts
 fi
 echo "== build"; npx remix build

@@ -29,6 +29,6 @@ export const calendarFeedRoutes = new Hono<ApiEnv>()
   .get("/calendar-feeds/:file{[A-Za-z0-9_-]+\\.ics}", async (c) => {
     const owner = await feedOwner(c.var.deps.db, c.req.param("file").replace(/\.ics$/, ""));
     if (!owner) throw notFound("No such calendar.");
-    const body = await withTenant(c.var.deps.db, owner.organisation_id, null, (t) => feedCalendar(t, owner, now(c), new URL(backofficeUrl(c.var.deps.config)).host), { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    const body = await withTenant(c.var.deps.db, owner.organisation_id, null, (t) => feedCalendar(t, owner, now(c), new URL(backofficeUrl(c.var.deps.config)).host));
     return c.body(body, 200, { "Content-Type": "text/calendar; charset=utf-8", "Cache-Control": "private, max-age=300", "X-Robots-Tag": "noindex" });
   });

@@ -29,8 +29,6 @@ export interface ApiDeps {
    * a request's unit of work may not take the system's handle to read them; createApi loads them when not given.
    */
   webhookSecrets?: Promise<WebhookSecrets>;
-  /** Row-level security behind every tenant query (default on); off only in the tenant-isolation test. */
-  rowLevelSecurity?: boolean;
 }
 
 export type ApiEnv = {

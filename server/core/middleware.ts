@@ -140,7 +140,7 @@ async function inTenant(c: Context<ApiEnv>, organisationId: number, gymId: numbe
         await next();
         if (atomic && (c.error || c.res.status >= 400)) throw failed;
       },
-      { rowLevelSecurity: c.var.deps.rowLevelSecurity, atomic },
+      { atomic },
     );
   } catch (err) {
     if (err !== failed) throw err;

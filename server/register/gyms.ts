@@ -55,7 +55,7 @@ export const publicGymRoutes = new Hono<ApiEnv>()
       .where(eq(gyms.uuid, uuid.data.toLowerCase()));
     if (!row) throw notFound("No such gym.");
     const wantedPrice = Number(c.req.query("price"));
-    const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") });
     const offer = (p: NonNullable<typeof choice.price>) => ({
       id: p.id,
       offering: p.offering.name,
@@ -76,7 +76,7 @@ export const publicGymRoutes = new Hono<ApiEnv>()
     if (!uuid.success) throw notFound("No such gym.");
     const [gym] = await c.var.deps.db.select({ id: gyms.id, organisation_id: gyms.organisation_id }).from(gyms).where(eq(gyms.uuid, uuid.data.toLowerCase()));
     if (!gym) throw notFound("No such gym.");
-    const logo = await withTenant(c.var.deps.db, gym.organisation_id, gym.id, (t) => readLogo(t, gym.id), { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+    const logo = await withTenant(c.var.deps.db, gym.organisation_id, gym.id, (t) => readLogo(t, gym.id));
     if (!logo) throw notFound("This gym has no logo.");
     return new Response(new Uint8Array(logo.bytes), {
       headers: { "content-type": logo.content_type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },

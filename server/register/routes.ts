@@ -67,7 +67,7 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
   if (!gym) errors.gym = [GYM_MESSAGES.unknown];
   if (Object.keys(errors).length) throw invalid(errors);
   // Read before the account's transaction: PGlite has one connection, which that transaction would hold.
-  const choice = await signupChoice(db, gym, { price: body.price, link: body.link }, { rowLevelSecurity: c.var.deps.rowLevelSecurity });
+  const choice = await signupChoice(db, gym, { price: body.price, link: body.link });
 
   const hash = await hashPassword(body.password);
   try {

@@ -78,7 +78,7 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
  * link. Anything else names nothing, and the person chooses on the confirm page. `onSale`: the gym's public prices,
  * which integrators build their links from.
  */
-export async function signupChoice(db: Db, gym: { id: number; organisation_id: number }, wanted: { price?: number | null; link?: string | null }, opts: { rowLevelSecurity?: boolean } = {}) {
+export async function signupChoice(db: Db, gym: { id: number; organisation_id: number }, wanted: { price?: number | null; link?: string | null }) {
   const token = wanted.link && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted.link) ? wanted.link.toLowerCase() : null;
   return withTenant(
     db,
@@ -97,6 +97,5 @@ export async function signupChoice(db: Db, gym: { id: number; organisation_id: n
       const good = Boolean(link && (price || link.price_id === null));
       return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
     },
-    opts,
   );
 }

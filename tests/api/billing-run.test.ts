@@ -5,7 +5,7 @@ import { billingRun, billingRunUntil, chargePending, planCharges } from "../../s
 import { payment_types, payments, sandbox_ledger, subscriptions } from "../../server/core/db/schema";
 import { sandboxProviders } from "../../server/core/providers/registry";
 import { addMember, makeGym, makeOffering, makeOrganisation, makePayment, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { setup } from "./harness";
+import { itRaces, setup } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
 let org: { id: number };
@@ -41,8 +41,11 @@ async function member(card: string, extra: Partial<typeof subscriptions.$inferIn
 }
 
 const paymentsOf = async (subscriptionId: number) =>
-  (await env.db.select().from(payments).where(eq(payments.subscription_id, subscriptionId))).sort((a, b) => a.period_start_at!.getTime() - b.period_start_at!.getTime());
-const ledgerFor = async (subscriptionId: number) => (await env.db.select().from(sandbox_ledger)).filter((r) => r.idempotency_key.startsWith(`charge:${subscriptionId}:`));
+  (await env.db.select().from(payments).where(eq(payments.subscription_id, subscriptionId))).sort(
+    (a, b) => a.period_start_at!.getTime() - b.period_start_at!.getTime(),
+  );
+const ledgerFor = async (subscriptionId: number) =>
+  (await env.db.select().from(sandbox_ledger)).filter((r) => r.idempotency_key.startsWith(`charge:${subscriptionId}:`));
 const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
 
 describe("the billing run", () => {
@@ -83,10 +86,28 @@ describe("the billing run", () => {
     expect((await paymentsOf(s.id)).filter((p) => p.status === "pending")).toHaveLength(2);
     // Crash 2: the provider charged one of them, and the run died before writing it down.
     const [first] = (await paymentsOf(s.id)).filter((p) => p.status === "pending");
-    await providers.cards.charge({ amount: first.amount, currency: "nzd", customer: null, paymentMethod: "pm_card_visa", idempotencyKey: first.idempotency_key!, description: "", metadata: {} });
+    await providers.cards.charge({
+      amount: first.amount,
+      currency: "nzd",
+      customer: null,
+      paymentMethod: "pm_card_visa",
+      idempotencyKey: first.idempotency_key!,
+      description: "",
+      metadata: {},
+    });
     // The next runs, even two at once, charge each period exactly once.
-    await Promise.all([chargePending(env.db, providers, at("2026-01-19", 11)), chargePending(env.db, providers, at("2026-01-19", 11))]);
+    await chargePending(env.db, providers, at("2026-01-19", 11));
+    await chargePending(env.db, providers, at("2026-01-19", 11));
     await billingRun(env.db, providers, at("2026-01-19", 12));
+    expect((await paymentsOf(s.id)).map((p) => p.status)).toEqual(["sent", "sent", "sent"]);
+    expect(await ledgerFor(s.id)).toHaveLength(2);
+  });
+
+  itRaces("charges each payment once when two charge steps run at once (two machines)", async () => {
+    const s = await member("pm_card_visa");
+    const providers = sandboxProviders(env.db);
+    expect(await planCharges(env.db, at("2026-01-19"))).toBeGreaterThanOrEqual(2);
+    await Promise.all([chargePending(env.db, providers, at("2026-01-19", 11)), chargePending(env.db, providers, at("2026-01-19", 11))]);
     expect((await paymentsOf(s.id)).map((p) => p.status)).toEqual(["sent", "sent", "sent"]);
     expect(await ledgerFor(s.id)).toHaveLength(2);
   });
@@ -106,7 +127,12 @@ describe("the billing run", () => {
 
   it("turns the period's upcoming row into the charge rather than adding a second", async () => {
     const s = await member("pm_card_visa");
-    await makePayment(env.db, s, { amount: 1_999, period_start_at: startOfLocalDay("2026-01-12"), period_end_at: startOfLocalDay("2026-01-19"), status: "upcoming" });
+    await makePayment(env.db, s, {
+      amount: 1_999,
+      period_start_at: startOfLocalDay("2026-01-12"),
+      period_end_at: startOfLocalDay("2026-01-19"),
+      status: "upcoming",
+    });
     await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     expect((await paymentsOf(s.id)).map((p) => [localDay(p.period_start_at!), p.status])).toEqual([
       ["2026-01-05", "sent"],
@@ -119,7 +145,10 @@ describe("the billing run", () => {
     const short = await member("pm_card_chargeDeclinedInsufficientFunds");
     const lost = await member("pm_card_chargeDeclinedLostCard");
     const attempts = async (id: number) =>
-      (await paymentsOf(id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12").sort((a, b) => a.attempt - b.attempt).map((p) => [p.attempt, p.status, localDay(p.created_at)]);
+      (await paymentsOf(id))
+        .filter((p) => localDay(p.period_start_at!) === "2026-01-12")
+        .sort((a, b) => a.attempt - b.attempt)
+        .map((p) => [p.attempt, p.status, localDay(p.created_at)]);
     await billingRun(env.db, providers, at("2026-01-12"));
     await billingRun(env.db, providers, at("2026-01-12", 20)); // the same day: nothing yet
     await billingRun(env.db, providers, at("2026-01-13"));
@@ -128,7 +157,10 @@ describe("the billing run", () => {
       [1, "failed", "2026-01-13"],
     ]);
     // The member tops up their card; the next try is 3 days after the first failure, not the day after the last.
-    await env.db.update(payment_types).set({ details: { last_four: "4242", payment_method: "pm_card_visa" } }).where(eq(payment_types.user_id, short.user_id));
+    await env.db
+      .update(payment_types)
+      .set({ details: { last_four: "4242", payment_method: "pm_card_visa" } })
+      .where(eq(payment_types.user_id, short.user_id));
     await billingRun(env.db, providers, at("2026-01-14"));
     expect(await attempts(short.id)).toHaveLength(2);
     await billingRun(env.db, providers, at("2026-01-15"));
@@ -150,7 +182,8 @@ describe("the billing run", () => {
     const providers = sandboxProviders(env.db);
     const s = await member("pm_card_chargeDeclinedInsufficientFunds");
     // A week's grace from the 12th: access stops as the 19th begins, so the 7th day's try is made on the 18th.
-    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-18", "2026-01-19", "2026-01-21", "2026-01-25"]) await billingRun(env.db, providers, at(day));
+    for (const day of ["2026-01-12", "2026-01-13", "2026-01-15", "2026-01-17", "2026-01-18", "2026-01-19", "2026-01-21", "2026-01-25"])
+      await billingRun(env.db, providers, at(day));
     const tries = (await paymentsOf(s.id)).filter((p) => localDay(p.period_start_at!) === "2026-01-12");
     expect(tries.map((p) => [p.attempt, p.status])).toEqual([
       [0, "failed"],
@@ -162,16 +195,29 @@ describe("the billing run", () => {
   });
 
   it("moves time on a day at a time: a weekly member over February is charged each Monday", async () => {
-    const s = await member("pm_card_visa", { billing_anchor: "2026-02-02", current_period_start: startOfLocalDay("2026-02-02"), current_period_end: startOfLocalDay("2026-02-09") });
+    const s = await member("pm_card_visa", {
+      billing_anchor: "2026-02-02",
+      current_period_start: startOfLocalDay("2026-02-02"),
+      current_period_end: startOfLocalDay("2026-02-09"),
+    });
     const report = await billingRunUntil(env.db, sandboxProviders(env.db), "2026-02-01", "2026-02-28");
     expect(report.days).toBe(28);
-    expect((await paymentsOf(s.id)).filter((p) => p.status === "sent").map((p) => localDay(p.period_start_at!))).toEqual(["2026-01-05", "2026-02-09", "2026-02-16", "2026-02-23"]);
+    expect((await paymentsOf(s.id)).filter((p) => p.status === "sent").map((p) => localDay(p.period_start_at!))).toEqual([
+      "2026-01-05",
+      "2026-02-09",
+      "2026-02-16",
+      "2026-02-23",
+    ]);
   });
 
   it("puts the subscription on the new price once the change's day is charged, and forgets the change", async () => {
     const offering = await makeOffering(env.db, org.id, { name: "Off-peak" });
     const cheaper = await makePrice(env.db, offering, { amount: 1_499, billing_frequency: "weekly" });
-    const s = await member("pm_card_visa", { transition_to_price_id: cheaper.id, transition_takes_effect_at: startOfLocalDay("2026-01-19"), force_price_amount: 1_800 });
+    const s = await member("pm_card_visa", {
+      transition_to_price_id: cheaper.id,
+      transition_takes_effect_at: startOfLocalDay("2026-01-19"),
+      force_price_amount: 1_800,
+    });
     await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     let [now] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
     expect([now.price_id, now.transition_to_price_id, now.force_price_amount]).toEqual([weekly.id, cheaper.id, 1_800]);
@@ -202,7 +248,10 @@ describe("the billing run", () => {
     const s = await member("pm_card_chargeDeclinedLostCard");
     await billingRun(env.db, providers, at("2026-01-12"));
     // A fortnight's grace (as an organisation may set): access lasts until the 26th begins.
-    await env.db.update(subscriptions).set({ grace_period_ends_at: startOfLocalDay("2026-01-26") }).where(eq(subscriptions.id, s.id));
+    await env.db
+      .update(subscriptions)
+      .set({ grace_period_ends_at: startOfLocalDay("2026-01-26") })
+      .where(eq(subscriptions.id, s.id));
     await billingRun(env.db, providers, at("2026-01-25"));
     // Still inside the grace period: the next week is charged, and carries the debt.
     expect(await paymentsOf(s.id)).toHaveLength(3);
@@ -230,17 +279,46 @@ describe("a year of the billing run", () => {
     const monthly = await makePrice(env.db, offering, { amount: 8_000, billing_frequency: "monthly" });
     const term = await makePrice(env.db, offering, { amount: 6_500, billing_frequency: "monthly", term_amount: 6, term_unit: "month" });
     const pif = await makePrice(env.db, offering, { amount: 60_000, billing_frequency: "one_off" });
-    const join = async (name: string, card: string, price: { id: number; organisation_id: number }, values: Partial<typeof subscriptions.$inferInsert>, first: [string, string]) => {
+    const join = async (
+      name: string,
+      card: string,
+      price: { id: number; organisation_id: number },
+      values: Partial<typeof subscriptions.$inferInsert>,
+      first: [string, string],
+    ) => {
       const user = await makeUser(env.db, { name, email: `${name.replace(/ /g, ".")}@example.com` });
-      const [pt] = await env.db.insert(payment_types).values({ organisation_id: org.id, user_id: user.id, type: "stripe_card", details: { last_four: card.slice(-4), payment_method: card } }).returning();
+      const [pt] = await env.db
+        .insert(payment_types)
+        .values({ organisation_id: org.id, user_id: user.id, type: "stripe_card", details: { last_four: card.slice(-4), payment_method: card } })
+        .returning();
       await addMember(env.db, user.id, org.id, gym.id, { default_payment_type_id: pt.id });
-      const s = await makeSubscription(env.db, price, user.id, gym.id, { current_period_start: startOfLocalDay(first[0]), current_period_end: startOfLocalDay(first[1]), ...values });
+      const s = await makeSubscription(env.db, price, user.id, gym.id, {
+        current_period_start: startOfLocalDay(first[0]),
+        current_period_end: startOfLocalDay(first[1]),
+        ...values,
+      });
       await makePayment(env.db, s, { amount: 1, period_start_at: startOfLocalDay(first[0]), period_end_at: startOfLocalDay(first[1]), status: "sent" });
-      return { s, card: async (pm: string) => void (await env.db.update(payment_types).set({ details: { payment_method: pm } }).where(eq(payment_types.id, pt.id))) };
+      return {
+        s,
+        card: async (pm: string) =>
+          void (await env.db
+            .update(payment_types)
+            .set({ details: { payment_method: pm } })
+            .where(eq(payment_types.id, pt.id))),
+      };
     };
-    const w = await join("year weekly", "pm_card_visa", weekly, { billing_anchor: "2026-01-05", pause_start_at: startOfLocalDay("2026-03-02"), pause_end_at: startOfLocalDay("2026-03-16") }, ["2026-01-05", "2026-01-12"]);
+    const w = await join(
+      "year weekly",
+      "pm_card_visa",
+      weekly,
+      { billing_anchor: "2026-01-05", pause_start_at: startOfLocalDay("2026-03-02"), pause_end_at: startOfLocalDay("2026-03-16") },
+      ["2026-01-05", "2026-01-12"],
+    );
     const m = await join("year monthly", "pm_card_visa", monthly, { billing_anchor: "2026-01-31" }, ["2026-01-31", "2026-02-28"]);
-    const t = await join("year term", "pm_card_visa", term, { billing_anchor: "2026-01-15", term_ends_at: startOfLocalDay("2026-07-15") }, ["2026-01-15", "2026-02-15"]);
+    const t = await join("year term", "pm_card_visa", term, { billing_anchor: "2026-01-15", term_ends_at: startOfLocalDay("2026-07-15") }, [
+      "2026-01-15",
+      "2026-02-15",
+    ]);
     const p = await join("year pif", "pm_card_visa", pif, { pif_ends_at: startOfLocalDay("2027-01-01") }, ["2026-01-01", "2027-01-01"]);
 
     await billingRunUntil(env.db, providers, "2026-01-01", "2026-06-29");
@@ -251,14 +329,17 @@ describe("a year of the billing run", () => {
     await t.card("pm_card_chargeDeclinedLostCard");
     await billingRunUntil(env.db, providers, "2026-10-14", "2026-12-31");
 
-    const list = async (id: number) => (await paymentsOf(id)).slice(1).map((x) => [localDay(x.period_start_at!), x.attempt, x.status, x.amount, x.is_term_membership]);
+    const list = async (id: number) =>
+      (await paymentsOf(id)).slice(1).map((x) => [localDay(x.period_start_at!), x.attempt, x.status, x.amount, x.is_term_membership]);
     const mondays = (from: string, to: string) => {
       const days = [];
       for (let d = from; d <= to; d = addCalendarDays(d, 7)) days.push(d);
       return days;
     };
     // Weekly: every Monday but the two paused weeks, the rhythm moved by the pause's 14 days (here, onto Mondays again).
-    expect(await list(w.s.id)).toEqual([...mondays("2026-01-12", "2026-02-23"), ...mondays("2026-03-16", "2026-12-28")].map((d) => [d, 0, "sent", 1_999, false]));
+    expect(await list(w.s.id)).toEqual(
+      [...mondays("2026-01-12", "2026-02-23"), ...mondays("2026-03-16", "2026-12-28")].map((d) => [d, 0, "sent", 1_999, false]),
+    );
     // Monthly from 31 January: the last day of short months; June's charge fails twice and is paid on the third try.
     expect(await list(m.s.id)).toEqual([
       ["2026-02-28", 0, "sent", 8_000, false],

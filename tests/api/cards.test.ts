@@ -6,7 +6,7 @@ import type { CardCharge } from "../../server/core/providers/cards/card-provider
 import { ProviderError } from "../../server/core/providers/errors";
 import { sandboxCards } from "../../server/core/providers/cards/sandbox";
 import { stripeCards } from "../../server/core/providers/cards/stripe-live";
-import { setup } from "./harness";
+import { itRaces, setup } from "./harness";
 
 const charge = (over: Partial<CardCharge> = {}): CardCharge => ({
   amount: 2_574,
@@ -43,7 +43,16 @@ describe("the sandbox card provider", () => {
     }
   });
 
-  it("charges an idempotency key once, however often and however concurrently it is sent", async () => {
+  it("charges an idempotency key once, however often it is sent", async () => {
+    const cards = sandboxCards(env.db);
+    const request = charge({ idempotencyKey: "payment:41" });
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await cards.charge(request));
+    expect(new Set(answers.map((a) => (a.status === "succeeded" ? a.id : "?"))).size).toBe(1);
+    expect((await env.db.select().from(sandbox_ledger)).filter((r) => r.idempotency_key === "payment:41")).toHaveLength(1);
+  });
+
+  itRaces("charges an idempotency key once, however concurrently it is sent", async () => {
     const cards = sandboxCards(env.db);
     const request = charge({ idempotencyKey: "payment:42" });
     const answers = await Promise.all(Array.from({ length: 8 }, () => cards.charge(request)));
@@ -57,7 +66,10 @@ describe("the sandbox card provider", () => {
   it("retrieves only the intents it made, on the account each was made on, with the amount and metadata it was made with", async () => {
     const cards = sandboxCards(env.db);
     const made = await cards.charge(charge({ account: "acct_sandbox_gym", metadata: { payment_id: "77" } }));
-    expect(await cards.retrieve(made.id!, "acct_sandbox_gym")).toEqual({ ...made, made: { amount: 2_574, currency: "nzd", account: "acct_sandbox_gym", metadata: { payment_id: "77" } } });
+    expect(await cards.retrieve(made.id!, "acct_sandbox_gym")).toEqual({
+      ...made,
+      made: { amount: 2_574, currency: "nzd", account: "acct_sandbox_gym", metadata: { payment_id: "77" } },
+    });
     expect(await cards.retrieve(made.id!, "acct_another_gym")).toBeNull();
     expect(await cards.retrieve(made.id!, null)).toBeNull();
     expect(await cards.retrieve("pi_sandbox_never_made", "acct_sandbox_gym")).toBeNull();
@@ -88,7 +100,12 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
   beforeAll(async () => {
     server = createServer(async (req, res) => {
       const body = new URLSearchParams(await read(req));
-      seen.push({ path: req.url!, key: req.headers["idempotency-key"] as string | undefined, account: req.headers["stripe-account"] as string | undefined, body });
+      seen.push({
+        path: req.url!,
+        key: req.headers["idempotency-key"] as string | undefined,
+        account: req.headers["stripe-account"] as string | undefined,
+        body,
+      });
       res.setHeader("content-type", "application/json");
       if (failNext > 0) {
         failNext--;
@@ -99,7 +116,9 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
       if (req.method === "GET" && req.url!.startsWith("/v1/payment_intents/")) {
         // Stripe keeps an intent on the account it was made on: asked on any other, it does not exist.
         if (req.url === "/v1/payment_intents/pi_live_1" && req.headers["stripe-account"] === "acct_gym") {
-          res.end(JSON.stringify({ id: "pi_live_1", object: "payment_intent", amount: 2574, currency: "nzd", status: "succeeded", metadata: { payment_id: "1" } }));
+          res.end(
+            JSON.stringify({ id: "pi_live_1", object: "payment_intent", amount: 2574, currency: "nzd", status: "succeeded", metadata: { payment_id: "1" } }),
+          );
           return;
         }
         res.statusCode = 404;
@@ -122,7 +141,15 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
         );
         return;
       }
-      res.end(JSON.stringify({ id: "pi_live_1", object: "payment_intent", amount: Number(body.get("amount")), currency: body.get("currency"), status: pm === "pm_3ds" ? "processing" : "succeeded" }));
+      res.end(
+        JSON.stringify({
+          id: "pi_live_1",
+          object: "payment_intent",
+          amount: Number(body.get("amount")),
+          currency: body.get("currency"),
+          status: pm === "pm_3ds" ? "processing" : "succeeded",
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
@@ -137,7 +164,11 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
     expect(seen).toHaveLength(1);
     expect(seen[0].path).toBe("/v1/payment_intents");
     expect([seen[0].key, seen[0].account]).toEqual(["payment:7", "acct_gym"]);
-    expect(Object.fromEntries(["amount", "currency", "customer", "payment_method", "off_session", "confirm", "metadata[payment_id]"].map((k) => [k, seen[0].body.get(k)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ["amount", "currency", "customer", "payment_method", "off_session", "confirm", "metadata[payment_id]"].map((k) => [k, seen[0].body.get(k)]),
+      ),
+    ).toEqual({
       amount: "2574",
       currency: "nzd",
       customer: "cus_test",
@@ -173,7 +204,9 @@ describe("the live Stripe adapter, against a local fake of Stripe's API", () => 
   it("retries an unavailable Stripe with the same key, then says the outcome is unknown and may be asked again", async () => {
     seen.length = 0;
     failNext = 10;
-    const err = await live().charge(charge({ idempotencyKey: "payment:8" })).catch((e: unknown) => e);
+    const err = await live()
+      .charge(charge({ idempotencyKey: "payment:8" }))
+      .catch((e: unknown) => e);
     failNext = 0;
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).retryable).toBe(true);

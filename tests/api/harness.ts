@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { desc } from "drizzle-orm";
+import { it } from "vitest";
 import { parseConfig, type Config } from "../../server/core/config";
 import { openDatabase, openPglite, pgliteDatabase, MIGRATIONS_FOLDER, type Database, type Db } from "../../server/core/db/client";
 import { installDomainRules } from "../../server/core/db/domain-rules";
@@ -55,6 +56,17 @@ export async function freshDatabase(): Promise<Database> {
   return pgliteDatabase(await openPglite("memory://", await template));
 }
 
+/** Whether this run is on PostgreSQL (DATABASE_URL, as CI runs `npx vitest run tests/api`), not PGlite. */
+export const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * A test of requests or workers racing each other. PGlite runs one query at a time, so there such a test could
+ * only pass, whatever the guard it proves: it runs on PostgreSQL and is reported skipped on PGlite, saying why.
+ */
+export function itRaces(name: string, fn: () => Promise<void>, timeout?: number) {
+  return it.skipIf(!onPostgres)(`${name} [a race: PostgreSQL only, skipped on PGlite, which runs one query at a time]`, fn, timeout);
+}
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return parseConfig({ NODE_ENV: "test", SESSION_SECRET: "s".repeat(40), TOAST_SECRET: "t".repeat(40), ...overrides });
 }
@@ -66,7 +78,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export async function signingSecrets(env: { db: Db; config: Config }) {
   const secrets = await loadWebhookSecrets(env.db, env.config);
   const sandbox = sandboxSecretsOf(secrets);
-  if (!sandbox.stripe || !sandbox.gocardless || !sandbox.akahu || !secrets.kisi) throw new Error("This configuration has no installation secrets (production?)");
+  if (!sandbox.stripe || !sandbox.gocardless || !sandbox.akahu || !secrets.kisi)
+    throw new Error("This configuration has no installation secrets (production?)");
   return { stripe: sandbox.stripe, gocardless: sandbox.gocardless, akahu: sandbox.akahu, kisi: secrets.kisi.secret };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/core/auth/password";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, lastMail, setup, signedIn } from "./harness";
+import { browser, itRaces, lastCode, lastMail, setup, signedIn } from "./harness";
 
 /** Issue 29's smaller probe findings (decision 0046). */
 const PASSWORD = "probe small passphrase";
@@ -14,7 +14,13 @@ beforeAll(async () => {
   env = await setup();
   org = await makeOrganisation(env.db, { name: "Probe Gyms" });
   gym = await makeGym(env.db, org.id, "Central");
-  const a = await makeUser(env.db, { name: "Probe Admin", email: "probe.admin@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
+  const a = await makeUser(env.db, {
+    name: "Probe Admin",
+    email: "probe.admin@example.com",
+    password_hash: await hashPassword(PASSWORD),
+    current_organisation_id: org.id,
+    current_gym_id: gym.id,
+  });
   await addStaff(env.db, a.id, org.id, "admin");
   admin = await signedIn(env.api, env.db, "probe.admin@example.com", PASSWORD);
 });
@@ -46,7 +52,13 @@ describe("L1: one day schema (real calendar days, 1900–2200)", () => {
     const m = await makeUser(env.db, { name: "Dated Member", email: "dated@example.com" });
     await addMember(env.db, m.id, org.id, gym.id);
     for (const day of ["9999-12-31", "1000-01-01", "2023-02-29", "2201-01-01", "1899-12-31"]) {
-      for (const path of [`/api/webhook-calls?to=${day}`, `/api/webhook-calls?from=${day}`, `/api/expected-payments-debugging?from=${day}&to=${day}`, `/api/expected-payments-debugging?to=${day}`, `/api/active-user-debugging?member=${m.id}&day=${day}`]) {
+      for (const path of [
+        `/api/webhook-calls?to=${day}`,
+        `/api/webhook-calls?from=${day}`,
+        `/api/expected-payments-debugging?from=${day}&to=${day}`,
+        `/api/expected-payments-debugging?to=${day}`,
+        `/api/active-user-debugging?member=${m.id}&day=${day}`,
+      ]) {
         const res = await admin.call("GET", path);
         expect(res.status, path).toBe(422);
       }
@@ -69,17 +81,35 @@ describe("L2: password reset links", () => {
     await makeUser(env.db, { name: "Two Links", email: "two.links@example.com", password_hash: await hashPassword(PASSWORD) });
     const first = await resetToken("two.links@example.com");
     const second = await resetToken("two.links@example.com");
-    expect((await browser(env.api).call("POST", "/api/reset-password", { token: second, password: "a brand new passphrase", password_confirmation: "a brand new passphrase" })).status).toBe(200);
-    const late = await browser(env.api).call("POST", "/api/reset-password", { token: first, password: "someone elses passphrase", password_confirmation: "someone elses passphrase" });
+    expect(
+      (
+        await browser(env.api).call("POST", "/api/reset-password", {
+          token: second,
+          password: "a brand new passphrase",
+          password_confirmation: "a brand new passphrase",
+        })
+      ).status,
+    ).toBe(200);
+    const late = await browser(env.api).call("POST", "/api/reset-password", {
+      token: first,
+      password: "someone elses passphrase",
+      password_confirmation: "someone elses passphrase",
+    });
     expect(late.status).toBe(422);
     expect((await browser(env.api).call("POST", "/api/validate-link", { token: first })).status).toBe(422);
   });
 
-  it("six simultaneous uses of one link: exactly one sets the password", async () => {
+  itRaces("six simultaneous uses of one link: exactly one sets the password", async () => {
     await makeUser(env.db, { name: "Six Tabs", email: "six.tabs@example.com", password_hash: await hashPassword(PASSWORD) });
     const token = await resetToken("six.tabs@example.com");
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => browser(env.api, { ip: `192.0.2.${i + 1}` }).call("POST", "/api/reset-password", { token, password: `racing passphrase ${i}`, password_confirmation: `racing passphrase ${i}` })),
+      Array.from({ length: 6 }, (_, i) =>
+        browser(env.api, { ip: `192.0.2.${i + 1}` }).call("POST", "/api/reset-password", {
+          token,
+          password: `racing passphrase ${i}`,
+          password_confirmation: `racing passphrase ${i}`,
+        }),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422, 422, 422, 422, 422]);
   });
@@ -87,7 +117,13 @@ describe("L2: password reset links", () => {
 
 describe("L4: the permission table decides fields as well as routes", () => {
   it("a trainer reads a membership without what the member owes, their next charge or how far they have paid", async () => {
-    const t = await makeUser(env.db, { name: "Probe Trainer", email: "probe.trainer@example.com", password_hash: await hashPassword(PASSWORD), current_organisation_id: org.id, current_gym_id: gym.id });
+    const t = await makeUser(env.db, {
+      name: "Probe Trainer",
+      email: "probe.trainer@example.com",
+      password_hash: await hashPassword(PASSWORD),
+      current_organisation_id: org.id,
+      current_gym_id: gym.id,
+    });
     await addStaff(env.db, t.id, org.id, "personal_trainer", [{ gymId: gym.id, role: "personal_trainer" }]);
     const trainer = await signedIn(env.api, env.db, "probe.trainer@example.com", PASSWORD);
     const m = await makeUser(env.db, { name: "Owing Member", email: "owing@example.com" });

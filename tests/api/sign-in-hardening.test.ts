@@ -4,7 +4,7 @@ import { hashPassword } from "../../server/core/auth/password";
 import * as schema from "../../server/core/db/schema";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, setup } from "./harness";
+import { browser, itRaces, lastCode, setup } from "./harness";
 
 /**
  * Issue 17: guesses that slipped past the limits — e-mailed codes guessed across many sign-ins, and
@@ -50,7 +50,10 @@ describe("wrong e-mailed codes across many sign-ins", () => {
     const code = await lastCode(env.db, email);
     const tenth = await verify(wrongFor(code));
     expect(tenth.status).toBe(429);
-    expect(tenth.json).toMatchObject({ error: "too_many_attempts", message: "Too many wrong codes. Signing in to this account is paused for 45 minutes; we have e-mailed you about it." });
+    expect(tenth.json).toMatchObject({
+      error: "too_many_attempts",
+      message: "Too many wrong codes. Signing in to this account is paused for 45 minutes; we have e-mailed you about it.",
+    });
     expect(tenth.headers.get("retry-after")).toBe(String(45 * 60));
 
     const eleventh = await verify(wrongFor(code));
@@ -116,7 +119,7 @@ describe("wrong e-mailed codes across many sign-ins", () => {
     expect(await lockMails()).toBe(2);
   });
 
-  it("spends each code's five tries once, however many guesses arrive at once", async () => {
+  itRaces("spends each code's five tries once, however many guesses arrive at once", async () => {
     const email = "parallel-code@example.com";
     await account(email);
     const b = browser(api);
@@ -131,7 +134,7 @@ describe("wrong e-mailed codes across many sign-ins", () => {
 });
 
 describe("limits counted before the work they guard", () => {
-  it("checks at most 5 of 12 parallel wrong passwords for one account", async () => {
+  itRaces("checks at most 5 of 12 parallel wrong passwords for one account", async () => {
     const email = "parallel@example.com";
     await account(email);
     const b = browser(api, { ip: "198.51.100.40" });
@@ -168,7 +171,7 @@ describe("limits counted before the work they guard", () => {
     for (let i = 0; i < 25; i++) expect((await b.call("POST", "/api/login", { email, password: PASSWORD })).status).toBe(200);
   });
 
-  it("sends at most 10 reset requests an hour per address, and 3 mails per account, when they arrive at once", async () => {
+  itRaces("sends at most 10 reset requests an hour per address, and 3 mails per account, when they arrive at once", async () => {
     const email = "forgetful@example.com";
     await account(email);
     const b = browser(api, { ip: "198.51.100.42" });
@@ -178,7 +181,7 @@ describe("limits counted before the work they guard", () => {
     expect((await mailsTo(email)).filter((m) => m.subject === "Reset your password")).toHaveLength(3);
   });
 
-  it("makes at most the hour's sign-ups when they arrive at once, and gives back the refused ones", async () => {
+  itRaces("makes at most the hour's sign-ups when they arrive at once, and gives back the refused ones", async () => {
     const b = browser(api, { host: "signup.localhost:3000", ip: "198.51.100.43" });
     const gym = await makeGym(env.db, (await makeOrganisation(env.db, { name: "Racers" })).id, "Racers Central");
     const person = (email: string) => ({ name: "Pat Parallel", email, mobile_number: "021 555 0100", password: "a fine passphrase", gym: gym.uuid });
@@ -186,10 +189,12 @@ describe("limits counted before the work they guard", () => {
     expect((await b.call("POST", "/api/register", person("casey@example.com"))).status).toBe(422);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => b.call("POST", "/api/register", person(`racer${i}@example.com`))));
     expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
-    expect(answers.filter((r) => r.status === 429).map((r) => r.json.message)).toEqual(Array(3).fill("Too many sign-ups from this network. Try again in 60 minutes."));
+    expect(answers.filter((r) => r.status === 429).map((r) => r.json.message)).toEqual(
+      Array(3).fill("Too many sign-ups from this network. Try again in 60 minutes."),
+    );
   });
 
-  it("mails one new code for two quick clicks on 'send a new code'", async () => {
+  itRaces("mails one new code for two quick clicks on 'send a new code'", async () => {
     const email = "clicker@example.com";
     await account(email);
     const b = browser(api);

@@ -8,7 +8,7 @@ import { destination_accounts, gyms, organisations, payments, private_price_link
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { sandboxProviders } from "../../server/core/providers/registry";
 import { addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
-import { browser, lastCode, setup, signedIn } from "./harness";
+import { browser, itRaces, lastCode, setup, signedIn } from "./harness";
 
 /**
  * The member's own sign-up through the API (issue 13), on a fixed day (Wednesday 2 December 2026, 10 am in
@@ -28,7 +28,11 @@ beforeAll(async () => {
   api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, now: () => NOW, providers: sandboxProviders(env.db) });
   const org = await makeOrganisation(env.db, { name: "Sign-up Gyms" });
   gym = await makeGym(env.db, org.id, "Mt Eden");
-  [gym] = await env.db.update(gyms).set({ stripe_id: "acct_signup", card_surcharge_basis_points: 150, general_card_surcharge_text: "Cards carry a 1.5% surcharge." }).where(eq(gyms.id, gym.id)).returning();
+  [gym] = await env.db
+    .update(gyms)
+    .set({ stripe_id: "acct_signup", card_surcharge_basis_points: 150, general_card_surcharge_text: "Cards carry a 1.5% surcharge." })
+    .where(eq(gyms.id, gym.id))
+    .returning();
   const offering = await makeOffering(env.db, org.id, { name: "Anytime", all_gyms_access: true });
   weekly = await makePrice(env.db, offering, { amount: 2_000, billing_frequency: "weekly", joining_fee: 5_000 });
   hidden = await makePrice(env.db, offering, { amount: 1_000, billing_frequency: "weekly", private: true });
@@ -41,14 +45,22 @@ afterAll(() => env.close());
 async function joiner() {
   const b = browser(api, { ip: `198.51.100.${++n}` });
   const email = `joiner${n}@example.com`;
-  const made = await b.call("POST", "/api/register", { name: `Joiner ${n}`, email, mobile_number: "021 555 0100", password: "a long enough passphrase", gym: gym.uuid });
+  const made = await b.call("POST", "/api/register", {
+    name: `Joiner ${n}`,
+    email,
+    mobile_number: "021 555 0100",
+    password: "a long enough passphrase",
+    gym: gym.uuid,
+  });
   expect(made.status).toBe(201);
   expect((await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) })).status).toBe(200);
   return { b, email, id: made.json.data.id as number };
 }
 
 const photo = async () => {
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3a6" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3a6" } })
+    .png()
+    .toBuffer();
   const form = new FormData();
   form.append("file", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
   return form;
@@ -64,7 +76,16 @@ async function saveCard(b: ReturnType<typeof browser>, number: string) {
   return { id, entered };
 }
 
-const fields = { address: "1 Dominion Road", city: "Auckland", post_code: "1024", dob: "1990-05-01", emergency_contact_name: "Kim", emergency_contact_number: "021 555 0199", emergency_contact_relationship: "Sister", hear_about_us: "friend" };
+const fields = {
+  address: "1 Dominion Road",
+  city: "Auckland",
+  post_code: "1024",
+  dob: "1990-05-01",
+  emergency_contact_name: "Kim",
+  emergency_contact_number: "021 555 0199",
+  emergency_contact_relationship: "Sister",
+  hear_about_us: "friend",
+};
 
 describe("the sign-up through the API", () => {
   it("takes a photo, a card on the hosted page, the details, then starts the membership and charges its first payment once", async () => {
@@ -85,7 +106,12 @@ describe("the sign-up through the API", () => {
     expect(declined.entered.json.errors.number).toEqual(["Your card was declined."]);
     const bad = await b.call("POST", `/api/sandbox/stripe/checkout/${declined.id}`, { number: "4242 4242 4242 4241", expiry: "13/30", cvc: "1", name: "" });
     expect(Object.keys(bad.json.errors).sort()).toEqual(["cvc", "expiry", "name", "number"]);
-    const good = await b.call("POST", `/api/sandbox/stripe/checkout/${declined.id}`, { number: "4242424242424242", expiry: "12/30", cvc: "123", name: "A Joiner" });
+    const good = await b.call("POST", `/api/sandbox/stripe/checkout/${declined.id}`, {
+      number: "4242424242424242",
+      expiry: "12/30",
+      cvc: "123",
+      name: "A Joiner",
+    });
     expect(good.json.data.redirect).toBe(`http://signup.localhost:3000/card-connected?session_id=${declined.id}`);
     const synced = await b.call("POST", "/api/stripe/sync-payment-method", { session_id: declined.id });
     expect(synced.json.data).toMatchObject({ type: "stripe_card", last_four: "4242", brand: "visa" });
@@ -115,10 +141,9 @@ describe("the sign-up through the API", () => {
     expect(privatePrice.json.errors.price_id).toEqual(["Choose a membership from the list"]);
     expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toEqual([]);
 
-    // Sent twice at once (a double tap): one is made (201), the other answers it (200).
-    const [made, again] = (
-      await Promise.all([1, 2].map(() => b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key })))
-    ).sort((x, y) => y.status - x.status);
+    // Sent twice (a double tap; the two at once: the race below): the first is made (201), the second answers it (200).
+    const made = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
+    const again = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
     expect([made.status, again.status]).toEqual([201, 200]);
     expect(again.json.data.id).toBe(made.json.data.id);
     expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toHaveLength(1);
@@ -126,12 +151,37 @@ describe("the sign-up through the API", () => {
 
     const active = (await b.call("GET", "/api/me/active-subscription")).json.data;
     // Wednesday to Monday is 5 of 7 days of $20 (pro-rata $14.29), plus the $50 joining fee, plus 1.5% by card.
-    expect(active).toMatchObject({ state: "active", failed: false, first_payment: { amount: 6_429, surcharge: 96, total: 6_525, status: "sent", joining_fee: 5_000, is_pro_rata: true, last_four: "4242" } });
+    expect(active).toMatchObject({
+      state: "active",
+      failed: false,
+      first_payment: { amount: 6_429, surcharge: 96, total: 6_525, status: "sent", joining_fee: 5_000, is_pro_rata: true, last_four: "4242" },
+    });
     expect(active.next_charge).toEqual({ date: "2026-12-07", amount: 2_030 });
     expect(active.access.allowed).toBe(true);
     expect((await me()).membership_confirmed).toBe(true);
-    const second = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "confirm-key-0002-abcdef" });
+    const second = await b.call("POST", "/api/subscriptions", {
+      price_id: weekly.id,
+      start_date: "2026-12-02",
+      terms: "on",
+      idempotency_key: "confirm-key-0002-abcdef",
+    });
     expect(second.status).toBe(409);
+  });
+
+  itRaces("sent twice at once (from two devices), makes one membership and charges its first payment once", async () => {
+    const { b, id, email } = await joiner();
+    await b.call("POST", "/api/profile-picture", await photo());
+    const card = await saveCard(b, "4242424242424242");
+    await b.call("POST", "/api/stripe/sync-payment-method", { session_id: card.id });
+    expect((await b.call("PUT", "/api/me/register-fields", fields)).status).toBe(200);
+    const confirm = { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "race-key-0001-abcdef" };
+    // Two devices: one browser's requests wait for each other on its session's row, two sessions' do not.
+    const other = await signedIn(api, env.db, email, "a long enough passphrase");
+    const [made, again] = (await Promise.all([b, other].map((d) => d.call("POST", "/api/subscriptions", confirm)))).sort((x, y) => y.status - x.status);
+    expect([made.status, again.status]).toEqual([201, 200]);
+    expect(again.json.data.id).toBe(made.json.data.id);
+    expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toHaveLength(1);
+    expect(await env.db.select().from(payments).where(eq(payments.user_id, id))).toHaveLength(1);
   });
 
   it("a card that is saved but declined at the first payment leaves no membership standing; another card then joins", async () => {
@@ -140,7 +190,10 @@ describe("the sign-up through the API", () => {
     const poor = await saveCard(b, "4000000000009995");
     expect((await b.call("POST", "/api/stripe/sync-payment-method", { session_id: poor.id })).status).toBe(200);
     await b.call("PUT", "/api/me/register-fields", fields);
-    expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "declined-key-0001-abc" })).status).toBe(201);
+    expect(
+      (await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "declined-key-0001-abc" }))
+        .status,
+    ).toBe(201);
     const failed = (await b.call("GET", "/api/me/active-subscription")).json.data;
     expect(failed).toMatchObject({ failed: true, first_payment: { status: "failed", error: "Your card has insufficient funds." } });
     expect(failed.access.allowed).toBe(false);
@@ -156,8 +209,14 @@ describe("the sign-up through the API", () => {
     expect((await b.call("POST", `/api/me/payment-types/${poorId}/switch`)).json.data.default_payment_type_id).toBe(poorId);
     expect((await b.call("POST", `/api/me/payment-types/${synced.json.data.id}/switch`)).status).toBe(200);
     expect((await b.call("GET", "/api/me")).json.data.default_payment_type.id).toBe(synced.json.data.id);
-    expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "declined-key-0002-abc" })).status).toBe(201);
-    expect((await b.call("GET", "/api/me/active-subscription")).json.data).toMatchObject({ state: "active", first_payment: { status: "sent", last_four: "4444" } });
+    expect(
+      (await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "declined-key-0002-abc" }))
+        .status,
+    ).toBe(201);
+    expect((await b.call("GET", "/api/me/active-subscription")).json.data).toMatchObject({
+      state: "active",
+      first_payment: { status: "sent", last_four: "4444" },
+    });
     const all = await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id));
     expect(all.filter((s) => !s.cancelled_at)).toHaveLength(1);
     expect(all.find((s) => s.cancelled_at)?.cancellation_reasons).toEqual(["first_payment_failed"]);
@@ -168,13 +227,21 @@ describe("the sign-up through the API", () => {
     const card = await saveCard(b, "4242424242424242");
     expect((await b.call("POST", "/api/stripe/sync-payment-method", { session_id: card.id })).status).toBe(200);
     expect((await b.call("PUT", "/api/me/register-fields", fields)).status).toBe(200);
-    const refused = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "no-photo-key-0001-abc" });
+    const refused = await b.call("POST", "/api/subscriptions", {
+      price_id: weekly.id,
+      start_date: "2026-12-02",
+      terms: "on",
+      idempotency_key: "no-photo-key-0001-abc",
+    });
     expect(refused.status).toBe(422);
     expect(refused.json.errors).toEqual({ profile_picture: ["Take your photo first"] });
     expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toEqual([]);
     expect(await env.db.select().from(payments).where(eq(payments.user_id, id))).toEqual([]);
     expect((await b.call("POST", "/api/profile-picture", await photo())).status).toBe(201);
-    expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "no-photo-key-0001-abc" })).status).toBe(201);
+    expect(
+      (await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "no-photo-key-0001-abc" }))
+        .status,
+    ).toBe(201);
   });
 
   it("answers 422 to an idempotency key sent again with a different body, and the first answer to the same body (issue 29)", async () => {
@@ -228,14 +295,32 @@ describe("the sign-up through the API", () => {
   it("keeps the price an integrator's link named through registration; a price not on sale there is dropped", async () => {
     const b = browser(api, { ip: "198.51.100.200" });
     const email = "integrated@example.com";
-    const form = new URLSearchParams({ name: "Ivy Integrated", email, mobile_number: "021 555 0100", password: "a long enough passphrase", gym: gym.uuid, price: String(weekly.id) });
+    const form = new URLSearchParams({
+      name: "Ivy Integrated",
+      email,
+      mobile_number: "021 555 0100",
+      password: "a long enough passphrase",
+      gym: gym.uuid,
+      price: String(weekly.id),
+    });
     expect((await b.call("POST", "/api/register", form.toString(), { "content-type": "application/x-www-form-urlencoded" })).status).toBe(201);
     await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, email) });
     expect((await b.call("GET", "/api/me")).json.data.price_id).toBe(weekly.id);
     expect((await b.call("GET", "/api/me/signup")).json.data.chosen_price_id).toBe(weekly.id);
     // The private price is not on sale without its link: named by id, it is dropped.
     const other = browser(api, { ip: "198.51.100.201" });
-    expect((await other.call("POST", "/api/register", { name: "Nosy Parker", email: "nosy@example.com", mobile_number: "021 555 0100", password: "a long enough passphrase", gym: gym.uuid, price: hidden.id })).status).toBe(201);
+    expect(
+      (
+        await other.call("POST", "/api/register", {
+          name: "Nosy Parker",
+          email: "nosy@example.com",
+          mobile_number: "021 555 0100",
+          password: "a long enough passphrase",
+          gym: gym.uuid,
+          price: hidden.id,
+        })
+      ).status,
+    ).toBe(201);
     await other.call("POST", "/api/email/verify", { code: await lastCode(env.db, "nosy@example.com") });
     expect((await other.call("GET", "/api/me")).json.data.price_id).toBeNull();
     expect((await api.request(`/api/public/gyms/${gym.uuid}?price=${weekly.id}`)).status).toBe(200);
@@ -250,7 +335,10 @@ describe("the sign-up through the API", () => {
     try {
       const { b } = await joiner();
       await b.call("POST", "/api/profile-picture", await photo());
-      expect((await b.call("GET", "/api/me/signup")).json.data.methods.map((m: { kind: string }) => m.kind)).toEqual(["stripe_card", "gocardless_bank_account"]);
+      expect((await b.call("GET", "/api/me/signup")).json.data.methods.map((m: { kind: string }) => m.kind)).toEqual([
+        "stripe_card",
+        "gocardless_bank_account",
+      ]);
       const bad = await b.call("GET", "/api/gocardless/mandate-url?account_holder=Kim&account_number=12-3140-0071235-00&nonce=mandate-nonce-1");
       expect(bad.status).toBe(422);
       expect(bad.json.errors.account_number[0]).toMatch(/not a valid New Zealand bank account number/);
@@ -258,7 +346,11 @@ describe("the sign-up through the API", () => {
       expect(opened.status).toBe(200);
       const id = opened.json.data.id as string;
       expect(opened.json.data.url).toBe(`http://signup.localhost:3000/sandbox/gocardless/flow/${id}`);
-      expect((await b.call("GET", `/api/sandbox/gocardless/flow/${id}`)).json.data).toMatchObject({ account_holder: "Kim Joiner", account_number: "12-3140-0071234-00", status: "open" });
+      expect((await b.call("GET", `/api/sandbox/gocardless/flow/${id}`)).json.data).toMatchObject({
+        account_holder: "Kim Joiner",
+        account_number: "12-3140-0071234-00",
+        status: "open",
+      });
       // Not yet confirmed: nothing to save.
       expect((await b.call("POST", "/api/gocardless/sync-payment-method", { billing_request: id })).status).toBe(409);
       expect((await b.call("POST", `/api/sandbox/gocardless/flow/${id}`, { authorised: false })).status).toBe(422);
@@ -267,7 +359,10 @@ describe("the sign-up through the API", () => {
       const saved = await b.call("POST", "/api/gocardless/sync-payment-method", { billing_request: id });
       expect(saved.json.data).toMatchObject({ type: "gocardless_bank_account", account_number: "12-3140-0071234-00", name: "Kim Joiner" });
       await b.call("PUT", "/api/me/register-fields", fields);
-      expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "direct-debit-key-0001" })).status).toBe(201);
+      expect(
+        (await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "direct-debit-key-0001" }))
+          .status,
+      ).toBe(201);
       const joined = (await b.call("GET", "/api/me/active-subscription")).json.data;
       // A direct debit takes days to clear: on its way, not failed, and no card surcharge.
       expect(joined).toMatchObject({ failed: false, first_payment: { method: "gocardless_bank_account", surcharge: 0, outcome: "not_failed" } });
@@ -278,7 +373,10 @@ describe("the sign-up through the API", () => {
   });
 
   it("connects a bank through the open-banking consent: state checked, code good once, an account that can pay chosen", async () => {
-    const [account] = await env.db.insert(destination_accounts).values({ organisation_id: gym.organisation_id, gym_id: gym.id, name: "Mt Eden", bank_account_number: "12-3140-0712345-00" }).returning();
+    const [account] = await env.db
+      .insert(destination_accounts)
+      .values({ organisation_id: gym.organisation_id, gym_id: gym.id, name: "Mt Eden", bank_account_number: "12-3140-0712345-00" })
+      .returning();
     try {
       const { b } = await joiner();
       const other = await joiner();
@@ -310,8 +408,14 @@ describe("the sign-up through the API", () => {
       expect(chosen.json.data.payment_type).toMatchObject({ type: "bank_account", account_number: "12-3140-0071234-00" });
       expect(JSON.stringify((await b.call("GET", "/api/me")).json)).not.toContain("user_token");
       await b.call("PUT", "/api/me/register-fields", fields);
-      expect((await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "bank-account-key-0001" })).status).toBe(201);
-      expect((await b.call("GET", "/api/me/active-subscription")).json.data).toMatchObject({ failed: false, first_payment: { method: "bank_account", surcharge: 0 } });
+      expect(
+        (await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: "bank-account-key-0001" }))
+          .status,
+      ).toBe(201);
+      expect((await b.call("GET", "/api/me/active-subscription")).json.data).toMatchObject({
+        failed: false,
+        first_payment: { method: "bank_account", surcharge: 0 },
+      });
     } finally {
       await env.db.delete(destination_accounts).where(eq(destination_accounts.id, account.id));
     }
@@ -325,7 +429,10 @@ describe("the sign-up through the API", () => {
     expect((await nobody.call("GET", "/api/me/active-subscription")).status).toBe(401);
     expect((await nobody.call("POST", "/api/profile-picture", await photo())).status).toBe(401);
     const { b } = await joiner();
-    const [theirs] = await env.db.select().from(subscriptions).where(and(eq(subscriptions.organisation_id, gym.organisation_id)));
+    const [theirs] = await env.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.organisation_id, gym.organisation_id)));
     expect((await b.call("POST", `/api/me/payment-types/${theirs?.id ?? 1}/switch`)).status).toBe(404);
   });
 });

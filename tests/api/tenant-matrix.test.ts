@@ -8,6 +8,7 @@ import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
+import { withoutRowLevelSecurity } from "./row-level-security";
 
 /**
  * The tenant-isolation matrix. Alpha's organisation admin walks EVERY route the API registers (from the Hono
@@ -17,14 +18,37 @@ import { setup, signedIn } from "./harness";
  * with Alpha's side of her.
  *
  * It runs twice: with row-level security (the product) and without it, so each wall is proven on its own:
- * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0011).
+ * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0011). "Without" turns the policies off
+ * in this test's own database (./row-level-security.ts), not in the product: the server has no such switch, and
+ * tests/api/tenant-role.test.ts proves its requests run as gym_tenant.
  * A route that is neither in ROUTES nor in NOT_TENANT_SCOPED fails the test: cover it the day it is added.
  */
 
 /** Text that only Bravo's rows hold. */
 const MARKERS = ["Bravo Secret", "BRAVO-SECRET", "bravo-secret", "bravo.secret", "98765"];
 
-type Ids = Record<"bravo" | "bravoGym" | "bravoOffering" | "bravoPrice" | "bravoOnly" | "shared" | "alphaMember" | "bravoCall" | "bravoSubscription" | "bravoPayment" | "bravoBulk" | "bravoLink" | "bravoStaff" | "bravoImport" | "bravoConversation" | "bravoAppointment" | "bravoSeries" | "bravoDifference" | "bravoInvitation", number>;
+type Ids = Record<
+  | "bravo"
+  | "bravoGym"
+  | "bravoOffering"
+  | "bravoPrice"
+  | "bravoOnly"
+  | "shared"
+  | "alphaMember"
+  | "bravoCall"
+  | "bravoSubscription"
+  | "bravoPayment"
+  | "bravoBulk"
+  | "bravoLink"
+  | "bravoStaff"
+  | "bravoImport"
+  | "bravoConversation"
+  | "bravoAppointment"
+  | "bravoSeries"
+  | "bravoDifference"
+  | "bravoInvitation",
+  number
+>;
 
 /** For each path parameter's family, the ids to try: Bravo's, the shared person, and one that exists nowhere. */
 function idsFor(path: string, ids: Ids): number[] | null {
@@ -86,7 +110,9 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/members/:id/subscription-periods": { sharedMayAnswer: true },
   "GET /api/offerings": { queries: () => ["", "status=archived", "status=all"] },
   "GET /api/offerings/form-options": {},
-  "POST /api/offerings": { body: (i) => ({ name: "Alpha Wrote This", type: "24_7", gyms: [i.bravoGym], prices: [{ amount: 100, billing_frequency: "weekly" }] }) },
+  "POST /api/offerings": {
+    body: (i) => ({ name: "Alpha Wrote This", type: "24_7", gyms: [i.bravoGym], prices: [{ amount: 100, billing_frequency: "weekly" }] }),
+  },
   "GET /api/offerings/:id": {},
   "PUT /api/offerings/:id": { body: () => ({ name: "Alpha Wrote This", type: "24_7", all_gyms_access: true }) },
   "DELETE /api/offerings/:id": {},
@@ -106,7 +132,9 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/gyms/:id": {},
   "PUT /api/gyms/:id": { body: () => ({ name: "Alpha Wrote This" }) },
   "PUT /api/gyms/:id/tracks-visits": { body: () => ({ tracks_visits: true }) },
-  "PUT /api/gyms/:gymId/destination-accounts/:accountId": { body: () => ({ name: "Alpha Wrote This", bank_account_number: "12-3140-0071234-00", bank_account_number_confirmation: "12-3140-0071234-00" }) },
+  "PUT /api/gyms/:gymId/destination-accounts/:accountId": {
+    body: () => ({ name: "Alpha Wrote This", bank_account_number: "12-3140-0071234-00", bank_account_number_confirmation: "12-3140-0071234-00" }),
+  },
   "POST /api/gyms/:id/logo": {},
   "POST /api/gyms/:id/stripe/redirect": {},
   "POST /api/gyms/:id/gocardless/redirect": {},
@@ -154,13 +182,27 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/messaging/send": { body: (i) => ({ conversation_id: i.bravoConversation, body: "Alpha Wrote This" }) },
   "PUT /api/messaging/conversations/:id/read": {},
   "GET /api/member/messages": {},
-  "GET /api/appointments": { queries: (i) => [`from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`, `from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&trainer_id=${i.bravoStaff}`] },
+  "GET /api/appointments": {
+    queries: (i) => [`from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`, `from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&trainer_id=${i.bravoStaff}`],
+  },
   "GET /api/appointments/:id": {},
-  "POST /api/appointments": { body: (i) => ({ trainer_id: i.bravoStaff, member_id: i.bravoOnly, gym_id: i.bravoGym, starts_at: "2026-01-05T09:00:00Z", ends_at: "2026-01-05T10:00:00Z" }) },
+  "POST /api/appointments": {
+    body: (i) => ({ trainer_id: i.bravoStaff, member_id: i.bravoOnly, gym_id: i.bravoGym, starts_at: "2026-01-05T09:00:00Z", ends_at: "2026-01-05T10:00:00Z" }),
+  },
   "PUT /api/appointments/:id": { body: () => ({ starts_at: "2026-01-06T09:00:00Z", ends_at: "2026-01-06T10:00:00Z" }) },
   "DELETE /api/appointments/:id": {},
   "GET /api/recurring-schedules": { queries: (i) => ["", `trainer_id=${i.bravoStaff}`, `member_id=${i.bravoOnly}&ended=1`] },
-  "POST /api/recurring-schedules": { body: (i) => ({ trainer_id: i.bravoStaff, member_id: i.bravoOnly, gym_id: i.bravoGym, days: [2], start_time: "09:00", end_time: "10:00", starts_on: "2030-01-01" }) },
+  "POST /api/recurring-schedules": {
+    body: (i) => ({
+      trainer_id: i.bravoStaff,
+      member_id: i.bravoOnly,
+      gym_id: i.bravoGym,
+      days: [2],
+      start_time: "09:00",
+      end_time: "10:00",
+      starts_on: "2030-01-01",
+    }),
+  },
   "GET /api/recurring-schedules/:id": {},
   "PUT /api/recurring-schedules/:id": { body: () => ({ from: "2030-01-01", days: [3], start_time: "09:00", end_time: "10:00" }) },
   "DELETE /api/recurring-schedules/:id": { queries: () => ["", "from=2030-01-01"] },
@@ -196,9 +238,15 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/reconciliation/:id/explain": { body: () => ({ explanation: "Alpha explains" }) },
   "GET /api/webhooks": {},
   "GET /api/expected-payments-debugging": {
-    queries: (i) => ["from=2020-01-01&to=2020-03-01", `from=${new Date(Date.now() - 30 * 864e5).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`, `from=2026-01-01&to=2026-02-01&gym=${i.bravoGym}`],
+    queries: (i) => [
+      "from=2020-01-01&to=2020-03-01",
+      `from=${new Date(Date.now() - 30 * 864e5).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`,
+      `from=2026-01-01&to=2026-02-01&gym=${i.bravoGym}`,
+    ],
   },
-  "GET /api/payments": { queries: (i) => ["", "gym=all", `gym=${i.bravoGym}`, `member=${i.bravoOnly}&gym=all`, "q=bravo&gym=all", "from=2020-01-01&to=2020-12-31&gym=all"] },
+  "GET /api/payments": {
+    queries: (i) => ["", "gym=all", `gym=${i.bravoGym}`, `member=${i.bravoOnly}&gym=all`, "q=bravo&gym=all", "from=2020-01-01&to=2020-12-31&gym=all"],
+  },
   "POST /api/payments/export": { body: () => ({ gym: "all" }), queries: () => [""] },
   "GET /api/visits": { queries: (i) => ["", "gym=all", `gym=${i.bravoGym}`, `member=${i.bravoOnly}&gym=all`, "q=secret&gym=all"] },
   "POST /api/visits/export": { body: () => ({ gym: "all" }), queries: () => [""] },
@@ -207,7 +255,9 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/subscriptions/:id/cancel": { body: () => ({ when: "now", reasons: ["cost"], version: 1 }) },
   "POST /api/subscriptions/:id/undo-cancel": { body: () => ({ version: 1 }) },
   "POST /api/subscriptions/change-price-email-preview": { body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end" }) },
-  "POST /api/subscriptions/schedule-price-change": { body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end", version: 1 }) },
+  "POST /api/subscriptions/schedule-price-change": {
+    body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end", version: 1 }),
+  },
   "POST /api/subscriptions/:id/remove-price-change": { body: () => ({ version: 1 }) },
   "GET /api/subscriptions/:id/start-early-data": {},
   "POST /api/subscriptions/:id/start-now": { body: () => ({ version: 1 }) },
@@ -216,13 +266,26 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/payments/:id/refunds": {},
   "POST /api/payments/:id/refunds": { body: () => ({ amount: 100, reason: "requested_by_customer", key: "tenant-matrix-0003" }) },
   "POST /api/members/change-price/preview": { body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all" }) },
-  "POST /api/members/change-price": { body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all", key: "alpha-form-key-1" }) },
+  "POST /api/members/change-price": {
+    body: (i) => ({ from_price_ids: [i.bravoPrice], to_price_id: i.bravoPrice, from: "period_end", gym: "all", key: "alpha-form-key-1" }),
+  },
   "GET /api/members/change-price": {},
   "GET /api/members/change-price/:id": { queries: () => ["", "show=all"] },
-  "POST /api/members/:id/pif": { body: (i) => ({ price_id: i.bravoPrice, start: new Date().toISOString().slice(0, 10), method: "cash", key: "tenant-matrix-0002" }), sharedMayAnswer: true },
+  "POST /api/members/:id/pif": {
+    body: (i) => ({ price_id: i.bravoPrice, start: new Date().toISOString().slice(0, 10), method: "cash", key: "tenant-matrix-0002" }),
+    sharedMayAnswer: true,
+  },
   "GET /api/members/:id/events": { sharedMayAnswer: true },
   "POST /api/organisations/:id/members/onboard-pif": {
-    body: (i) => ({ name: "Bravo Secret Joiner", email: "bravo.joiner@example.com", gym_id: i.bravoGym, price_id: i.bravoPrice, start: new Date().toISOString().slice(0, 10), method: "cash", key: "tenant-matrix-0003" }),
+    body: (i) => ({
+      name: "Bravo Secret Joiner",
+      email: "bravo.joiner@example.com",
+      gym_id: i.bravoGym,
+      price_id: i.bravoPrice,
+      start: new Date().toISOString().slice(0, 10),
+      method: "cash",
+      key: "tenant-matrix-0003",
+    }),
   },
   "POST /api/members/:id/resend-pif-invite": { sharedMayAnswer: true },
   "GET /api/members/:id/access-control": { sharedMayAnswer: true },
@@ -257,10 +320,13 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "GET /api/akahu/auth-url": "a member's own bank consent; staff are refused (tests/api/signup.test.ts)",
   "POST /api/akahu/exchange": "a member's own consent, its signed state naming them (tests/api/signup.test.ts)",
   "POST /api/akahu/sync-accounts": "a member's own shared accounts; staff are refused (tests/api/signup.test.ts)",
-  "GET /api/calendar-feeds/:file": "a trainer's own calendar feed, found by its unguessable token alone, read in its own organisation (tests/api/recurring-schedules.test.ts)",
+  "GET /api/calendar-feeds/:file":
+    "a trainer's own calendar feed, found by its unguessable token alone, read in its own organisation (tests/api/recurring-schedules.test.ts)",
   "POST /api/webhooks/kisi": "the door system's events, signed, for whichever organisation's door they name (tests/api/doors.test.ts)",
-  "GET /api/sandbox/kisi/places/:placeId": "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
-  "POST /api/sandbox/kisi/locks/:lockId/unlock": "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
+  "GET /api/sandbox/kisi/places/:placeId":
+    "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
+  "POST /api/sandbox/kisi/locks/:lockId/unlock":
+    "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",
   "GET /api/sandbox/akahu/authorize/:id": "the sandbox bank's own consent page, by an unguessable id; none in production",
   "POST /api/sandbox/akahu/authorize/:id": "the sandbox bank's own consent page, by an unguessable id; none in production",
   "POST /api/sandbox/akahu/authorize/:id/deny": "the sandbox bank's own consent page, by an unguessable id; none in production",
@@ -311,14 +377,28 @@ function apiRoutes(api: ReturnType<typeof createApi>) {
 
 /** The accounts of the given people, as every organisation holding them shows them. */
 async function peopleRows(db: Awaited<ReturnType<typeof setup>>["db"], userIds: number[]) {
-  return JSON.stringify(await db.select().from(schema.users).where(sql`${schema.users.id} = any(${sql.param(userIds)}::int[])`).orderBy(schema.users.id));
+  return JSON.stringify(
+    await db
+      .select()
+      .from(schema.users)
+      .where(sql`${schema.users.id} = any(${sql.param(userIds)}::int[])`)
+      .orderBy(schema.users.id),
+  );
 }
 
 /** Every row of every Bravo-owned table, to compare before and after the walk. */
 async function bravoRows(db: Awaited<ReturnType<typeof setup>>["db"], bravoId: number) {
-  const tables = Object.entries(schema).filter(([, t]) => t && typeof t === "object" && "organisation_id" in (t as object)) as [string, typeof schema.payments][];
+  const tables = Object.entries(schema).filter(([, t]) => t && typeof t === "object" && "organisation_id" in (t as object)) as [
+    string,
+    typeof schema.payments,
+  ][];
   const out: Record<string, unknown[]> = {};
-  for (const [name, table] of tables) out[name] = await db.select().from(table).where(eq(table.organisation_id, bravoId)).orderBy(sql`1`);
+  for (const [name, table] of tables)
+    out[name] = await db
+      .select()
+      .from(table)
+      .where(eq(table.organisation_id, bravoId))
+      .orderBy(sql`1`);
   out.organisation = await db.select().from(schema.organisations).where(eq(schema.organisations.id, bravoId));
   return JSON.stringify(out, (_k, v) => (v instanceof Uint8Array || (v && v.type === "Buffer") ? "<bytes>" : v));
 }
@@ -334,7 +414,8 @@ for (const rowLevelSecurity of [true, false]) {
     beforeAll(async () => {
       env = await setup();
       jobs = localJobs({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
-      api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, rowLevelSecurity, jobs });
+      if (!rowLevelSecurity) expect(await withoutRowLevelSecurity(env.db)).toBeGreaterThan(15);
+      api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, jobs });
       const hash = await hashPassword(PASSWORD);
       const db = env.db;
       const alpha = await makeOrganisation(db, { name: "Alpha", multi_gym: true, calendar_and_messaging: true });
@@ -358,15 +439,44 @@ for (const rowLevelSecurity of [true, false]) {
       const history = async (org: number, gym: number, userId: number, priceId: number, amount: number, hint: string) => {
         const [s] = await db
           .insert(schema.subscriptions)
-          .values({ organisation_id: org, user_id: userId, gym_id: gym, price_id: priceId, current_period_start: new Date(Date.now() - 3 * 864e5), current_period_end: new Date(Date.now() + 4 * 864e5) })
+          .values({
+            organisation_id: org,
+            user_id: userId,
+            gym_id: gym,
+            price_id: priceId,
+            current_period_start: new Date(Date.now() - 3 * 864e5),
+            current_period_end: new Date(Date.now() + 4 * 864e5),
+          })
           .returning();
         const [p] = await db
           .insert(schema.payments)
-          .values({ organisation_id: org, gym_id: gym, user_id: userId, subscription_id: s.id, amount, status: "awaiting_payment", pif_payment: "bank_transfer", period_start_at: new Date(Date.now() - 3 * 864e5), period_end_at: new Date(Date.now() + 4 * 864e5) })
+          .values({
+            organisation_id: org,
+            gym_id: gym,
+            user_id: userId,
+            subscription_id: s.id,
+            amount,
+            status: "awaiting_payment",
+            pif_payment: "bank_transfer",
+            period_start_at: new Date(Date.now() - 3 * 864e5),
+            period_end_at: new Date(Date.now() + 4 * 864e5),
+          })
           .returning();
         await db.insert(schema.visits).values({ organisation_id: org, gym_id: gym, user_id: userId, visited_at: new Date(Date.now() - 864e5) });
-        await db.insert(schema.access_control_credentials).values({ organisation_id: org, user_id: userId, gym_id: gym, provider: "kisi", kind: "card", identifier_hint: hint });
-        await db.insert(schema.price_changes).values({ organisation_id: org, subscription_id: s.id, user_id: userId, from_price_id: priceId, to_price_id: priceId, from_amount: amount, to_amount: amount });
+        await db
+          .insert(schema.access_control_credentials)
+          .values({ organisation_id: org, user_id: userId, gym_id: gym, provider: "kisi", kind: "card", identifier_hint: hint });
+        await db
+          .insert(schema.price_changes)
+          .values({
+            organisation_id: org,
+            subscription_id: s.id,
+            user_id: userId,
+            from_price_id: priceId,
+            to_price_id: priceId,
+            from_amount: amount,
+            to_amount: amount,
+          });
         return { s, p };
       };
 
@@ -382,54 +492,128 @@ for (const rowLevelSecurity of [true, false]) {
       Object.assign(ids, { bravoSubscription: bravoHistory.s.id, bravoPayment: bravoHistory.p.id });
       const [bulk] = await db
         .insert(schema.bulk_price_changes)
-        .values({ organisation_id: bravo.id, key: "bravo-secret-key", from_price_ids: [b.p.id], to_price_id: b.p.id, takes_effect: "period_end", filters: { gym_id: null, status: null, tag: "bravo-secret-tag", q: null } })
+        .values({
+          organisation_id: bravo.id,
+          key: "bravo-secret-key",
+          from_price_ids: [b.p.id],
+          to_price_id: b.p.id,
+          takes_effect: "period_end",
+          filters: { gym_id: null, status: null, tag: "bravo-secret-tag", q: null },
+        })
         .returning();
-      await db.insert(schema.bulk_price_change_members).values({ organisation_id: bravo.id, bulk_id: bulk.id, subscription_id: bravoHistory.s.id, user_id: bravoOnly.id, reason: "Bravo Secret reason" });
+      await db
+        .insert(schema.bulk_price_change_members)
+        .values({ organisation_id: bravo.id, bulk_id: bulk.id, subscription_id: bravoHistory.s.id, user_id: bravoOnly.id, reason: "Bravo Secret reason" });
       Object.assign(ids, { bravoBulk: bulk.id });
       const alphaMember = await makeUser(db, { name: "Alpha Member", email: "alpha.member@example.com" });
       await addMember(db, alphaMember.id, alpha.id, alphaGym.id);
       Object.assign(ids, { shared: shared.id, bravoOnly: bravoOnly.id, alphaMember: alphaMember.id });
       const [call] = await db
         .insert(schema.webhook_calls)
-        .values({ organisation_id: bravo.id, provider: "stripe", status: "processed", event_id: "evt_bravo", headers: {}, body: '{"note":"Bravo Secret"}', result: "BRAVO-SECRET" })
+        .values({
+          organisation_id: bravo.id,
+          provider: "stripe",
+          status: "processed",
+          event_id: "evt_bravo",
+          headers: {},
+          body: '{"note":"Bravo Secret"}',
+          result: "BRAVO-SECRET",
+        })
         .returning();
       ids.bravoCall = call.id;
       const [run] = await db.insert(schema.reconciliation_runs).values({ from_day: "2030-01-01", until_day: "2030-01-03" }).returning();
       const [difference] = await db
         .insert(schema.reconciliation_differences)
-        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, run_id: run.id, provider: "stripe", kind: "taken_not_recorded", provider_reference: "pi_BRAVO-SECRET", theirs: { amount: 100, status: "succeeded" }, status: "open" })
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          run_id: run.id,
+          provider: "stripe",
+          kind: "taken_not_recorded",
+          provider_reference: "pi_BRAVO-SECRET",
+          theirs: { amount: 100, status: "succeeded" },
+          status: "open",
+        })
         .returning();
       ids.bravoDifference = difference.id;
 
       const admin = await makeUser(db, { name: "Alpha Admin", email: "admin@example.com", password_hash: hash, current_organisation_id: alpha.id });
       await addStaff(db, admin.id, alpha.id, "admin");
       // Bravo's own staff, so Bravo has a rollup of its own and an admin Alpha's could be mistaken for.
-      const bravoAdmin = await makeUser(db, { name: "Bravo Secret Admin", email: "bravo.secret.admin@example.com", password_hash: hash, current_organisation_id: bravo.id });
+      const bravoAdmin = await makeUser(db, {
+        name: "Bravo Secret Admin",
+        email: "bravo.secret.admin@example.com",
+        password_hash: hash,
+        current_organisation_id: bravo.id,
+      });
       await addStaff(db, bravoAdmin.id, bravo.id, "admin");
       ids.bravoStaff = bravoAdmin.id;
       const bravoFile = "email,name\nbravo.secret.import@example.com,Bravo Secret Import\n";
       const [bravoImport] = await db
         .insert(schema.member_imports)
-        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, created_by: bravoAdmin.id, filename: "bravo-secret.csv", file_sha256: "bravo", headers: ["email", "name"], row_count: 1, mapping: ["email", "name"], date_order: "dmy" })
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          created_by: bravoAdmin.id,
+          filename: "bravo-secret.csv",
+          file_sha256: "bravo",
+          headers: ["email", "name"],
+          row_count: 1,
+          mapping: ["email", "name"],
+          date_order: "dmy",
+        })
         .returning();
       await db.insert(schema.member_import_files).values({ import_id: bravoImport.id, organisation_id: bravo.id, content: bravoFile });
       ids.bravoImport = bravoImport.id;
-      const [bravoConversation] = await db.insert(schema.conversations).values({ organisation_id: bravo.id, gym_id: bravoGym.id, member_id: bravoOnly.id }).returning();
-      await db.insert(schema.messages).values({ organisation_id: bravo.id, conversation_id: bravoConversation.id, sender_id: bravoOnly.id, from_member: true, body: "Bravo Secret message" });
+      const [bravoConversation] = await db
+        .insert(schema.conversations)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, member_id: bravoOnly.id })
+        .returning();
+      await db
+        .insert(schema.messages)
+        .values({ organisation_id: bravo.id, conversation_id: bravoConversation.id, sender_id: bravoOnly.id, from_member: true, body: "Bravo Secret message" });
       ids.bravoConversation = bravoConversation.id;
       const [bravoAppointment] = await db
         .insert(schema.appointments)
-        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, trainer_id: bravoAdmin.id, member_id: bravoOnly.id, starts_at: new Date("2026-01-05T09:00:00Z"), ends_at: new Date("2026-01-05T10:00:00Z"), notes: "Bravo Secret session", created_by: bravoAdmin.id })
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          trainer_id: bravoAdmin.id,
+          member_id: bravoOnly.id,
+          starts_at: new Date("2026-01-05T09:00:00Z"),
+          ends_at: new Date("2026-01-05T10:00:00Z"),
+          notes: "Bravo Secret session",
+          created_by: bravoAdmin.id,
+        })
         .returning();
       ids.bravoAppointment = bravoAppointment.id;
       const [bravoSeries] = await db
         .insert(schema.recurring_schedules)
-        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, trainer_id: bravoAdmin.id, member_id: bravoOnly.id, rrule: "FREQ=WEEKLY;BYDAY=TU", starts_on: "2030-01-01", start_time: "09:00", duration_minutes: 60, notes: "Bravo Secret series", created_by: bravoAdmin.id })
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          trainer_id: bravoAdmin.id,
+          member_id: bravoOnly.id,
+          rrule: "FREQ=WEEKLY;BYDAY=TU",
+          starts_on: "2030-01-01",
+          start_time: "09:00",
+          duration_minutes: 60,
+          notes: "Bravo Secret series",
+          created_by: bravoAdmin.id,
+        })
         .returning();
       ids.bravoSeries = bravoSeries.id;
       const [bravoInvitation] = await db
         .insert(schema.organisation_invitations)
-        .values({ organisation_id: bravo.id, user_id: alphaMember.id, email: "alpha.member@example.com", name: "Bravo Secret Invitee", role: "member", token_hash: "bravo-secret-hash", expires_at: new Date(Date.now() + 864e5) })
+        .values({
+          organisation_id: bravo.id,
+          user_id: alphaMember.id,
+          email: "alpha.member@example.com",
+          name: "Bravo Secret Invitee",
+          role: "member",
+          token_hash: "bravo-secret-hash",
+          expires_at: new Date(Date.now() + 864e5),
+        })
         .returning();
       ids.bravoInvitation = bravoInvitation.id;
     });
@@ -448,7 +632,9 @@ for (const rowLevelSecurity of [true, false]) {
       const before = await bravoRows(env.db, ids.bravo);
       const people = await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff]);
       const admin = await signedIn(api, env.db, "admin@example.com", PASSWORD);
-      const photo = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } }).png().toBuffer();
+      const photo = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } })
+        .png()
+        .toBuffer();
       const problems: string[] = [];
       let sent = 0;
 
@@ -462,7 +648,14 @@ for (const rowLevelSecurity of [true, false]) {
         for (const id of withIds!) {
           for (const query of plan.queries?.(ids) ?? [""]) {
             // The other ids in a path are always Bravo's.
-            const filled = path.replace(":id", String(id)).replace(":gymId", String(ids.bravoGym)).replace(":offeringId", String(ids.bravoOffering)).replace(":linkId", String(ids.bravoLink)).replace(":accountId", "0").replace(":placeId", "1").replace(":day", "2030-01-08");
+            const filled = path
+              .replace(":id", String(id))
+              .replace(":gymId", String(ids.bravoGym))
+              .replace(":offeringId", String(ids.bravoOffering))
+              .replace(":linkId", String(ids.bravoLink))
+              .replace(":accountId", "0")
+              .replace(":placeId", "1")
+              .replace(":day", "2030-01-08");
             const url = `${filled}${query ? `?${query}` : ""}`;
             let res;
             if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {
@@ -485,7 +678,10 @@ for (const rowLevelSecurity of [true, false]) {
               /:(gymId|offeringId|linkId|accountId)/.test(path) ||
               (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
               (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) ||
-              (path.startsWith("/api/invitations/:id") && id === ids.bravoInvitation) || (path.includes("/webhook-calls/") && id === ids.bravoCall) || (path.includes("/reconciliation/") && id === ids.bravoDifference) || (path.includes("/change-price/") && id === ids.bravoBulk);
+              (path.startsWith("/api/invitations/:id") && id === ids.bravoInvitation) ||
+              (path.includes("/webhook-calls/") && id === ids.bravoCall) ||
+              (path.includes("/reconciliation/") && id === ids.bravoDifference) ||
+              (path.includes("/change-price/") && id === ids.bravoBulk);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }
@@ -507,7 +703,16 @@ for (const rowLevelSecurity of [true, false]) {
       // Import: Bravo's member and Bravo's admin named in Alpha's file, with details Alpha would like them to have.
       const csv = "email,name,mobile\nbravo.secret@example.com,Alpha Wrote This,029 000 0000\nbravo.secret.admin@example.com,Alpha Wrote This,029 000 0000\n";
       const created = (await admin.call("POST", `/api/gyms/${alphaGym.id}/imports`, { csv, filename: "takeover.csv" })).json.data;
-      expect((await admin.call("PUT", `/api/imports/${created.id}`, { mapping: ["email", "name", "mobile_number"], date_order: "dmy", plans: {}, import_errors: true })).status).toBe(200);
+      expect(
+        (
+          await admin.call("PUT", `/api/imports/${created.id}`, {
+            mapping: ["email", "name", "mobile_number"],
+            date_order: "dmy",
+            plans: {},
+            import_errors: true,
+          })
+        ).status,
+      ).toBe(200);
       expect((await admin.call("POST", `/api/imports/${created.id}/confirm`)).status).toBe(202);
       await jobs.idle();
       expect((await admin.call("GET", `/api/imports/${created.id}`)).json.data).toMatchObject({ status: "done", created_count: 0 });
@@ -515,7 +720,13 @@ for (const rowLevelSecurity of [true, false]) {
       for (const email of ["bravo.secret@example.com", "bravo.secret.admin@example.com"]) {
         const exists = await admin.call("POST", `/api/organisations/${alpha.id}/staff-exists`, { email });
         expect(exists.json.data.exists, `staff-exists ${email}`).toBe(false);
-        const res = await admin.call("POST", `/api/organisations/${alpha.id}/staff`, { email, name: "Alpha Wrote This", role: "admin", gyms: [], invite: true });
+        const res = await admin.call("POST", `/api/organisations/${alpha.id}/staff`, {
+          email,
+          name: "Alpha Wrote This",
+          role: "admin",
+          gyms: [],
+          invite: true,
+        });
         expect(res.status, `staff ${email}`).toBe(202);
         // Nothing of the account: only what Alpha typed comes back.
         expect(JSON.stringify(res.json)).not.toMatch(/Bravo Secret/);
@@ -528,7 +739,10 @@ for (const rowLevelSecurity of [true, false]) {
       const found = JSON.stringify((await admin.call("GET", "/api/members?q=secret")).json);
       for (const m of MARKERS) expect(found).not.toContain(m);
       // Edit: the person both hold keeps her details (back as Alpha's member: the walk's DELETE removed her).
-      await env.db.update(schema.organisation_users).set({ deleted_at: null }).where(and(eq(schema.organisation_users.organisation_id, alpha.id), eq(schema.organisation_users.user_id, ids.shared)));
+      await env.db
+        .update(schema.organisation_users)
+        .set({ deleted_at: null })
+        .where(and(eq(schema.organisation_users.organisation_id, alpha.id), eq(schema.organisation_users.user_id, ids.shared)));
       const edit = await admin.call("PUT", `/api/members/${ids.shared}`, profile);
       expect(edit.status).toBe(422);
       expect(await bravoRows(env.db, ids.bravo)).toBe(before);
@@ -577,7 +791,9 @@ describe("row-level security (drizzle/0011)", () => {
     await expect(write).rejects.toThrow();
     expect(await env.db.select().from(schema.visits)).toEqual([]);
     // Updating or deleting Bravo's rows finds none to touch.
-    const touched = await withTenant(env.db, alphaId, null, (t) => t.db.update(schema.gyms).set({ name: "Taken" }).where(eq(schema.gyms.id, bravoGymId)).returning());
+    const touched = await withTenant(env.db, alphaId, null, (t) =>
+      t.db.update(schema.gyms).set({ name: "Taken" }).where(eq(schema.gyms.id, bravoGymId)).returning(),
+    );
     expect(touched).toEqual([]);
   });
 

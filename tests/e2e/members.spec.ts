@@ -18,7 +18,10 @@ async function openFirst(page: Page, query: string, index = 0) {
 
 test("the list pages, filters and sorts through the URL", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: /^Members/ }).click();
+  await page
+    .getByRole("complementary", { name: "Sidebar" })
+    .getByRole("link", { name: /^Members/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Members", exact: true })).toBeVisible();
   await expect(rows(page)).toHaveCount(50);
   const summary = page.getByText(/^Showing 1–50 of \d+/);
@@ -36,7 +39,9 @@ test("the list pages, filters and sorts through the URL", async ({ page }) => {
   expect(await badges.count()).toBeGreaterThan(0);
   for (const text of await badges.allTextContents()) expect(text).toBe("Paused");
 
-  await table(page).getByRole("link", { name: /^Joined/ }).click();
+  await table(page)
+    .getByRole("link", { name: /^Joined/ })
+    .click();
   await expect(page).toHaveURL(/sort=joined&dir=desc/);
   await expect(table(page).getByRole("columnheader", { name: /^Joined/ })).toHaveAttribute("aria-sort", "descending");
   await expect(page.getByLabel("Status")).toHaveValue("paused");
@@ -60,7 +65,13 @@ test("export downloads the filtered list as CSV", async ({ page }) => {
 
 test("the status card shows each state in its colour", async ({ page }) => {
   await signIn(page);
-  const expected = { active: ["Active", ["green"]], paused: ["Paused", ["amber"]], grace_period: ["Grace period", ["amber"]], upcoming: ["Upcoming", ["amber"]], cancelled: ["Cancelled", ["green", "red"]] } as const;
+  const expected = {
+    active: ["Active", ["green"]],
+    paused: ["Paused", ["amber"]],
+    grace_period: ["Grace period", ["amber"]],
+    upcoming: ["Upcoming", ["amber"]],
+    cancelled: ["Cancelled", ["green", "red"]],
+  } as const;
   for (const [state, [label, colours]] of Object.entries(expected)) {
     await openFirst(page, `status=${state}&gym=all`);
     const card = page.getByRole("region", { name: "Membership", exact: true });
@@ -138,13 +149,16 @@ test("photo upload: a styled control; a good image shows; anything else gets a c
   await expect(page.getByText("Photo not changed")).toBeVisible();
   await expect(page.getByText("Choose a JPEG, PNG or WebP image.")).toBeVisible();
 
-  const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#22aa66" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#22aa66" } })
+    .png()
+    .toBuffer();
   await choose({ name: "me.png", mimeType: "image/png", buffer: png });
   await expect(page.getByText("Photo updated")).toBeVisible();
   await expect(control).toHaveText("Change photo");
   const img = page.locator("img[src*='/profile-picture']");
   await expect(img).toBeVisible();
-  expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(512);
+  // Visible is not decoded: the browser shows the element before the image's bytes are in (naturalWidth is 0 until then).
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(512);
 });
 
 test("deleting asks first, then the member leaves the list", async ({ page }) => {

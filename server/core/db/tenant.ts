@@ -34,11 +34,6 @@ export interface Tenant {
 export interface TenantOptions {
   /** One transaction for all of `work`, rolled back when it throws. */
   atomic?: boolean;
-  /**
-   * Row-level security on (the default). Off only in the tenant-isolation test, to prove that the queries'
-   * own filters hold without the second wall (tests/api/tenant-matrix.test.ts).
-   */
-  rowLevelSecurity?: boolean;
 }
 
 /**
@@ -57,8 +52,7 @@ export async function withTenant<T>(
   work: (t: Tenant) => Promise<T>,
   opts: TenantOptions = {},
 ): Promise<T> {
-  const rls = opts.rowLevelSecurity !== false;
-  const pooled = rls ? tenantConnectionsOf(root) : undefined;
+  const pooled = tenantConnectionsOf(root);
   const scope = async (db: Db) => {
     const t = scoped(root, db, organisationId, gymId, opts);
     try {
@@ -71,11 +65,7 @@ export async function withTenant<T>(
   };
   if (pooled) return pooled.run(organisationId, (db) => (opts.atomic ? db.transaction((tx) => scope(tx as unknown as Db)) : scope(db)));
   return root.transaction(async (tx) => {
-    await tx.execute(
-      rls
-        ? sql`select set_config('app.organisation_id', ${String(organisationId)}, true), set_config('role', 'gym_tenant', true)`
-        : sql`select set_config('app.organisation_id', ${String(organisationId)}, true)`,
-    );
+    await tx.execute(sql`select set_config('app.organisation_id', ${String(organisationId)}, true), set_config('role', 'gym_tenant', true)`);
     return scope(tx as unknown as Db);
   });
 }

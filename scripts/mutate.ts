@@ -1,0 +1,137 @@
+/**
+ * npm run mutate: the safety proofs must be able to fail (issue 30, decision 0051). Each mutation below breaks one
+ * guard in a throwaway copy of the working tree (tracked and new files, node_modules linked), then runs only the
+ * tests that should catch it; the script fails unless every mutation is caught. A race (a guard PGlite cannot
+ * exercise: it runs one query at a time) is caught on PostgreSQL when DATABASE_URL is set, and reported skipped
+ * otherwise, never as caught.
+ *
+ * Paths move with the code: a `find` that is no longer in its file fails the script, naming it.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+type Edit = { file: string; find: string; replace: string };
+type Mutation = { name: string; edits: Edit[]; tests: string[]; only?: string; race?: boolean };
+
+const MUTATIONS: Mutation[] = [
+  {
+    name: "every API request runs with row-level security off (withTenant skips the role gym_tenant)",
+    edits: [
+      { file: "server/core/db/tenant.ts", find: ", set_config('role', 'gym_tenant', true)`", replace: "`" },
+      { file: "server/core/db/client.ts", find: `await client.query("select set_config('role', 'gym_tenant', false)");`, replace: "" },
+    ],
+    tests: ["tests/api/tenant-role.test.ts"],
+  },
+  {
+    name: "no per-gym record check in any action on a member's record",
+    edits: [
+      { file: "server/subscriptions/routes.ts", find: "assertCan(c.var.user!, capability, m.s.gym_id)", replace: "assertCan(c.var.user!, capability)" },
+      { file: "server/subscriptions/routes.ts", find: ", found.membership.home_gym_id);", replace: ");" },
+      { file: "server/subscriptions/routes.ts", find: `assertCan(c.var.user!, "money.write", p.gym_id)`, replace: `assertCan(c.var.user!, "money.write")` },
+      { file: "server/subscriptions/routes.ts", find: `"subscriptions.write", gymId);`, replace: `"subscriptions.write");` },
+      { file: "server/subscriptions/routes.ts", find: `"money.write", gymId);`, replace: `"money.write");` },
+      {
+        file: "server/members/routes.ts",
+        find: "assertCan(c.var.user!, capability, found.membership.home_gym_id)",
+        replace: "assertCan(c.var.user!, capability)",
+      },
+      { file: "server/payments/refunds.ts", find: "assertCan(c.var.user!, capability, target.p.gym_id)", replace: "assertCan(c.var.user!, capability)" },
+      {
+        file: "server/debugging/active-user.ts",
+        find: `assertCan(staff, "members.read", membership.home_gym_id)`,
+        replace: `assertCan(staff, "members.read")`,
+      },
+    ],
+    tests: ["tests/api/gym-record-checks.test.ts"],
+  },
+  {
+    name: "payments' idempotency key no longer unique",
+    edits: [
+      {
+        file: "drizzle/0016_billing_engine.sql",
+        find: `CREATE UNIQUE INDEX "payments_idempotency_key_idx"`,
+        replace: `CREATE INDEX "payments_idempotency_key_idx"`,
+      },
+    ],
+    tests: ["tests/api/idempotency-guards.test.ts"],
+  },
+  {
+    name: "sign-up's double-tap guards gone (the key's unique index and the advisory lock)",
+    edits: [
+      { file: "drizzle/0026_signup.sql", find: `CREATE UNIQUE INDEX "subscriptions_signup_key_idx"`, replace: `CREATE INDEX "subscriptions_signup_key_idx"` },
+      { file: "server/signup/subscribe.ts", find: "await t.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`signup:${member.id}`}))`);", replace: "" },
+    ],
+    tests: ["tests/api/signup.test.ts"],
+    only: "at once",
+    race: true,
+  },
+];
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const postgres = process.env.DATABASE_URL;
+const started = Date.now();
+
+/** The working tree as it is (committed or not), without what git ignores, node_modules linked. */
+function copyOfWorkingTree() {
+  const dir = mkdtempSync(path.join(tmpdir(), "mutate-"));
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean);
+  for (const f of files) {
+    if (!existsSync(path.join(root, f))) continue; // deleted, not yet committed
+    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    cpSync(path.join(root, f), path.join(dir, f));
+  }
+  symlinkSync(realpathSync(path.join(root, "node_modules")), path.join(dir, "node_modules"));
+  return dir;
+}
+
+type Report = { numFailedTests: number; numPassedTests: number; numPendingTests: number; numTodoTests: number };
+
+function run(dir: string, m: Mutation): { verdict: "caught" | "NOT CAUGHT" | "skipped"; detail: string } {
+  const env = { ...process.env };
+  if (!m.race || !postgres) delete env.DATABASE_URL;
+  const out = path.join(dir, "mutate-report.json");
+  const args = ["vitest", "run", ...m.tests, "--reporter=json", `--outputFile=${out}`, ...(m.only ? ["-t", m.only] : [])];
+  const res = spawnSync("npx", args, { cwd: dir, env, encoding: "utf8" });
+  if (!existsSync(out)) return { verdict: "NOT CAUGHT", detail: `vitest gave no report (exit ${res.status}): ${res.stderr.slice(-400)}` };
+  const r = JSON.parse(readFileSync(out, "utf8")) as Report;
+  rmSync(out);
+  const counts = `${r.numFailedTests} failed, ${r.numPassedTests} passed, ${r.numPendingTests + r.numTodoTests} skipped`;
+  if (r.numFailedTests > 0) return { verdict: "caught", detail: counts };
+  if (m.race && !postgres && r.numPassedTests === 0 && r.numPendingTests > 0)
+    return { verdict: "skipped", detail: `${counts}: a race, PostgreSQL only (set DATABASE_URL)` };
+  return { verdict: "NOT CAUGHT", detail: counts };
+}
+
+const dir = copyOfWorkingTree();
+let failed = false;
+try {
+  for (const m of MUTATIONS) {
+    const originals = new Map<string, string>();
+    for (const e of m.edits) {
+      const file = path.join(dir, e.file);
+      if (!existsSync(file)) throw new Error(`mutate: ${e.file} is gone (moved?): fix the MUTATIONS table in scripts/mutate.ts`);
+      const text = readFileSync(file, "utf8");
+      if (!originals.has(file)) originals.set(file, text);
+      if (!text.includes(e.find)) throw new Error(`mutate: ${e.file} no longer holds ${JSON.stringify(e.find)}: fix the MUTATIONS table in scripts/mutate.ts`);
+      writeFileSync(file, text.split(e.find).join(e.replace));
+    }
+    const t0 = Date.now();
+    const { verdict, detail } = run(dir, m);
+    for (const [file, text] of originals) writeFileSync(file, text);
+    console.log(
+      `${verdict.padEnd(10)} ${m.name}  (${m.tests.join(" ")}${m.only ? ` -t "${m.only}"` : ""}: ${detail}; ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
+    if (verdict === "NOT CAUGHT") failed = true;
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`mutate: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (failed) {
+  console.error("mutate: a mutation was not caught: the tests above can no longer fail for it.");
+  process.exit(1);
+}

@@ -6,7 +6,7 @@
  * core as deployed (WEB_CONCURRENCY; set it to compare).
  *
  * Budgets (issue #2): every page usable with 0 KB of JavaScript (the e2e suite runs each flow with JS off);
- * at most 120 KB gzipped JavaScript on any page; dashboard p99 at most 100 ms at 10 connections.
+ * at most 150 KB gzipped JavaScript on a back-office page (issue 30); dashboard p99 at most 100 ms at 10 connections.
  */
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -18,7 +18,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3299);
 const BASE = `http://localhost:${PORT}`;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 10;
-const JS_BUDGET_KB = 120;
+const JS_BUDGET_KB = 150; // both pages are the back-office's (issue 30: 150 KB, Headless UI included)
 const P99_BUDGET_MS = 100;
 
 async function waitFor(url: string, ms = 120_000) {
@@ -38,7 +38,10 @@ async function signIn(email: string, password: string) {
   const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" };
   const login = await fetch(`${BASE}/api/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
   if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const mails = (await (await fetch(`${BASE}/dev/mail.json`)).json()) as { to: string; text: string }[];
   const code = mails.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
   const verify = await fetch(`${BASE}/api/email/verify`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ code }) });
@@ -58,9 +61,8 @@ async function pageJs(path: string, cookie?: string) {
 
 function load(path: string, cookie?: string): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `${BASE}${path}`, connections: CONNECTIONS, duration: DURATION, headers: cookie ? { cookie } : {} },
-      (err, result) => (err ? reject(err) : resolve(result)),
+    autocannon({ url: `${BASE}${path}`, connections: CONNECTIONS, duration: DURATION, headers: cookie ? { cookie } : {} }, (err, result) =>
+      err ? reject(err) : resolve(result),
     );
   });
 }
@@ -95,7 +97,11 @@ async function main() {
     const dash = await fetch(`${BASE}/dashboard`, { headers: { cookie }, redirect: "manual" });
     if (dash.status !== 200) throw new Error(`dashboard answered ${dash.status}`);
 
-    console.log(`\ndatabase: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite, demo data"}; ${WORKERS} server process(es); ${CONNECTIONS} connections, ${DURATION}s each\n`);
+    console.log(
+      `\ndatabase: ${
+        process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite, demo data"
+      }; ${WORKERS} server process(es); ${CONNECTIONS} connections, ${DURATION}s each\n`,
+    );
     const rows: string[][] = [["page", "req/s", "p50 ms", "p99 ms", "JS files", "JS gzip KB", "verdict"]];
     for (const [name, path, auth] of [
       ["login", "/login", undefined],
@@ -107,7 +113,15 @@ async function main() {
       // A run with errors or time-outs measured nothing: it fails, whatever its latency says.
       const clean = r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.requests.total > 0;
       const ok = clean && js.kb <= JS_BUDGET_KB && (name !== "dashboard" || r.latency.p99 <= P99_BUDGET_MS);
-      rows.push([name, r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99), String(js.files), js.kb.toFixed(1), ok ? "within budget" : clean ? "OVER BUDGET" : `FAILED (${r.errors} errors, ${r.timeouts} time-outs, ${r.non2xx} non-2xx)`]);
+      rows.push([
+        name,
+        r.requests.average.toFixed(0),
+        String(r.latency.p50),
+        String(r.latency.p99),
+        String(js.files),
+        js.kb.toFixed(1),
+        ok ? "within budget" : clean ? "OVER BUDGET" : `FAILED (${r.errors} errors, ${r.timeouts} time-outs, ${r.non2xx} non-2xx)`,
+      ]);
     }
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));

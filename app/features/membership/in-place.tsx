@@ -39,15 +39,13 @@ export function ActionDialog({ memberId, children }: { memberId: number; childre
   const navigate = useNavigate();
   const close = () => navigate(`/members/${memberId}`, { preventScrollReset: true });
   return (
-    <Dialog open onClose={close} className="relative z-40">
+    // The dialog covers the screen (so it has a box of its own), the panel scrolls within it.
+    <Dialog open onClose={close} className="fixed inset-0 z-40 overflow-y-auto">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
-      {/* The dialog covers the screen; the panel scrolls within it. */}
-      <div className="fixed inset-0 overflow-y-auto p-4 sm:p-8">
-        <div className="flex min-h-full items-start justify-center">
-          <DialogPanel className="w-full max-w-3xl rounded-xl bg-slate-50 p-5 shadow-xl ring-1 ring-slate-900/10">
-            <DialogContext.Provider value={{ close }}>{children}</DialogContext.Provider>
-          </DialogPanel>
-        </div>
+      <div className="relative flex min-h-full items-start justify-center p-4 sm:p-8">
+        <DialogPanel className="w-full max-w-3xl rounded-xl bg-slate-50 p-5 shadow-xl ring-1 ring-slate-900/10">
+          <DialogContext.Provider value={{ close }}>{children}</DialogContext.Provider>
+        </DialogPanel>
       </div>
     </Dialog>
   );

@@ -39,6 +39,8 @@ export function MemberSearch({
   const box = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const inFlight = useRef<AbortController>();
+  /** Whether a hit was reached with the arrow keys since the last keystroke: only then does Enter open it. */
+  const arrowed = useRef(false);
 
   const pageQueryRef = useRef(pageQuery);
   /** Drops the results; the box goes back to what the page shows (the results page's query, or nothing). */
@@ -96,6 +98,7 @@ export function MemberSearch({
   }
 
   function onChange(value: string) {
+    arrowed.current = false;
     setQuery(value);
     clearTimeout(timer.current);
     if (!value.trim()) {
@@ -155,8 +158,10 @@ export function MemberSearch({
                   displayValue={() => query}
                   onChange={(e) => onChange(e.target.value)}
                   onKeyDown={(e) => {
-                    // Enter with no hit chosen searches (the results page): Headless UI would only close the list.
-                    if (e.key === "Enter" && activeIndex === null && !e.nativeEvent.isComposing) {
+                    if (e.key.startsWith("Arrow") || e.key === "Home" || e.key === "End") arrowed.current = true;
+                    // Enter with no hit chosen by the arrows searches (the results page), as before Headless UI, which
+                    // would open the first hit it marks active itself, or only close the list.
+                    if (e.key === "Enter" && (activeIndex === null || !arrowed.current) && !e.nativeEvent.isComposing) {
                       e.preventDefault();
                       e.currentTarget.form?.requestSubmit();
                     } else if (e.key === "Escape") clear();

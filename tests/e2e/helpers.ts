@@ -94,8 +94,9 @@ export async function submitAndSettle(page: Page, button: Locator) {
 export async function pickMember(page: Page, info: TestInfo, label: string, query: string, name: string) {
   if (jsEnabled(info)) {
     await expect(page.getByRole("button", { name: "Find", exact: true })).toHaveCount(0);
-    await page.getByRole("searchbox", { name: label }).fill(query);
-    await page.getByRole("listbox", { name: "Members found" }).getByRole("button", { name: new RegExp(`^${name}\\b`) }).click();
+    // Headless UI's Combobox: the box is a combobox, each hit an option.
+    await page.getByRole("combobox", { name: label }).fill(query);
+    await page.getByRole("listbox", { name: "Members found" }).getByRole("option", { name: new RegExp(`^${name}\\b`) }).click();
   } else {
     await page.getByRole("searchbox", { name: label }).fill(query);
     await page.getByRole("button", { name: "Find", exact: true }).click();

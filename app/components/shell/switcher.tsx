@@ -1,10 +1,11 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { SwitchMenu } from "./switch-menu";
+import { Icon } from "./icons";
 
 /**
- * A "choose one" switcher (organisation, gym). Without JavaScript it is a select and a button in a form;
- * once hydrated it becomes a keyboard-accessible menu button posting the same form.
+ * A "choose one" switcher (organisation, gym). Without JavaScript, and until the page hydrates, it is a select and a
+ * button in a form; once hydrated, Headless UI's Menu (a menu button whose items submit the same form).
  */
 export function Switcher({
   label,
@@ -26,6 +27,7 @@ export function Switcher({
   const navigation = useNavigation();
   const back = <input type="hidden" name="redirectTo" value={pathname + search} />;
   const busy = navigation.state !== "idle" && navigation.formAction === action;
+  const current = options.find((o) => o.id === currentId);
 
   if (!hydrated) {
     return (
@@ -35,7 +37,12 @@ export function Switcher({
         <label className="sr-only" htmlFor={`${name}-select`}>
           {label}
         </label>
-        <select id={`${name}-select`} name={name} defaultValue={currentId ?? undefined} className="max-w-full rounded-md border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm">
+        <select
+          id={`${name}-select`}
+          name={name}
+          defaultValue={currentId ?? undefined}
+          className="max-w-full rounded-md border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm"
+        >
           {options.map((o) => (
             <option key={o.id} value={o.id}>
               {o.name}
@@ -52,7 +59,37 @@ export function Switcher({
   return (
     <Form method="post" action={action}>
       {back}
-      <SwitchMenu label={label} name={name} options={options} currentId={currentId} disabled={busy} listClassName={listClassName} />
+      <Menu as="div" className="relative">
+        <MenuButton
+          aria-label={`${label}: ${current?.name ?? "none"}`}
+          disabled={busy}
+          className="inline-flex max-w-full items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-left text-sm font-medium hover:bg-slate-50 disabled:opacity-60"
+        >
+          {/* The whole name, wrapping if it must: "Demo Fitness Cent…" could be either of two gyms. */}
+          <span className="min-w-0 [overflow-wrap:anywhere]">{current?.name ?? label}</span>
+          <Icon name="chevron" className="h-4 w-4 shrink-0" />
+        </MenuButton>
+        {/* Kept in the page when closed (hidden, not unmounted): the item clicked closes the menu and must still be
+            in the form when the browser submits it. */}
+        <MenuItems
+          unmount={false}
+          className={`absolute right-0 z-40 mt-1 min-w-[12rem] overflow-y-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none ${listClassName}`}
+        >
+          {options.map((o) => (
+            <MenuItem
+              key={o.id}
+              as="button"
+              type="submit"
+              name={name}
+              value={o.id}
+              className="block w-full px-3 py-2 text-left text-sm data-[focus]:bg-brand-50 data-[focus]:text-brand-700"
+            >
+              {o.name}
+              {o.id === currentId ? <span className="sr-only"> (current)</span> : null}
+            </MenuItem>
+          ))}
+        </MenuItems>
+      </Menu>
     </Form>
   );
 }

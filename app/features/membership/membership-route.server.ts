@@ -21,7 +21,9 @@ export async function membershipPage(args: LoaderFunctionArgs | ActionFunctionAr
   const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
   const allowed = view?.actions[action as keyof NonNullable<typeof view>["actions"]];
   if (action !== "door" && action !== "pif" && (!view || !allowed)) {
-    throw new Response(view ? "This action does not apply to this membership now, or you may not take it." : "This member has no membership.", { status: view ? 403 : 404 });
+    throw new Response(view ? "This action does not apply to this membership now, or you may not take it." : "This member has no membership.", {
+      status: view ? 403 : 404,
+    });
   }
   return { id, api, member, view };
 }
@@ -34,21 +36,26 @@ export const fingerprint = (values: Record<string, unknown>) =>
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 
-export interface Step<T> {
+/**
+ * One action's two steps. `P` is the API's answer to the preview and `A` to the apply, as the API contract types
+ * them: the page reads `preview` from its action data with that type, so no page writes it by hand or casts.
+ */
+export interface Step<T, P, A> {
   /** The API's preview of these values (the effect), or its refusal. */
-  preview: (api: GymApi, values: T) => Promise<unknown>;
+  preview: (api: GymApi, values: T) => Promise<P>;
   /** Applies them. */
-  apply: (api: GymApi, values: T) => Promise<unknown>;
+  apply: (api: GymApi, values: T) => Promise<A>;
   /** The toast after it was applied. */
-  done: (values: T, applied: unknown) => { summary: string; detail?: string };
+  done: (values: T, applied: A) => { summary: string; detail?: string };
   /** Where to go afterwards (the member's page), maybe from what the API answered. */
-  to: string | ((applied: unknown) => string);
+  to: string | ((applied: A) => string);
 }
 
-export async function previewOrConfirm<S extends z.ZodTypeAny>(args: ActionFunctionArgs, schema: S, api: GymApi, step: Step<z.infer<S>>) {
+export async function previewOrConfirm<S extends z.ZodTypeAny, P, A>(args: ActionFunctionArgs, schema: S, api: GymApi, step: Step<z.infer<S>, P, A>) {
   const form = await readForm(args.request);
   const submission = parseWithZod(form, { schema });
-  if (submission.status !== "success") return data({ result: submission.reply(), preview: null as unknown, previewed: null as string | null }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply(), preview: null as P | null, previewed: null as string | null }, { status: 400 });
   const values = submission.value as Record<string, unknown>;
   const print = fingerprint(values);
   const confirmed = form.get("intent") === "confirm" && form.get("previewed") === print;
@@ -59,11 +66,11 @@ export async function previewOrConfirm<S extends z.ZodTypeAny>(args: ActionFunct
       return redirectWithToast(typeof step.to === "string" ? step.to : step.to(applied), { severity: "success", summary, detail }, api.headers);
     }
     const preview = await step.preview(api, submission.value);
-    return data({ result: submission.reply(), preview, previewed: print });
+    return data({ result: submission.reply(), preview: preview as P | null, previewed: print as string | null });
   } catch (err) {
     // Signed out, gone, or not allowed: the page the guards would show; anything else is the form's to say.
     if (err instanceof ApiRequestError && [401, 403, 404].includes(err.status)) redirectForApiError(args.request, err);
     const reply = replyWithApiError(submission, err);
-    return data({ result: reply.data, preview: null as unknown, previewed: null as string | null }, reply.init ?? undefined);
+    return data({ result: reply.data, preview: null as P | null, previewed: null as string | null }, reply.init ?? undefined);
   }
 }

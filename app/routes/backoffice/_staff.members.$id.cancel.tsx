@@ -28,34 +28,34 @@ export async function action(args: ActionFunctionArgs) {
   if (view!.actions.undo_cancel) {
     return previewOrConfirm(args, undoCancelRequest, api, {
       to: `/members/${id}`,
-      preview: (a, values) => a.post("/subscriptions/:id/undo-cancel", { params: { id: subscription }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
+      preview: (a, values) =>
+        a
+          .post("/subscriptions/:id/undo-cancel", { params: { id: subscription }, body: { ...values, preview: true } })
+          .then((r) => ("preview" in r ? r.preview : null)),
       apply: (a, values) => a.post("/subscriptions/:id/undo-cancel", { params: { id: subscription }, body: values }),
       done: () => ({ summary: "Cancellation undone", detail: "The membership runs on as before." }),
     });
   }
   return previewOrConfirm(args, cancelRequest, api, {
     to: `/members/${id}`,
-    preview: (a, values) => a.post("/subscriptions/:id/cancel", { params: { id: subscription }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
+    preview: (a, values) =>
+      a
+        .post("/subscriptions/:id/cancel", { params: { id: subscription }, body: { ...values, preview: true } })
+        .then((r) => ("preview" in r ? r.preview : null)),
     apply: (a, values) => a.post("/subscriptions/:id/cancel", { params: { id: subscription }, body: values }),
     done: (values, applied) => {
-      const effect = (applied as { effect: { accessEnds: string; breakFee: number } }).effect;
+      // Sent without the preview flag, the API answers the effect (its answer's type also has the preview's shape).
+      if (!("effect" in applied)) return { summary: "Membership cancelled" };
+      const { effect } = applied;
       return {
         summary: "Membership cancelled",
-        detail: `${values.when === "now" ? "Access ended today" : `Access until ${formatDay(effect.accessEnds)}`}${effect.breakFee ? `; break fee ${formatCents(effect.breakFee)} charged` : ""}.`,
+        detail: `${values.when === "now" ? "Access ended today" : `Access until ${formatDay(effect.accessEnds)}`}${
+          effect.breakFee ? `; break fee ${formatCents(effect.breakFee)} charged` : ""
+        }.`,
       };
     },
   });
 }
-
-type CancelEffect = {
-  accessEnds: string;
-  breakFee: number;
-  coolingOff: boolean;
-  unusedDays: number;
-  nextChargeBefore: { day: string; amount: number } | null;
-  undoUntil: string | null;
-  card: { label: string; colour: "green" | "amber" | "red"; detail: string };
-};
 
 export default function CancelPage() {
   const { member, view } = useLoaderData<typeof loader>();
@@ -81,7 +81,7 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cancelRequest }),
     defaultValue: { when: "period_end" },
   });
-  const effect = answer?.preview as CancelEffect | null | undefined;
+  const effect = answer?.preview && "accessEnds" in answer.preview ? answer.preview : null;
   const chosen = new Set([fields.reasons.value ?? []].flat().map(String));
   const whenValue = (fields.when.value as string | undefined) ?? "period_end";
   return (
@@ -91,14 +91,19 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
       {view.is_term_membership ? (
         <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           A term membership: commitment until {when(view.term_ends_at)}; cooling-off until {when(view.cooling_period_ends_at)}.
-          {view.break_fee_percentage ? ` After cooling-off the break fee is ${view.break_fee_percentage}% of the term's remaining charges.` : " This gym charges no break fee."}
+          {view.break_fee_percentage
+            ? ` After cooling-off the break fee is ${view.break_fee_percentage}% of the term's remaining charges.`
+            : " This gym charges no break fee."}
         </p>
       ) : null}
       <fieldset aria-describedby={fields.when.errors ? fields.when.errorId : undefined}>
         <legend className="text-sm font-medium text-slate-800">When it ends</legend>
         <div className="mt-2 space-y-2 text-sm">
           {[
-            ["period_end", `At the end of the paid period${view.paid_until ? ` (${formatDay(view.paid_until)})` : ""}: access until then; can be undone until then`],
+            [
+              "period_end",
+              `At the end of the paid period${view.paid_until ? ` (${formatDay(view.paid_until)})` : ""}: access until then; can be undone until then`,
+            ],
             ["now", "Now: access ends today, and the paid days left are given up. This cannot be undone."],
           ].map(([value, label]) => (
             <label key={value} className="flex items-start gap-2">
@@ -125,11 +130,20 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
       <PreviewButton pending={pending} />
       {effect && answer?.previewed ? (
         <ConfirmStep previewed={answer.previewed} confirm="Cancel the membership" pending={pending}>
-          <EffectRow label="Access" after={effect.unusedDays ? `Ends today; ${effect.unusedDays} paid days given up (no refund is made)` : `Until ${formatDay(effect.accessEnds)}`} />
+          <EffectRow
+            label="Access"
+            after={effect.unusedDays ? `Ends today; ${effect.unusedDays} paid days given up (no refund is made)` : `Until ${formatDay(effect.accessEnds)}`}
+          />
           <EffectRow label="Next charge" before={chargeText(effect.nextChargeBefore)} after="None" />
           <EffectRow
             label="Charged now"
-            after={effect.breakFee ? `Break fee ${formatCents(effect.breakFee)}, to their payment method` : effect.coolingOff ? "Nothing: inside the cooling-off period" : "Nothing"}
+            after={
+              effect.breakFee
+                ? `Break fee ${formatCents(effect.breakFee)}, to their payment method`
+                : effect.coolingOff
+                ? "Nothing: inside the cooling-off period"
+                : "Nothing"
+            }
           />
           <EffectRow label="Can be undone" after={effect.undoUntil ? `Until ${formatDay(effect.undoUntil)}` : "No"} />
           <EffectRow label="Status card" after={<CardAfter card={effect.card} />} />
@@ -141,17 +155,7 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
 
 function UndoForm({ view, answer, pending }: { view: View; answer: Answer; pending: boolean }) {
   const [form] = useForm<Record<string, unknown>>({ id: "undo", lastResult: answer?.result });
-  const effect = answer?.preview as
-    | {
-        paidUntil: string | null;
-        nextChargeOn: string | null;
-        nextCharge: { day: string; amount: number } | null;
-        pausesRestored: { start: string; end: string }[];
-        pausesOver: { start: string; end: string }[];
-        priceChangeRestored: { amount: number; takes_effect: string } | null;
-      }
-    | null
-    | undefined;
+  const effect = answer?.preview && "pausesRestored" in answer.preview ? answer.preview : null;
   const span = (p: { start: string; end: string }) => `${formatDay(p.start)} until ${formatDay(p.end)}`;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate>
@@ -164,11 +168,17 @@ function UndoForm({ view, answer, pending }: { view: View; answer: Answer; pendi
       {effect && answer?.previewed ? (
         <ConfirmStep previewed={answer.previewed} confirm="Undo the cancellation" pending={pending}>
           <EffectRow label="Membership" before="Cancelled" after="Runs on as before" />
-          <EffectRow label="Next charge" after={effect.nextCharge ? `${formatCents(effect.nextCharge.amount)} on ${formatDay(effect.nextCharge.day)}` : "None"} />
+          <EffectRow
+            label="Next charge"
+            after={effect.nextCharge ? `${formatCents(effect.nextCharge.amount)} on ${formatDay(effect.nextCharge.day)}` : "None"}
+          />
           {effect.pausesRestored.length ? <EffectRow label="Pauses put back" after={effect.pausesRestored.map(span).join("; ")} /> : null}
           {effect.pausesOver.length ? <EffectRow label="Pauses over, not put back" after={effect.pausesOver.map(span).join("; ")} /> : null}
           {effect.priceChangeRestored ? (
-            <EffectRow label="Price change put back" after={`${formatCents(effect.priceChangeRestored.amount)} from ${formatDay(effect.priceChangeRestored.takes_effect)}`} />
+            <EffectRow
+              label="Price change put back"
+              after={`${formatCents(effect.priceChangeRestored.amount)} from ${formatDay(effect.priceChangeRestored.takes_effect)}`}
+            />
           ) : null}
         </ConfirmStep>
       ) : null}

@@ -21,7 +21,8 @@ export async function action(args: ActionFunctionArgs) {
   const subscription = view!.id;
   return previewOrConfirm(args, pauseRequest, api, {
     to: `/members/${id}`,
-    preview: (a, values) => a.post("/subscriptions/:id/pause", { params: { id: subscription }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
+    preview: (a, values) =>
+      a.post("/subscriptions/:id/pause", { params: { id: subscription }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
     apply: (a, values) => a.post("/subscriptions/:id/pause", { params: { id: subscription }, body: values }),
     done: (values) => ({
       summary: { pause: "Pause scheduled", end: "Pause ended early", remove: "Pause removed", credit: "Pause credit changed" }[values.action],
@@ -30,27 +31,14 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-type Effect = {
-  action: string;
-  days?: number;
-  creditBefore?: number;
-  creditAfter?: number;
-  remainingBefore?: number;
-  remainingAfter?: number;
-  creditRemainingBefore?: number;
-  creditRemainingAfter?: number;
-  nextChargeBefore?: { day: string; amount: number } | null;
-  nextChargeAfter?: { day: string; amount: number } | null;
-  card?: { label: string; colour: "green" | "amber" | "red"; detail: string };
-};
-
 export default function PausePage() {
   const { member, view } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const sent = answer?.result?.initialValue as { action?: string; pause_id?: string } | undefined;
   // Which of the page's forms the answer is for: its action, and the pause it named.
-  const forThis = (name: string, pauseId?: number) => (sent?.action === name && (pauseId === undefined || sent.pause_id === String(pauseId)) ? answer : undefined);
+  const forThis = (name: string, pauseId?: number) =>
+    sent?.action === name && (pauseId === undefined || sent.pause_id === String(pauseId)) ? answer : undefined;
   const running = view.pauses.filter((p) => p.can_end);
   const toCome = view.pauses.filter((p) => p.can_remove);
   return (
@@ -97,12 +85,18 @@ function useActionForm(id: string, answer: Answer) {
   });
 }
 
-function PauseEffect({ effect }: { effect: Effect }) {
+/** The answer's preview, told apart by the action it was for: the credit's, or a pause's (its dates and charges). */
+const creditEffect = (answer: Answer) => (answer?.preview?.action === "credit" ? answer.preview : null);
+const pauseEffect = (answer: Answer) => (answer?.preview && answer.preview.action !== "credit" ? answer.preview : null);
+
+function PauseEffect({ effect }: { effect: NonNullable<ReturnType<typeof pauseEffect>> }) {
   return (
     <>
       {effect.days !== undefined ? <EffectRow label="Length" after={`${effect.days} days`} /> : null}
       <EffectRow label="Next charge" before={chargeText(effect.nextChargeBefore)} after={chargeText(effect.nextChargeAfter)} />
-      {effect.creditRemainingBefore !== undefined ? <EffectRow label="Pause days left" before={effect.creditRemainingBefore} after={effect.creditRemainingAfter} /> : null}
+      {effect.creditRemainingBefore !== undefined ? (
+        <EffectRow label="Pause days left" before={effect.creditRemainingBefore} after={effect.creditRemainingAfter} />
+      ) : null}
       {effect.card ? <EffectRow label="Status card" after={<CardAfter card={effect.card} />} /> : null}
     </>
   );
@@ -110,9 +104,15 @@ function PauseEffect({ effect }: { effect: Effect }) {
 
 function PauseForm({ version, answer, pending }: { version: number; answer: Answer; pending: boolean }) {
   const [form, fields] = useActionForm("pause-new", answer);
-  const effect = answer?.preview as Effect | null | undefined;
+  const effect = pauseEffect(answer);
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate aria-labelledby="pause-new-heading">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
+      aria-labelledby="pause-new-heading"
+    >
       <h2 id="pause-new-heading" className="font-semibold">
         Pause the membership
       </h2>
@@ -135,11 +135,27 @@ function PauseForm({ version, answer, pending }: { version: number; answer: Answ
   );
 }
 
-function EndForm({ pause, version, answer, pending }: { pause: { id: number; start: string; end: string }; version: number; answer: Answer; pending: boolean }) {
+function EndForm({
+  pause,
+  version,
+  answer,
+  pending,
+}: {
+  pause: { id: number; start: string; end: string };
+  version: number;
+  answer: Answer;
+  pending: boolean;
+}) {
   const [form, fields] = useActionForm(`pause-end-${pause.id}`, answer);
-  const effect = answer?.preview as Effect | null | undefined;
+  const effect = pauseEffect(answer);
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate aria-labelledby={`pause-end-${pause.id}-heading`}>
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
+      aria-labelledby={`pause-end-${pause.id}-heading`}
+    >
       <h2 id={`pause-end-${pause.id}-heading`} className="font-semibold">
         End the pause early
       </h2>
@@ -161,11 +177,27 @@ function EndForm({ pause, version, answer, pending }: { pause: { id: number; sta
   );
 }
 
-function RemoveForm({ pause, version, answer, pending }: { pause: { id: number; start: string; end: string }; version: number; answer: Answer; pending: boolean }) {
+function RemoveForm({
+  pause,
+  version,
+  answer,
+  pending,
+}: {
+  pause: { id: number; start: string; end: string };
+  version: number;
+  answer: Answer;
+  pending: boolean;
+}) {
   const [form] = useActionForm(`pause-remove-${pause.id}`, answer);
-  const effect = answer?.preview as Effect | null | undefined;
+  const effect = pauseEffect(answer);
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate aria-labelledby={`pause-remove-${pause.id}-heading`}>
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
+      aria-labelledby={`pause-remove-${pause.id}-heading`}
+    >
       <h2 id={`pause-remove-${pause.id}-heading`} className="font-semibold">
         Pause to come: {formatDay(pause.start)} until {formatDay(pause.end)}
       </h2>
@@ -185,9 +217,15 @@ function RemoveForm({ pause, version, answer, pending }: { pause: { id: number; 
 
 function CreditForm({ credit, remaining, version, answer, pending }: { credit: number; remaining: number; version: number; answer: Answer; pending: boolean }) {
   const [form, fields] = useActionForm("pause-credit", answer);
-  const effect = answer?.preview as Effect | null | undefined;
+  const effect = creditEffect(answer);
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate aria-labelledby="pause-credit-heading">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
+      aria-labelledby="pause-credit-heading"
+    >
       <h2 id="pause-credit-heading" className="font-semibold">
         Pause credit
       </h2>

@@ -27,7 +27,10 @@ export async function action(args: ActionFunctionArgs) {
   const subscription = view!.id;
   return previewOrConfirm(args, manualPaymentRequest, api, {
     to: `/members/${id}`,
-    preview: (a, values) => a.post("/subscriptions/:id/manual-payment", { params: { id: subscription }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
+    preview: (a, values) =>
+      a
+        .post("/subscriptions/:id/manual-payment", { params: { id: subscription }, body: { ...values, preview: true } })
+        .then((r) => ("preview" in r ? r.preview : null)),
     apply: (a, values) => a.post("/subscriptions/:id/manual-payment", { params: { id: subscription }, body: values }),
     done: (values) => ({
       summary: values.method === "charge" ? "Payment charged" : values.method === "bank_transfer" ? "Bank transfer recorded" : "Payment recorded",
@@ -35,13 +38,11 @@ export async function action(args: ActionFunctionArgs) {
         values.method === "charge"
           ? "See its outcome in the payments below."
           : values.method === "bank_transfer"
-            ? "Mark it received when it arrives."
-            : "The balance owing is paid.",
+          ? "Mark it received when it arrives."
+          : "The balance owing is paid.",
     }),
   });
 }
-
-type Preview = { method: string; total: number; periods: { payment_id: number; period_start: string | null; period_end: string | null; amount: number; type: string | null }[]; restores: boolean; endsGrace: boolean };
 
 export default function PaymentPage() {
   const { member, view, key } = useLoaderData<typeof loader>();
@@ -56,7 +57,7 @@ export default function PaymentPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: manualPaymentRequest }),
     defaultValue: { method: "charge" },
   });
-  const preview = answer?.preview as Preview | null | undefined;
+  const preview = answer?.preview;
   const method = (fields.method.value as string | undefined) ?? "charge";
   const sentKey = (answer?.result?.initialValue as { key?: string } | undefined)?.key ?? key;
   return (
@@ -84,14 +85,19 @@ export default function PaymentPage() {
         <TextAreaField field={fields.note} label="Note (optional)" rows={2} />
         <PreviewButton pending={pending} />
         {preview && answer?.previewed ? (
-          <ConfirmStep previewed={answer.previewed} confirm={preview.method === "charge" ? `Charge ${formatCents(preview.total)} now` : `Record ${formatCents(preview.total)}`} pending={pending}>
+          <ConfirmStep
+            previewed={answer.previewed}
+            confirm={preview.method === "charge" ? `Charge ${formatCents(preview.total)} now` : `Record ${formatCents(preview.total)}`}
+            pending={pending}
+          >
             <EffectRow
               label="Periods paid"
               after={
                 <ul className="list-disc pl-5">
                   {preview.periods.map((p) => (
                     <li key={p.payment_id}>
-                      {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` to ${formatDay(p.period_end)}` : ""}` : (p.type ?? "Payment")}: {formatCents(p.amount)}
+                      {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` to ${formatDay(p.period_end)}` : ""}` : p.type ?? "Payment"}:{" "}
+                      {formatCents(p.amount)}
                     </li>
                   ))}
                 </ul>
@@ -103,8 +109,12 @@ export default function PaymentPage() {
               after={
                 preview.method === "bank_transfer"
                   ? "It waits until you mark it received; the grace period runs on meanwhile"
-                  : [preview.endsGrace ? "the grace period ends" : null, preview.restores ? "the membership runs again from the period running today, and the door lets the member in" : null].filter(Boolean).join("; ") ||
-                    "Nothing more is owed"
+                  : [
+                      preview.endsGrace ? "the grace period ends" : null,
+                      preview.restores ? "the membership runs again from the period running today, and the door lets the member in" : null,
+                    ]
+                      .filter(Boolean)
+                      .join("; ") || "Nothing more is owed"
               }
             />
           </ConfirmStep>

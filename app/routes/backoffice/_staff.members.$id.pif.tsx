@@ -20,13 +20,20 @@ const METHOD_LABELS = { eftpos: "EFTPOS at the desk", cash: "Cash", bank_transfe
 export async function loader(args: LoaderFunctionArgs) {
   const { member, view, api } = await membershipPage(args, "pif");
   if (!member.can.change_membership || !member.can.take_money) throw new Response("Only admins can sell a membership.", { status: 403 });
-  if (view && !view.actions.pif) throw new Response("A paid-in-full membership cannot be added now: the member's membership has a price change scheduled, or has not started.", { status: 403 });
+  if (view && !view.actions.pif)
+    throw new Response("A paid-in-full membership cannot be added now: the member's membership has a price change scheduled, or has not started.", {
+      status: 403,
+    });
   // The paid-in-full prices sold at the member's gym: from their membership's page data, or the offerings list.
   const options = view
     ? view.pif_options
     : (await orRefusal(args.request, api.get("/offerings"))).data
         .filter((o) => !o.archived_at)
-        .flatMap((o) => o.prices.filter((p) => p.billing_frequency === "one_off" && !p.archived_at).map((p) => ({ id: p.id, offering: o.name, amount: p.amount, frequency: "Paid in full", term: p.term })));
+        .flatMap((o) =>
+          o.prices
+            .filter((p) => p.billing_frequency === "one_off" && !p.archived_at)
+            .map((p) => ({ id: p.id, offering: o.name, amount: p.amount, frequency: "Paid in full", term: p.term })),
+        );
   return { member, view, options, key: crypto.randomUUID().replace(/-/g, ""), today: localDay(new Date()) };
 }
 
@@ -36,11 +43,12 @@ export async function action(args: ActionFunctionArgs) {
     to: `/members/${id}`,
     preview: (a, values) => a.post("/members/:id/pif", { params: { id }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
     apply: (a, values) => a.post("/members/:id/pif", { params: { id }, body: values }),
-    done: (values) => ({ summary: "Paid-in-full membership added", detail: values.method === "bank_transfer" ? "Mark the transfer received when it arrives." : undefined }),
+    done: (values) => ({
+      summary: "Paid-in-full membership added",
+      detail: values.method === "bank_transfer" ? "Mark the transfer received when it arrives." : undefined,
+    }),
   });
 }
-
-type Preview = { price: { id: number; amount: number; offering: string }; start: string; ends: string | null; amount: number; joiningFee: number; endsCurrent: { subscription_id: number; on: string } | null; startsLater: boolean };
 
 export default function PifPage() {
   const { member, view, options, key, today } = useLoaderData<typeof loader>();
@@ -55,7 +63,7 @@ export default function PifPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: pifRequest }),
     defaultValue: { start: view?.paid_until && view.paid_until > today && !view.cancelled_at ? view.paid_until : today, method: "eftpos" },
   });
-  const preview = answer?.preview as Preview | null | undefined;
+  const preview = answer?.preview;
   const method = (fields.method.value as string | undefined) ?? "eftpos";
   const sentKey = (answer?.result?.initialValue as { key?: string } | undefined)?.key ?? key;
   return (
@@ -89,8 +97,14 @@ export default function PifPage() {
         <PreviewButton pending={pending} />
         {preview && answer?.previewed ? (
           <ConfirmStep previewed={answer.previewed} confirm={`Add it: ${formatCents(preview.amount)} paid`} pending={pending}>
-            <EffectRow label="Membership" after={`${preview.price.offering}, from ${formatDay(preview.start)}${preview.ends ? ` until ${formatDay(preview.ends)}` : " with no end"}`} />
-            <EffectRow label="Paid" after={`${formatCents(preview.amount)}${preview.joiningFee ? ` (with the ${formatCents(preview.joiningFee)} joining fee)` : ""}`} />
+            <EffectRow
+              label="Membership"
+              after={`${preview.price.offering}, from ${formatDay(preview.start)}${preview.ends ? ` until ${formatDay(preview.ends)}` : " with no end"}`}
+            />
+            <EffectRow
+              label="Paid"
+              after={`${formatCents(preview.amount)}${preview.joiningFee ? ` (with the ${formatCents(preview.joiningFee)} joining fee)` : ""}`}
+            />
             {preview.endsCurrent ? <EffectRow label="Current membership" after={`Cancelled: ends ${formatDay(preview.endsCurrent.on)}`} /> : null}
             <EffectRow label="Status card" after={preview.startsLater ? `Upcoming until ${formatDay(preview.start)}` : "Active, paid in full"} />
           </ConfirmStep>

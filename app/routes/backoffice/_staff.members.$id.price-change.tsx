@@ -25,7 +25,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const form = await args.request.clone().formData().catch(() => null);
+  const form = await args.request
+    .clone()
+    .formData()
+    .catch(() => null);
   const removing = form?.get("form") === "remove";
   const { id, api, view } = await membershipPage(args, removing ? "remove_price_change" : "price_change");
   const subscription = view!.id;
@@ -48,18 +51,6 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-type Preview = {
-  effect: {
-    takesEffect: string;
-    fromAmount: number;
-    toAmount: number;
-    nextChargeBefore: { day: string; amount: number } | null;
-    nextChargeAfter: { day: string; amount: number } | null;
-    card: { label: string; colour: "green" | "amber" | "red"; detail: string };
-  };
-  email: { to: string; reply_to: string | null; subject: string; text: string };
-};
-
 export default function PriceChangePage() {
   const { member, view } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
@@ -67,9 +58,7 @@ export default function PriceChangePage() {
   const sentForm = (answer?.result?.initialValue as { form?: string } | undefined)?.form;
   return (
     <ActionPage memberId={member.id} memberName={memberName(member)} title="Change price" view={view}>
-      {view.scheduled_price_change ? (
-        <RemoveForm view={view} answer={sentForm === "remove" ? answer : undefined} pending={pending} />
-      ) : null}
+      {view.scheduled_price_change ? <RemoveForm view={view} answer={sentForm === "remove" ? answer : undefined} pending={pending} /> : null}
       {view.actions.price_change ? <ScheduleForm view={view} answer={sentForm === "remove" ? undefined : answer} pending={pending} /> : null}
     </ActionPage>
   );
@@ -88,10 +77,17 @@ function ScheduleForm({ view, answer, pending }: { view: View; answer: Answer; p
     onValidate: ({ formData }) => parseWithZod(formData, { schema: priceChangeRequest }),
     defaultValue: { from: "period_end", notify: "on", subscription_id: String(view.id) },
   });
-  const preview = answer?.preview as Preview | null | undefined;
+  // The answer of the schedule form (the remove form previews nothing of its own).
+  const preview = answer?.preview && "effect" in answer.preview ? answer.preview : null;
   const from = (fields.from.value as string | undefined) ?? "period_end";
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-5 rounded-lg border border-slate-200 bg-white p-4" noValidate aria-labelledby="schedule-heading">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="space-y-5 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
+      aria-labelledby="schedule-heading"
+    >
       <h2 id="schedule-heading" className="font-semibold">
         {view.scheduled_price_change ? "Schedule another change instead" : "Move to another price"}
       </h2>
@@ -103,10 +99,15 @@ function ScheduleForm({ view, answer, pending }: { view: View; answer: Answer; p
           field={fields.price_id}
           label="New price"
           placeholder="Choose a price"
-          options={view.price_options.map((p) => ({ value: String(p.id), label: `${p.offering}: ${formatCents(p.amount)} ${p.frequency.toLowerCase()}${p.term ? ` (${p.term})` : ""}` }))}
+          options={view.price_options.map((p) => ({
+            value: String(p.id),
+            label: `${p.offering}: ${formatCents(p.amount)} ${p.frequency.toLowerCase()}${p.term ? ` (${p.term})` : ""}`,
+          }))}
         />
       ) : (
-        <p className="text-sm text-slate-700">No other {view.price.frequency.toLowerCase()} price is sold at {view.gym.name}: a change keeps the member&apos;s billing rhythm.</p>
+        <p className="text-sm text-slate-700">
+          No other {view.price.frequency.toLowerCase()} price is sold at {view.gym.name}: a change keeps the member&apos;s billing rhythm.
+        </p>
       )}
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">From</legend>
@@ -126,7 +127,11 @@ function ScheduleForm({ view, answer, pending }: { view: View; answer: Answer; p
       <PreviewButton pending={pending}>Preview the change and the e-mail</PreviewButton>
       {preview && answer?.previewed ? (
         <ConfirmStep previewed={answer.previewed} confirm="Schedule the change" pending={pending}>
-          <EffectRow label="Price" before={formatCents(preview.effect.fromAmount)} after={`${formatCents(preview.effect.toAmount)} from ${formatDay(preview.effect.takesEffect)}`} />
+          <EffectRow
+            label="Price"
+            before={formatCents(preview.effect.fromAmount)}
+            after={`${formatCents(preview.effect.toAmount)} from ${formatDay(preview.effect.takesEffect)}`}
+          />
           <EffectRow label="Next charge" before={chargeText(preview.effect.nextChargeBefore)} after={chargeText(preview.effect.nextChargeAfter)} />
           <EffectRow label="Status card" after={<CardAfter card={preview.effect.card} />} />
           <EmailPreview title="The member's e-mail" email={preview.email} sent={Boolean(fields.notify.value)} />
@@ -140,7 +145,13 @@ function RemoveForm({ view, answer, pending }: { view: View; answer: Answer; pen
   const [form] = useForm<Record<string, unknown>>({ id: "price-change-remove", lastResult: answer?.result });
   const change = view.scheduled_price_change!;
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4" noValidate aria-labelledby="remove-heading">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
+      aria-labelledby="remove-heading"
+    >
       <h2 id="remove-heading" className="font-semibold">
         Scheduled change
       </h2>

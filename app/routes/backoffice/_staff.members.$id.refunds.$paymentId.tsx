@@ -23,7 +23,10 @@ export const meta: MetaFunction = () => [{ title: "Refund · Gym Membership" }];
 async function page(args: LoaderFunctionArgs | ActionFunctionArgs) {
   const { id, api } = memberRoute(args);
   const paymentId = idParam(args.params, "paymentId");
-  const [member, refunds] = await orRefusal(args.request, Promise.all([api.get("/members/:id", { params: { id } }), api.get("/payments/:id/refunds", { params: { id: paymentId } })]));
+  const [member, refunds] = await orRefusal(
+    args.request,
+    Promise.all([api.get("/members/:id", { params: { id } }), api.get("/payments/:id/refunds", { params: { id: paymentId } })]),
+  );
   // A payment of another member is not this page's: the same answer as a payment that is not there.
   if (refunds.payment.user_id !== member.id) throw new Response("No such payment.", { status: 404 });
   return { id, api, member, paymentId, refunds };
@@ -38,7 +41,8 @@ export async function action(args: ActionFunctionArgs) {
   const { id, api, paymentId } = await page(args);
   return previewOrConfirm(args, refundForm, api, {
     to: `/members/${id}#payments`,
-    preview: (a, values) => a.post("/payments/:id/refunds", { params: { id: paymentId }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
+    preview: (a, values) =>
+      a.post("/payments/:id/refunds", { params: { id: paymentId }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
     apply: (a, values) => a.post("/payments/:id/refunds", { params: { id: paymentId }, body: values }),
     done: (values) => ({ summary: `Refund of ${formatCents(values.amount)} made`, detail: "See it under the payment below; the member is e-mailed." }),
   });
@@ -53,8 +57,6 @@ const HOW: Record<string, string> = {
   bank_transfer: "send it from the gym's bank account; it is recorded as given back now",
 };
 
-type Preview = { method: string; amount: number; paid: number; left_before: number; left_after: number; method_label: string; reason_label: string; through_provider: boolean; member_sees: string };
-
 export default function RefundPage() {
   const { member, refunds, key } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
@@ -68,7 +70,7 @@ export default function RefundPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: refundForm }),
     defaultValue: { amount: (refunds.refundable / 100).toFixed(2), reason: "requested_by_customer" },
   });
-  const preview = answer?.preview as Preview | null | undefined;
+  const preview = answer?.preview;
   const sentKey = (answer?.result?.initialValue as { key?: string } | undefined)?.key ?? key;
   const reason = (fields.reason.value as string | undefined) ?? "requested_by_customer";
   const { payment } = refunds;

@@ -32,11 +32,15 @@ export async function loader(args: LoaderFunctionArgs) {
   const [me, offerings, recent] = await orRefusal(args.request, Promise.all([api.get("/me"), api.get("/offerings"), api.get("/members/change-price")]));
   if (!me.permissions.includes("subscriptions.write")) throw new Response("Only admins can change a membership.", { status: 403 });
   const label = (o: { name: string }, p: { amount: number; billing_frequency: string; term: string | null; archived_at: string | null }) =>
-    `${o.name}: ${formatCents(p.amount)} ${FREQUENCY_LABELS[p.billing_frequency as BillingFrequency].toLowerCase()}${p.term ? ` (${p.term})` : ""}${p.archived_at ? " · archived" : ""}`;
+    `${o.name}: ${formatCents(p.amount)} ${FREQUENCY_LABELS[p.billing_frequency as BillingFrequency].toLowerCase()}${p.term ? ` (${p.term})` : ""}${
+      p.archived_at ? " · archived" : ""
+    }`;
   // Recurring prices: paid in full is sold on its own. Members on a term price may move off it, but a term is a new
   // membership, not something to move onto.
   const recurring = offerings.data.flatMap((o) =>
-    o.prices.filter((p) => p.billing_frequency !== "one_off").map((p) => ({ id: p.id, label: label(o, p), archived: Boolean(p.archived_at || o.archived_at), term: Boolean(p.term) })),
+    o.prices
+      .filter((p) => p.billing_frequency !== "one_off")
+      .map((p) => ({ id: p.id, label: label(o, p), archived: Boolean(p.archived_at || o.archived_at), term: Boolean(p.term) })),
   );
   const url = new URL(args.request.url).searchParams;
   const prefill = Object.fromEntries(PREFILL.flatMap((k) => (url.get(k) ? [[k, url.get(k)!]] : [])));
@@ -59,12 +63,6 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-type Preview = {
-  count: number;
-  sample: { member: { id: number; name: string }; from_amount: number; to_amount: number | null; takes_effect: string | null; skip: string | null }[];
-  email: { to: string; reply_to: string | null; subject: string; text: string } | null;
-};
-
 export default function BulkPriceChange() {
   const { from, to, recent, prefill, key } = useLoaderData<typeof loader>();
   const staff = useRouteLoaderData<typeof staffLoader>("routes/backoffice/_staff");
@@ -79,7 +77,7 @@ export default function BulkPriceChange() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: bulkPriceChangeConfirm }),
     defaultValue: { from: "period_end", notify: "on", ...prefill } as Record<string, unknown> as Record<string, string>,
   });
-  const preview = answer?.preview as Preview | null | undefined;
+  const preview = answer?.preview;
   const sent = answer?.result?.initialValue as Record<string, unknown> | undefined;
   const sentKey = (sent?.key as string | undefined) ?? key;
   const checked = new Set([(sent ? sent.from_price_ids : prefill.from_price_ids) ?? []].flat().map(String));
@@ -97,8 +95,8 @@ export default function BulkPriceChange() {
       </nav>
       <h1 className="text-2xl font-semibold">Change prices in bulk</h1>
       <p className="text-sm text-slate-700">
-        Move the members on some prices to another. Each is moved as from their own page: the same checks, a line in their history, and the e-mail if you choose. Members it
-        cannot move are listed with the reason.
+        Move the members on some prices to another. Each is moved as from their own page: the same checks, a line in their history, and the e-mail if you
+        choose. Members it cannot move are listed with the reason.
       </p>
       <Form method="post" {...getFormProps(form)} className="space-y-6 rounded-lg border border-slate-200 bg-white p-4" noValidate>
         <FormErrors id={form.errorId} errors={form.errors} />
@@ -108,7 +106,13 @@ export default function BulkPriceChange() {
           <div className="mt-2 grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
             {from.map((p) => (
               <label key={p.id} className="flex items-center gap-2">
-                <input type="checkbox" name="from_price_ids" value={p.id} defaultChecked={checked.has(String(p.id))} className="h-4 w-4 rounded border-slate-300 text-brand-600" />
+                <input
+                  type="checkbox"
+                  name="from_price_ids"
+                  value={p.id}
+                  defaultChecked={checked.has(String(p.id))}
+                  className="h-4 w-4 rounded border-slate-300 text-brand-600"
+                />
                 {p.label}
               </label>
             ))}
@@ -124,7 +128,8 @@ export default function BulkPriceChange() {
               The end of each member&apos;s paid period
             </label>
             <label className="flex items-center gap-2">
-              <input type="radio" name="from" value="date" defaultChecked={period === "date"} className="h-4 w-4 border-slate-300 text-brand-600" />A day I choose
+              <input type="radio" name="from" value="date" defaultChecked={period === "date"} className="h-4 w-4 border-slate-300 text-brand-600" />A day I
+              choose
             </label>
           </div>
           <FieldErrors id={fields.from.errorId} errors={fields.from.errors} />
@@ -137,9 +142,17 @@ export default function BulkPriceChange() {
               field={fields.gym}
               label="Gym"
               placeholder={staff?.me.current_gym ? `Current gym (${staff.me.current_gym.name})` : "Current gym"}
-              options={[...(isAdmin ? [{ value: "all", label: "Every gym" }] : []), ...(staff?.me.gyms ?? []).map((g) => ({ value: String(g.id), label: g.name }))]}
+              options={[
+                ...(isAdmin ? [{ value: "all", label: "Every gym" }] : []),
+                ...(staff?.me.gyms ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+              ]}
             />
-            <SelectField field={fields.status} label="Status" placeholder="Any status" options={MEMBER_STATUS_FILTERS.filter((s) => s !== "none").map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />
+            <SelectField
+              field={fields.status}
+              label="Status"
+              placeholder="Any status"
+              options={MEMBER_STATUS_FILTERS.filter((s) => s !== "none").map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+            />
             <Field field={fields.tag} label="Tag (optional)" />
             <Field field={fields.q} label="Name, e-mail or mobile (optional)" />
           </div>
@@ -150,7 +163,11 @@ export default function BulkPriceChange() {
         </div>
         <PreviewButton pending={pending}>Preview the members and the e-mail</PreviewButton>
         {preview && answer?.previewed ? (
-          <ConfirmStep previewed={answer.previewed} confirm={`Change ${preview.count.toLocaleString("en-NZ")} member${preview.count === 1 ? "" : "s"}`} pending={pending}>
+          <ConfirmStep
+            previewed={answer.previewed}
+            confirm={`Change ${preview.count.toLocaleString("en-NZ")} member${preview.count === 1 ? "" : "s"}`}
+            pending={pending}
+          >
             <EffectRow label="Members" after={`${preview.count.toLocaleString("en-NZ")} on the chosen prices match the filters`} />
             {preview.sample.length ? (
               <div className="py-2 text-sm">
@@ -159,9 +176,15 @@ export default function BulkPriceChange() {
                   <table className="min-w-full text-left">
                     <thead className="text-xs text-slate-600">
                       <tr>
-                        <th scope="col" className="py-1 pr-3 font-medium">Member</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">Now</th>
-                        <th scope="col" className="py-1 font-medium">Change</th>
+                        <th scope="col" className="py-1 pr-3 font-medium">
+                          Member
+                        </th>
+                        <th scope="col" className="py-1 pr-3 font-medium">
+                          Now
+                        </th>
+                        <th scope="col" className="py-1 font-medium">
+                          Change
+                        </th>
                       </tr>
                     </thead>
                     <tbody className="divide-y divide-slate-100">
@@ -169,7 +192,13 @@ export default function BulkPriceChange() {
                         <tr key={s.member.id}>
                           <td className="py-1 pr-3">{s.member.name}</td>
                           <td className="py-1 pr-3">{formatCents(s.from_amount)}</td>
-                          <td className="py-1">{s.skip ? <span className="text-amber-800">Skipped: {s.skip}</span> : `${formatCents(s.to_amount!)} from ${formatDay(s.takes_effect!)}`}</td>
+                          <td className="py-1">
+                            {s.skip ? (
+                              <span className="text-amber-800">Skipped: {s.skip}</span>
+                            ) : (
+                              `${formatCents(s.to_amount!)} from ${formatDay(s.takes_effect!)}`
+                            )}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

@@ -25,10 +25,15 @@ const METHOD_LABELS = { eftpos: "EFTPOS at the desk", cash: "Cash", bank_transfe
 export async function loader(args: LoaderFunctionArgs) {
   const api = gymApi(args);
   const [me, offerings] = await orRefusal(args.request, Promise.all([api.get("/me"), api.get("/offerings")]));
-  if (!me.permissions.includes("subscriptions.write") || !me.permissions.includes("money.write")) throw new Response("Only admins can sell a membership.", { status: 403 });
+  if (!me.permissions.includes("subscriptions.write") || !me.permissions.includes("money.write"))
+    throw new Response("Only admins can sell a membership.", { status: 403 });
   const options = offerings.data
     .filter((o) => !o.archived_at)
-    .flatMap((o) => o.prices.filter((p) => p.billing_frequency === "one_off" && !p.archived_at).map((p) => ({ value: String(p.id), label: `${o.name}: ${formatCents(p.amount)}${p.term ? ` (${p.term})` : ""}` })));
+    .flatMap((o) =>
+      o.prices
+        .filter((p) => p.billing_frequency === "one_off" && !p.archived_at)
+        .map((p) => ({ value: String(p.id), label: `${o.name}: ${formatCents(p.amount)}${p.term ? ` (${p.term})` : ""}` })),
+    );
   return { organisationId: me.current_organisation!.id, options, key: crypto.randomUUID().replace(/-/g, ""), today: localDay(new Date()) };
 }
 
@@ -39,13 +44,13 @@ export async function action(args: ActionFunctionArgs) {
   return previewOrConfirm(args, onboardPifRequest, api, {
     to: (applied) => `/members/${(applied as { user_id: number }).user_id}`,
     preview: (a, values) =>
-      a.post("/organisations/:id/members/onboard-pif", { params: { id: organisation }, body: { ...values, preview: true } }).then((r) => ("preview" in r ? r.preview : null)),
+      a
+        .post("/organisations/:id/members/onboard-pif", { params: { id: organisation }, body: { ...values, preview: true } })
+        .then((r) => ("preview" in r ? r.preview : null)),
     apply: (a, values) => a.post("/organisations/:id/members/onboard-pif", { params: { id: organisation }, body: values }),
     done: (values) => ({ summary: "Member added", detail: `${values.name} was e-mailed an invitation to set a password.` }),
   });
 }
-
-type Preview = { gym: string; member: { name: string; email: string }; price: { offering: string }; start: string; ends: string | null; amount: number; joiningFee: number; startsLater: boolean };
 
 export default function NewPifMember() {
   const { options, key, today } = useLoaderData<typeof loader>();
@@ -61,7 +66,7 @@ export default function NewPifMember() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: onboardPifRequest }),
     defaultValue: { start: today, method: "eftpos", gym_id: staff?.me.current_gym ? String(staff.me.current_gym.id) : undefined },
   });
-  const preview = answer?.preview as Preview | null | undefined;
+  const preview = answer?.preview;
   const method = (fields.method.value as string | undefined) ?? "eftpos";
   const sentKey = (answer?.result?.initialValue as { key?: string } | undefined)?.key ?? key;
   return (
@@ -74,7 +79,9 @@ export default function NewPifMember() {
         <span className="text-slate-700">New paid-in-full member</span>
       </nav>
       <h1 className="text-2xl font-semibold">New paid-in-full member</h1>
-      <p className="text-sm text-slate-700">For someone who paid for their whole membership at the desk. They are e-mailed an invitation to set a password and sign in.</p>
+      <p className="text-sm text-slate-700">
+        For someone who paid for their whole membership at the desk. They are e-mailed an invitation to set a password and sign in.
+      </p>
       <Form method="post" {...getFormProps(form)} className="space-y-5 rounded-lg border border-slate-200 bg-white p-4" noValidate>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="key" value={sentKey} />
@@ -82,9 +89,18 @@ export default function NewPifMember() {
           <Field field={fields.name} label="Name" inputProps={{ autoComplete: "off" }} />
           <Field field={fields.email} label="E-mail" type="email" inputProps={{ autoComplete: "off" }} />
           <Field field={fields.mobile_number} label="Mobile (optional)" type="tel" />
-          <SelectField field={fields.gym_id} label="Home gym" placeholder="Choose a gym" options={(staff?.me.gyms ?? []).map((g) => ({ value: String(g.id), label: g.name }))} />
+          <SelectField
+            field={fields.gym_id}
+            label="Home gym"
+            placeholder="Choose a gym"
+            options={(staff?.me.gyms ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+          />
         </div>
-        {options.length ? <SelectField field={fields.price_id} label="Paid-in-full price" placeholder="Choose a price" options={options} /> : <p className="text-sm text-slate-700">No paid-in-full price is on sale.</p>}
+        {options.length ? (
+          <SelectField field={fields.price_id} label="Paid-in-full price" placeholder="Choose a price" options={options} />
+        ) : (
+          <p className="text-sm text-slate-700">No paid-in-full price is on sale.</p>
+        )}
         <Field field={fields.start} label="Starts" inputProps={{ type: "date" } as object} />
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Paid by</legend>
@@ -102,8 +118,14 @@ export default function NewPifMember() {
         {preview && answer?.previewed ? (
           <ConfirmStep previewed={answer.previewed} confirm={`Add the member: ${formatCents(preview.amount)} paid`} pending={pending}>
             <EffectRow label="Member" after={`${preview.member.name} <${preview.member.email}>, at ${preview.gym}`} />
-            <EffectRow label="Membership" after={`${preview.price.offering}, from ${formatDay(preview.start)}${preview.ends ? ` until ${formatDay(preview.ends)}` : " with no end"}`} />
-            <EffectRow label="Paid" after={`${formatCents(preview.amount)}${preview.joiningFee ? ` (with the ${formatCents(preview.joiningFee)} joining fee)` : ""}`} />
+            <EffectRow
+              label="Membership"
+              after={`${preview.price.offering}, from ${formatDay(preview.start)}${preview.ends ? ` until ${formatDay(preview.ends)}` : " with no end"}`}
+            />
+            <EffectRow
+              label="Paid"
+              after={`${formatCents(preview.amount)}${preview.joiningFee ? ` (with the ${formatCents(preview.joiningFee)} joining fee)` : ""}`}
+            />
             <EffectRow label="Then" after="They are e-mailed an invitation to set a password (the link works for seven days)" />
           </ConfirmStep>
         ) : null}

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { capitaliseWords, formatDateTime, localDay } from "../../domain/dates";
+import { formatDateTime, localDay } from "../../domain/dates";
+import { capitaliseWords } from "../../domain/names";
 import { controlClass } from "../components/control-class";
 import { DateInput, Field, invalidProps, SubmitRow } from "../features/debugging/forms";
 import { ApiRequestError, gymApi } from "../lib/api.server";

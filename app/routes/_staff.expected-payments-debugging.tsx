@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { addCalendarDays, capitaliseWords, formatDate, localDay } from "../../domain/dates";
+import { addCalendarDays, formatDate, localDay } from "../../domain/dates";
+import { capitaliseWords } from "../../domain/names";
 import { formatCents } from "../../domain/money";
 import { EXPECTED_PAYMENTS_DEFAULT_DAYS } from "../../domain/schemas/debugging";
 import { DateInput, Field, SubmitRow } from "../features/debugging/forms";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { capitaliseWords } from "../../domain/dates";
+import { capitaliseWords } from "../../domain/names";
 import { CostPerVisitPanel, SubscriptionPeriodsPanel, WeeklyVisitsPanel } from "../features/members/activity-panels";
 import { ifAllowed } from "../lib/api.server";
 import { memberRoute, orRefusal } from "../features/members/member-route.server";

@@ -1,7 +1,8 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import type { loader as staffLayout } from "../../routes/_staff";
-import { capitaliseWords, formatDateTime } from "../../../domain/dates";
+import { formatDateTime } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import type { loader } from "../../routes/_staff.members.$id._index";
 import { RecurringSessions } from "../calendar/recurring-sessions";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { capitaliseWords, formatDate, formatDay } from "../../../domain/dates";
+import { formatDate, formatDay } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import { formatCents } from "../../../domain/money";
 import type { StatusColour } from "../../../domain/subscription";
 import { COLOUR_CLASSES } from "../members/status-badge";

@@ -5,6 +5,7 @@ import { MemberPage } from "../features/members/member-page";
 import { ifAllowed, ifCalendar } from "../lib/api.server";
 import { memberRoute, orRefusal } from "../features/members/member-route.server";
 import { pageQuery } from "../lib/params.server";
+import { withDateTexts } from "../lib/date-texts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -33,7 +34,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
   // A member without a membership can still be sold a paid-in-full one.
   const pifAllowed = !view && member.can.change_membership && member.can.take_money;
-  return { member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule };
+  return withDateTexts({ member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule });
 }
 
 export default function MemberShow() {

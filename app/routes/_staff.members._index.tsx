@@ -6,6 +6,7 @@ import { ApiRequestError, gymApi } from "../lib/api.server";
 import { requireApp } from "../lib/host.server";
 import { redirectForApiError } from "../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Members · Gym Membership" }];
 
@@ -24,11 +25,11 @@ export async function loader(args: LoaderFunctionArgs) {
       }),
       api.get("/offerings"),
     ]);
-    return {
+    return withDateTexts({
       list: "errors" in list ? null : list,
       errors: "errors" in list ? list.errors : {},
       offerings: offerings.data,
-    };
+    });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

@@ -24,3 +24,13 @@ export function shiftCalendarDay(day: string, n: number): string {
   d.setUTCDate(d.getUTCDate() + n);
   return d.toISOString().slice(0, 10);
 }
+
+/** A wall-clock "HH:mm" as minutes after midnight ("07:30" → 450). */
+export const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+/** Minutes after midnight as a wall-clock "HH:mm" (450 → "07:30"). */
+export const hhmmOf = (total: number) => `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+/** A wall-clock "HH:mm" on SPEC §9's 12-hour clock ("13:05" → "1:05 PM"). */
+export const clockOf = (hhmm: string) => {
+  const h = Number(hhmm.slice(0, 2));
+  return `${h % 12 || 12}:${hhmm.slice(3, 5)} ${h < 12 ? "AM" : "PM"}`;
+};

@@ -128,10 +128,7 @@ export function addCalendarDays(day: string, n: number): string {
   return shiftDay(`${day}|${n}`);
 }
 
-/** A wall-clock "HH:mm" as minutes after midnight ("07:30" → 450). */
-export const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-/** Minutes after midnight as a wall-clock "HH:mm" (450 → "07:30"). */
-export const hhmmOf = (total: number) => `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+export { hhmmOf, minutesOfDay } from "./calendar-day";
 
 /** A wall-clock time in Auckland ("2026-11-26", "09:30") as the instant it is, daylight saving included. */
 export const localInstant = (day: string, hhmm: string) => new Date(zonedInstant(day, hhmm));

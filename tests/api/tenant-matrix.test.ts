@@ -17,7 +17,7 @@ import { setup, signedIn } from "./harness";
  * with Alpha's side of her.
  *
  * It runs twice: with row-level security (the product) and without it, so each wall is proven on its own:
- * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0011).
+ * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0013).
  * A route that is neither in ROUTES nor in NOT_TENANT_SCOPED fails the test: cover it the day it is added.
  */
 

@@ -41,5 +41,3 @@ export function activeConditions(s: ActiveFacts, at: Date): ActiveCondition[] {
     { rule: "Was still a member", holds: !removed || removed > at, detail: removed ? `Removed ${formatDateTime(removed)}` : "Still a member" },
   ];
 }
-
-export const countsAsActive = (s: ActiveFacts, at: Date) => activeConditions(s, at).every((c) => c.holds);

@@ -1,4 +1,4 @@
-import { MONTH_NAMES } from "./calendar-day";
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 
 /** Every date a person sees is in Pacific/Auckland, 12-hour clock (SPEC §9). */
 export const TIME_ZONE = "Pacific/Auckland";
@@ -24,109 +24,37 @@ function remembered<K, V>(fn: (key: K) => V, max = 5000): (key: K) => V {
   };
 }
 
-/**
- * Auckland's wall clock at an instant, from the runtime's own time-zone data (Intl), in the browser as on the
- * server: date-fns-tz did this for 9 KB of JavaScript on every page (decision 0037).
+/*
+ * Auckland's wall clock is date-fns-tz's (decision 0053): the server and domain/ only. The browser gets dates as
+ * text from the loaders, so no page ships this module or date-fns.
  */
-interface WallClock {
-  year: number;
-  month: number; // 1–12
-  day: number;
-  hour: number; // 0–23
-  minute: number;
-  second: number;
-}
-const wallParts = new Intl.DateTimeFormat("en-US", {
-  timeZone: TIME_ZONE,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "numeric",
-  day: "numeric",
-  hour: "numeric",
-  minute: "numeric",
-  second: "numeric",
-});
-const wallClock = remembered((ms: number): WallClock => {
-  const n: Record<string, number> = {};
-  for (const p of wallParts.formatToParts(ms)) if (p.type !== "literal") n[p.type] = Number(p.value);
-  return { year: n.year, month: n.month, day: n.day, hour: n.hour % 24, minute: n.minute, second: n.second };
-});
-/** How far Auckland's clock is ahead of UTC at an instant, in ms (12 or 13 hours). */
-const offsetAt = (ms: number) => {
-  const second = Math.floor(ms / 1000) * 1000;
-  const w = wallClock(second);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - second;
-};
+const HOUR_MS = 3600 * 1000;
+const WALL = "yyyy-MM-dd'T'HH:mm:ss";
 /**
- * The instant Auckland's clock reads `y-m-d h:mi`. A time the clocks skip (2:30 AM as daylight saving starts) is
- * read an hour on, as the clocks would show it; a time they show twice (as it ends), its first showing.
+ * The instant Auckland's clock reads `day hh:mm`. The two hours a year that are not one instant are read as Temporal's
+ * "compatible" does, as they were before date-fns-tz came back (tests/unit/domain.test.ts pins them): a time the
+ * clocks skip (2:30 AM as daylight saving starts) is read an hour on, as the clocks would show it; a time they show
+ * twice (as it ends), its first showing. date-fns-tz alone reads the first as 1:30 AM and the second as its second
+ * showing. Auckland's clocks move by one hour.
  */
-function zonedInstant(y: number, m: number, d: number, h = 0, mi = 0): number {
-  const asUtc = Date.UTC(y, m - 1, d, h, mi);
-  // Not a date ("2026-xx-01"): an invalid instant (as before, with date-fns-tz), not a RangeError from Intl.
-  if (Number.isNaN(asUtc)) return NaN;
-  // The clocks change months apart, so the offsets a day either side are the only two it can be.
-  const before = offsetAt(asUtc - DAY_MS);
-  const after = offsetAt(asUtc + DAY_MS);
-  const fits = [before, after].map((o) => asUtc - o).filter((t) => offsetAt(t) === asUtc - t);
-  return fits.length ? Math.min(...fits) : asUtc - before;
-}
-const DAY_MS = 24 * 3600 * 1000;
-const zonedInstantOf = (day: string, hhmm = "00:00") => {
-  const [y, m, d] = day.split("-").map(Number);
-  return zonedInstant(y, m, d, Number(hhmm.slice(0, 2)), Number(hhmm.slice(3, 5)));
-};
-
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const two = (n: number) => String(n).padStart(2, "0");
-/** The date-fns pattern tokens this product uses; a quoted run ('at') is written as it is. */
-const TOKEN = /'[^']*'|EEEE|EEE|MMMM|MMM|MM|yyyy|dd|d|HH|h|mm|ss|a/g;
-function tokenValue(token: string, w: WallClock): string {
-  switch (token) {
-    case "yyyy":
-      return String(w.year);
-    case "MMMM":
-      return MONTH_NAMES[w.month - 1];
-    case "MMM":
-      return MONTH_NAMES[w.month - 1].slice(0, 3);
-    case "MM":
-      return two(w.month);
-    case "dd":
-      return two(w.day);
-    case "d":
-      return String(w.day);
-    case "EEEE":
-      return WEEKDAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()];
-    case "EEE":
-      return WEEKDAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()].slice(0, 3);
-    case "HH":
-      return two(w.hour);
-    case "h":
-      return String(w.hour % 12 || 12);
-    case "mm":
-      return two(w.minute);
-    case "ss":
-      return two(w.second);
-    case "a":
-      return w.hour < 12 ? "AM" : "PM";
-    default:
-      return token.slice(1, -1); // a quoted literal
-  }
+function zonedInstant(day: string, hhmm = "00:00"): number {
+  const wall = `${day}T${hhmm}:00`;
+  const at = fromZonedTime(wall, TIME_ZONE).getTime();
+  // Not a date ("2026-xx-01"): an invalid instant, for the caller's check to refuse.
+  if (Number.isNaN(at)) return NaN;
+  const reads = (ms: number) => formatInTimeZone(ms, TIME_ZONE, WALL) === wall;
+  if (reads(at)) return reads(at - HOUR_MS) ? at - HOUR_MS : at;
+  return at + HOUR_MS;
 }
 
 const formatters = new Map<string, (ms: number) => string>();
-/** `d` in Auckland time in a date-fns style pattern (the tokens in TOKEN), remembered per pattern and instant. */
+/**
+ * `d` in Auckland time in a date-fns pattern, remembered per pattern and instant. date-fns's English: "Sep", not
+ * Intl's en-NZ "Sept".
+ */
 export function formatLocal(d: DateInput, pattern: string): string {
   let format = formatters.get(pattern);
-  if (!format) {
-    formatters.set(
-      pattern,
-      (format = remembered((ms: number) => {
-        const w = wallClock(ms);
-        return pattern.replace(TOKEN, (token) => tokenValue(token, w));
-      })),
-    );
-  }
+  if (!format) formatters.set(pattern, (format = remembered((ms: number) => formatInTimeZone(ms, TIME_ZONE, pattern))));
   return format(toDate(d).getTime());
 }
 
@@ -144,10 +72,7 @@ export function formatDateRange(from: DateInput, to: DateInput): string {
   if (formatLocal(from, "yyyy") !== formatLocal(to, "yyyy")) return `${formatDate(from)} – ${end}`;
   return `${formatLocal(from, formatLocal(from, "MMM") === formatLocal(to, "MMM") ? "d" : "d MMM")} – ${end}`;
 }
-const dayOf = (ms: number) => {
-  const w = wallClock(ms);
-  return `${w.year}-${two(w.month)}-${two(w.day)}`;
-};
+const dayOf = (ms: number) => formatInTimeZone(ms, TIME_ZONE, "yyyy-MM-dd");
 let lastDay = { day: "", from: 0, to: 0 };
 /**
  * The Auckland calendar day of `d`, 'yyyy-MM-dd' (2026-11-22). Every request asks it of a new instant ("now"), so the day
@@ -161,7 +86,7 @@ export function localDay(d: DateInput): string {
   return day;
 }
 
-const dayStarts = remembered((day: string) => zonedInstantOf(day));
+const dayStarts = remembered((day: string) => zonedInstant(day));
 /** The instant Auckland's day `yyyy-MM-dd` begins (DST-safe). A new Date each call: callers may mutate it. */
 export const startOfLocalDay = (day: string) => new Date(dayStarts(day));
 
@@ -188,9 +113,6 @@ export function localMonthStart(now: Date = new Date(), offset = 0): string {
 /** 00:00 in Auckland on the first of the month containing `now`, `offset` months on. */
 export const startOfLocalMonth = (now: Date = new Date(), offset = 0): Date => startOfLocalDay(localMonthStart(now, offset));
 
-/** Each word capitalised, as SPEC §3 shows a user's name. */
-export const capitaliseWords = (name: string) => name.replace(/(^|\s)(\S)/g, (_m, sp: string, ch: string) => sp + ch.toUpperCase());
-
 const shiftDay = remembered((key: string) => {
   const [day, n] = key.split("|");
   const d = new Date(`${day}T00:00:00Z`);
@@ -206,10 +128,7 @@ export function addCalendarDays(day: string, n: number): string {
   return shiftDay(`${day}|${n}`);
 }
 
-/** A wall-clock "HH:mm" as minutes after midnight ("07:30" → 450). */
-export const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-/** Minutes after midnight as a wall-clock "HH:mm" (450 → "07:30"). */
-export const hhmmOf = (total: number) => `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+export { hhmmOf, minutesOfDay } from "./calendar-day";
 
 /** A wall-clock time in Auckland ("2026-11-26", "09:30") as the instant it is, daylight saving included. */
-export const localInstant = (day: string, hhmm: string) => new Date(zonedInstantOf(day, hhmm));
+export const localInstant = (day: string, hhmm: string) => new Date(zonedInstant(day, hhmm));

@@ -3,8 +3,5 @@ export const PERIOD_UNITS = ["day", "week", "month"] as const;
 export type PeriodUnit = (typeof PERIOD_UNITS)[number];
 export const PERIOD_UNIT_LABELS: Record<PeriodUnit, string> = { day: "Days", week: "Weeks", month: "Months" };
 
-/** "7 days", "1 month". */
-export const formatPeriod = (n: number, unit: PeriodUnit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
-
 /** The youngest a person may join online by default without an age-bypass link (decision 0025); each organisation sets its own. */
 export const DEFAULT_MINIMUM_AGE = 16;

@@ -46,8 +46,6 @@ const STAGE: Record<string, number> = {
 };
 const STEP_STAGE: Record<SignupStep, number> = { "take-photo": 1, "choose-payment-method": 2, "confirm-subscription": 3, "welcome-to-gym": 4 };
 
-export const isSignupStepPath = (pathname: string) => pathname in STAGE;
-
 /**
  * Where a member asking for `pathname` is sent, or null to stay. Nobody skips ahead of their next unfinished step;
  * a step already done may be visited again (retake the photo, connect another method after a decline); once the

@@ -33,7 +33,6 @@ export const CALENDAR_COLOURS = {
   grey: "#4b5563",
 } as const;
 export type CalendarColour = keyof typeof CALENDAR_COLOURS;
-export const DEFAULT_CALENDAR_COLOUR: CalendarColour = "green";
 
 /** Where a staff member stands: invited and not yet signed up, working, switched off, or removed. */
 export type StaffStatus = "invited" | "active" | "deactivated" | "removed";

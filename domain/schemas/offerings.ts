@@ -95,7 +95,6 @@ export const hourSchema = z
     close_at: clock,
   })
   .refine((h) => h.close_at > h.open_at, { path: ["close_at"], message: "Closing time must be after opening time" });
-export type HourInput = z.output<typeof hourSchema>;
 
 /** A repeated form field arrives as an array, a single one as a string, none as nothing. */
 const list = <T extends z.ZodTypeAny>(item: T, max: number, tooMany: string) =>
@@ -142,7 +141,6 @@ export type OfferingInput = z.output<ReturnType<typeof offeringSchema>>;
 export const offeringForm = offeringSchema("dollars");
 export const offeringFormFields = offeringFields("dollars");
 export const offeringRequest = offeringSchema("cents");
-export const priceForm = priceSchema("dollars");
 export const priceRequest = priceSchema("cents");
 
 /** GET /api/offerings?status= : live offerings (the default for the page), archived ones, or all. */

@@ -12,4 +12,3 @@ export const proRataRequest = z.object({
   start_date: calendarDay("Enter the start date as a date", { required: "Enter the start date as a date" }),
   billing_date: optional(calendarDay("Enter the billing date as a date", { required: "Enter the billing date as a date" })),
 });
-export type ProRataRequest = z.infer<typeof proRataRequest>;

@@ -4,7 +4,6 @@ import { MSG } from "./messages";
 
 /** What a difference found by the daily reconciliation (issue 28) is, for the filter and the page. */
 export const DIFFERENCE_STATUSES = ["open", "explained", "corrected"] as const;
-export type DifferenceStatus = (typeof DIFFERENCE_STATUSES)[number];
 
 export const EXPLANATION_MAX = 1000;
 

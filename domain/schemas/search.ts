@@ -16,5 +16,3 @@ export const searchSchema = z.object({
       z.string({ invalid_type_error: "Enter the text to search for" }).max(SEARCH_QUERY_MAX, MSG.max(SEARCH_QUERY_MAX)),
     ),
 });
-
-export type SearchInput = z.infer<typeof searchSchema>;

@@ -20,8 +20,6 @@ export const calendarDay = (message: string, opts: { required?: string } = {}) =
 const version = z.coerce.number({ required_error: MSG.required, invalid_type_error: "Reload the page: its version is missing" }).int().min(1).max(2_147_483_647);
 const common = { version, preview: optional(flag) };
 
-export const PAUSE_ACTIONS = ["pause", "end", "remove", "credit"] as const;
-
 /** POST /api/subscriptions/{id}/pause: schedule a pause, end a running one early, remove a scheduled one, or adjust the pause-days credit. */
 export const pauseRequest = z.discriminatedUnion("action", [
   z.object({
@@ -83,7 +81,6 @@ export const priceChangeRequest = z
     ...common,
   })
   .refine((r) => r.from !== "date" || r.date, { message: "Enter the day the new price starts", path: ["date"] });
-export type PriceChangeRequest = z.infer<typeof priceChangeRequest>;
 export const priceChangeEmailRequest = z
   .object({
     subscription_id: databaseId("Choose a membership"),

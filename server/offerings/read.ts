@@ -70,7 +70,6 @@ export function priceView(p: PriceRow, members: number) {
     subscriptions_count: members,
   };
 }
-export type PriceView = ReturnType<typeof priceView>;
 
 /** Prices shortest frequency first, PIF last, then by term and amount: the order every list shows them in. */
 const priceOrder = [sql`${prices.archived_at} is not null`, sql`array_position(array['daily','weekly','fortnightly','monthly','bi_monthly','quarterly','twice_yearly','yearly','one_off'], ${prices.billing_frequency})`, asc(prices.term_amount), asc(prices.amount), asc(prices.id)];

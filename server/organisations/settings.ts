@@ -25,7 +25,6 @@ export const organisationView = (o: OrganisationRow) => ({
   term_grace_period: { term_membership_grace_period: o.term_membership_grace_period, term_membership_grace_period_unit: o.term_membership_grace_period_unit },
   minimum_age: o.minimum_age,
 });
-export type OrganisationView = ReturnType<typeof organisationView>;
 
 export async function readOrganisation(t: Tenant) {
   const [o] = await t.db.select().from(organisations).where(eq(organisations.id, t.organisationId));

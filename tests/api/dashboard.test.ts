@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
-import { member_imports, offering_gyms, offerings, organisation_users, payment_adjustments, payments, prices, subscriptions, users, visits } from "../../server/core/db/schema";
+import { member_imports, offering_gyms, offerings, organisation_users, payment_adjustments, payments, prices, subscriptions, users } from "../../server/core/db/schema";
 import { outboxMailer } from "../../server/core/mail/mailer";
-import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { addMember, addStaff, makeGym, makeOrganisation, makeUser, makeVisit } from "../../server/seed/factories";
 import { browser, setup, signedIn, testConfig } from "./harness";
 
 /**
@@ -65,7 +65,7 @@ async function giveBack(p: typeof payments.$inferSelect, kind: "refund" | "charg
 }
 
 async function visit(orgId: number, gymId: number, userId: number, visited_at: Date, successful = true) {
-  await env.db.insert(visits).values({ organisation_id: orgId, gym_id: gymId, user_id: userId, visited_at, successful });
+  await makeVisit(env.db, orgId, gymId, userId, { visited_at, successful });
 }
 
 const signIn = (email: string) => signedIn(api, env.db, email, PASSWORD);

@@ -18,7 +18,7 @@ import { withoutRowLevelSecurity } from "./row-level-security";
  * with Alpha's side of her.
  *
  * It runs twice: with row-level security (the product) and without it, so each wall is proven on its own:
- * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0011). "Without" turns the policies off
+ * the queries' own organisation filters, and PostgreSQL's policies (drizzle/0013). "Without" turns the policies off
  * in this test's own database (./row-level-security.ts), not in the product: the server has no such switch, and
  * tests/api/tenant-role.test.ts proves its requests run as gym_tenant.
  * A route that is neither in ROUTES nor in NOT_TENANT_SCOPED fails the test: cover it the day it is added.

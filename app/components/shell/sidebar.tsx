@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { capitaliseWords } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import type { Me } from "../../lib/session.server";
 import { Logo } from "../auth-card";
 import { Icon } from "./icons";

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { formatLocal, startOfLocalDay } from "../../../domain/dates";
+import { formatCalendarDayAs } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import { ColourDot } from "../staff/staff-fields";
 
 export interface SeriesSummary {
@@ -14,13 +15,14 @@ export interface SeriesSummary {
   next_sessions: { starts_at: string; occurrence_day: string | null }[];
 }
 
-const dayLabel = (day: string) => formatLocal(startOfLocalDay(day), "EEE d MMM yyyy");
+const dayLabel = (day: string) => formatCalendarDayAs(day, "EEE d MMM yyyy");
 /** "from Tue 1 Dec 2026, until Tue 2 Mar 2027" / "…, 10 sessions" / "…, no end date". */
 export const seriesSpan = (s: Pick<SeriesSummary, "starts_on" | "until" | "count">) =>
   `from ${dayLabel(s.starts_on)}${s.until ? `, until ${dayLabel(s.until)}` : s.count ? `, ${s.count} sessions` : ", no end date"}`;
 
 /** A member's recurring sessions on their member page (GET /api/users/{id}/recurring-schedule). */
 export function RecurringSessions({ schedule, memberId }: { schedule: SeriesSummary[]; memberId: number }) {
+  const dates = useDates();
   return (
     <section aria-labelledby="recurring-heading" className="rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex items-center justify-between gap-2">
@@ -41,7 +43,7 @@ export function RecurringSessions({ schedule, memberId }: { schedule: SeriesSumm
               <p className="flex items-center gap-1 text-slate-700">
                 <ColourDot colour={s.trainer.calendar_colour} /> with {s.trainer.name} at {s.gym}, {seriesSpan(s)}
               </p>
-              {s.next_sessions.length ? <p className="text-slate-600">Next: {s.next_sessions.map((n) => formatLocal(n.starts_at, "EEE d MMM, h:mm a")).join("; ")}</p> : null}
+              {s.next_sessions.length ? <p className="text-slate-600">Next: {s.next_sessions.map((n) => dates.session(n.starts_at)).join("; ")}</p> : null}
             </li>
           ))}
         </ul>

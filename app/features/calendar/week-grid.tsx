@@ -1,6 +1,6 @@
 import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import { formatLocal, hhmmOf, localDay, minutesOfDay, startOfLocalDay } from "../../../domain/dates";
+import { formatCalendarDayAs, hhmmOf, minutesOfDay } from "../../../domain/calendar-day";
 
 /** A calendar entry as the page gets it (GET /api/appointments): an appointment, or a recurring session (id null). */
 export interface GridEntry {
@@ -9,12 +9,16 @@ export interface GridEntry {
   occurrence_day: string | null;
   starts_at: string;
   ends_at: string;
+  /** Auckland's calendar day and wall clock ("HH:mm") at its start and end, from the loader (no time zone here). */
+  wall: { start_day: string; start: string; end_day: string; end: string };
   trainer: { id: number; name: string; calendar_colour: string };
   member: { id: number; name: string };
 }
 
 const SLOT_PX = 12; // one 15-minute row
-const minutesOf = (iso: string) => minutesOfDay(formatLocal(iso, "HH:mm"));
+const startOf = (e: GridEntry) => minutesOfDay(e.wall.start);
+const endOf = (e: GridEntry) => minutesOfDay(e.wall.end);
+const sameDay = (e: GridEntry) => e.wall.end_day === e.wall.start_day;
 /** Minutes after midnight as 9:00 AM (SPEC §9's 12-hour clock). */
 const clock = (minutes: number) => {
   const h = Math.floor(minutes / 60) % 24;
@@ -80,7 +84,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
     if (fetcher.state === "idle") setPreview(null);
   }, [fetcher.state]);
 
-  const whole = entries.some((e) => minutesOf(e.starts_at) < 6 * 60 || minutesOf(e.ends_at) > 22 * 60 || localDay(e.ends_at) !== localDay(e.starts_at));
+  const whole = entries.some((e) => startOf(e) < 6 * 60 || endOf(e) > 22 * 60 || !sameDay(e));
   const firstMin = whole ? 0 : 6 * 60;
   const rows = whole ? 96 : 64;
   const placed = (startMin: number, endMin: number) => {
@@ -92,9 +96,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
   const byKey = new Map(entries.map((e) => [entryKey(e), e]));
   const shown = (e: GridEntry) => {
     const p = preview?.key === entryKey(e) ? preview : null;
-    const startMin = minutesOf(e.starts_at);
-    const endMin = localDay(e.ends_at) === localDay(e.starts_at) ? minutesOf(e.ends_at) : 24 * 60;
-    return p ?? { key: entryKey(e), dayIndex: days.indexOf(localDay(e.starts_at)), startMin, endMin };
+    return p ?? { key: entryKey(e), dayIndex: days.indexOf(e.wall.start_day), startMin: startOf(e), endMin: sameDay(e) ? endOf(e) : 24 * 60 };
   };
 
   function begin(ev: ReactPointerEvent, e: GridEntry, mode: Drag["mode"]) {
@@ -113,7 +115,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
     if (!d.moved && Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) < 5) return;
     d.moved = true;
     const e = byKey.get(d.key)!;
-    const base = { startMin: minutesOf(e.starts_at), endMin: localDay(e.ends_at) === localDay(e.starts_at) ? minutesOf(e.ends_at) : 24 * 60 };
+    const base = { startMin: startOf(e), endMin: sameDay(e) ? endOf(e) : 24 * 60 };
     const delta = Math.round((ev.clientY - d.y) / SLOT_PX) * 15;
     if (d.mode === "resize") {
       setPreview({ key: d.key, dayIndex: d.dayIndex, startMin: base.startMin, endMin: Math.min(24 * 60, Math.max(base.startMin + 15, base.endMin + delta)) });
@@ -135,7 +137,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
     setTimeout(() => (suppressClick.current = false), 0);
     const p = previewRef.current;
     const e = p && byKey.get(p.key);
-    if (p && e && (p.dayIndex !== days.indexOf(localDay(e.starts_at)) || p.startMin !== minutesOf(e.starts_at) || p.endMin !== minutesOf(e.ends_at))) {
+    if (p && e && (p.dayIndex !== days.indexOf(e.wall.start_day) || p.startMin !== startOf(e) || p.endMin !== endOf(e))) {
         const form = new FormData();
         form.set("intent", e.id ? "move" : "move-occurrence");
         if (e.id) form.set("id", String(e.id));
@@ -163,7 +165,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
       <nav aria-label="Days" className="flex gap-1 overflow-x-auto md:hidden">
         {days.map((day) => (
           <Link key={day} to={`/calendar?week=${week}&day=${day}`} aria-current={day === selectedDay ? "date" : undefined} className={`rounded-md px-2 py-1 text-sm ${day === selectedDay ? "bg-brand-700 text-white" : "bg-white ring-1 ring-inset ring-slate-300"}`}>
-            {formatLocal(startOfLocalDay(day), "EEE d")}
+            {formatCalendarDayAs(day, "EEE d")}
           </Link>
         ))}
       </nav>
@@ -171,7 +173,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
         <div aria-hidden="true" />
         {days.map((day) => (
           <h2 key={day} id={`day-${day}`} className={`border-b border-l border-slate-200 p-2 text-center text-sm font-semibold ${day === selectedDay ? "" : "hidden md:block"} ${day === today ? "text-brand-700" : ""}`}>
-            {formatLocal(startOfLocalDay(day), "EEE d MMM")}
+            {formatCalendarDayAs(day, "EEE d MMM")}
           </h2>
         ))}
         <div aria-hidden="true" className={`grid ${whole ? "grid-rows-quarters-96" : "grid-rows-quarters-64"} whitespace-nowrap text-right text-xs text-slate-500`}>

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { ActiveMembersPanel } from "./active-members";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
@@ -8,6 +8,7 @@ import type { DashboardData } from "./types";
 
 /** The dashboard: headline figures, then the charts, all for the current organisation and gym. */
 export function DashboardPage({ data, organisation, gym }: { data: DashboardData; organisation?: string; gym?: string }) {
+  const dates = useDates();
   return (
     <div>
       <h1 className="text-2xl font-semibold">Dashboard</h1>
@@ -15,7 +16,7 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
         {organisation}
         {gym ? ` · ${gym}` : ""}
         {/* Membership counts may be up to DASHBOARD_CACHE_SECONDS old (server/dashboard/member-summary.ts). */}
-        {` · Members counted at ${formatTime(data.stats.membership_as_of)}`}
+        {` · Members counted at ${dates.time(data.stats.membership_as_of)}`}
       </p>
       {data.reconciliationOpen ? (
         <p className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">

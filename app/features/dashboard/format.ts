@@ -1,16 +1,16 @@
-import { formatDate, formatLocal, startOfLocalDay } from "../../../domain/dates";
+import { formatCalendarDay, formatCalendarDayAs } from "../../../domain/calendar-day";
 import { formatNumber } from "../../components/charts/scale";
 
 /** Labels for the dashboard's weeks and months, which the API gives as Auckland calendar days. */
 
 /** "16 Nov" for the week starting on Auckland day `2026-11-16`. */
-export const weekLabel = (day: string) => formatLocal(startOfLocalDay(day), "d MMM");
+export const weekLabel = (day: string) => formatCalendarDayAs(day, "d MMM");
 /** "Week of 16 Nov 2026": the unabbreviated form, for tables. */
-export const weekLongLabel = (day: string) => `Week of ${formatDate(startOfLocalDay(day))}`;
+export const weekLongLabel = (day: string) => `Week of ${formatCalendarDay(day)}`;
 /** "Nov 2026" for `2026-11`. */
-export const monthLabel = (month: string) => formatLocal(startOfLocalDay(`${month}-01`), "MMM yyyy");
+export const monthLabel = (month: string) => formatCalendarDayAs(`${month}-01`, "MMM yyyy");
 /** "November 2026", for tables read aloud. */
-export const monthLongLabel = (month: string) => formatLocal(startOfLocalDay(`${month}-01`), "MMMM yyyy");
+export const monthLongLabel = (month: string) => formatCalendarDayAs(`${month}-01`, "MMMM yyyy");
 
 export const formatCount = formatNumber;
 

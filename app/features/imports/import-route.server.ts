@@ -1,10 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import type { AnswerOf } from "../../lib/api-contract";
 import { gymApi } from "../../lib/api.server";
 import { idParam } from "../../lib/params.server";
 import { orRefusal } from "../members/member-route.server";
-
-export type MemberImport = AnswerOf<"get", "/imports/:id">;
 
 /** What every /gyms/{id}/imports… route starts with: the back-office host, the gym (for its name), the API client. */
 export async function importsRoute(args: LoaderFunctionArgs | ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import { BarChart, LineChart } from "../../components/charts";
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { compactCents, weekLabel, weekLongLabel } from "../dashboard/format";
 import { Panel } from "../dashboard/panel";
@@ -89,6 +89,7 @@ export function CostPerVisitPanel({ weeks }: { weeks: CostWeek[] }) {
 
 /** Each subscription as a bar over time, its paid periods drawn inside it. */
 export function SubscriptionPeriodsPanel({ subscriptions, now }: { subscriptions: SubscriptionPeriod[]; now: string }) {
+  const dates = useDates();
   const end = Date.parse(now);
   const start = Math.min(end - 86_400_000, ...subscriptions.map((s) => Date.parse(s.started_at)));
   const width = 440;
@@ -103,7 +104,7 @@ export function SubscriptionPeriodsPanel({ subscriptions, now }: { subscriptions
       ) : (
         <>
           <div className="max-w-[500px]">
-            <svg role="img" aria-label={`Timeline of ${subscriptions.length} memberships from ${formatDate(new Date(start))} to today`} viewBox={`0 0 ${width} ${height}`} className="h-auto w-full">
+            <svg role="img" aria-label={`Timeline of ${subscriptions.length} memberships from ${dates.date(new Date(start))} to today`} viewBox={`0 0 ${width} ${height}`} className="h-auto w-full">
               {subscriptions.map((s, i) => {
                 const y = i * row + 4;
                 const from = x(Date.parse(s.started_at));
@@ -121,7 +122,7 @@ export function SubscriptionPeriodsPanel({ subscriptions, now }: { subscriptions
                 );
               })}
               <text x={left} y={height - 4} className="fill-slate-600 text-[10px]">
-                {formatDate(new Date(start))}
+                {dates.date(new Date(start))}
               </text>
               <text x={width - left} y={height - 4} textAnchor="end" className="fill-slate-600 text-[10px]">
                 Today
@@ -135,8 +136,8 @@ export function SubscriptionPeriodsPanel({ subscriptions, now }: { subscriptions
               s.offering,
               priceText({ amount: s.amount, billing_frequency: s.billing_frequency, term: s.term, offering: s.offering, price_id: 0, subscription_id: s.id }),
               s.label,
-              formatDate(s.started_at),
-              s.ended_at ? formatDate(s.ended_at) : "—",
+              dates.date(s.started_at),
+              s.ended_at ? dates.date(s.ended_at) : "—",
               s.periods.length,
             ])}
           />

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { FREQUENCY_LABELS, type BillingFrequency } from "../../../domain/billing";
-import { formatDate, formatDateRange, formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import type { Credential, PaymentsPage, PriceChange, VisitsPage } from "./detail-types";
 
@@ -63,6 +63,7 @@ function paymentNotes(p: PaymentsPage["data"][number]) {
  * app/tailwind.css) that leaves out empty notes.
  */
 export function PaymentsTable({ payments, params, memberId }: { payments: PaymentsPage; params: URLSearchParams; memberId: number }) {
+  const dates = useDates();
   return (
     <Section id="payments" title={`Payments (${payments.meta.total})`}>
       {payments.data.length === 0 ? (
@@ -87,7 +88,7 @@ export function PaymentsTable({ payments, params, memberId }: { payments: Paymen
                 return (
                   <tr key={p.id}>
                     <td data-label="Date" data-title="" className={`${td} whitespace-nowrap font-medium md:font-normal`}>
-                      {p.created_at ? formatDate(p.created_at) : "—"}
+                      {p.created_at ? dates.date(p.created_at) : "—"}
                     </td>
                     <td data-label="Amount" className={td}>
                       <span>
@@ -106,7 +107,7 @@ export function PaymentsTable({ payments, params, memberId }: { payments: Paymen
                       </span>
                     </td>
                     <td data-label="Period" className={`${td} whitespace-nowrap`}>
-                      {p.period_start_at && p.period_end_at ? formatDateRange(p.period_start_at, p.period_end_at) : "—"}
+                      {p.period_start_at && p.period_end_at ? dates.range(p.period_start_at, p.period_end_at) : "—"}
                     </td>
                     <td data-label="Status" className={td}>
                       <span>
@@ -132,6 +133,7 @@ export function PaymentsTable({ payments, params, memberId }: { payments: Paymen
 }
 
 export function VisitsTable({ visits, params }: { visits: VisitsPage; params: URLSearchParams }) {
+  const dates = useDates();
   return (
     <Section id="visits" title={`Visits (${visits.meta.total})`}>
       {visits.data.length === 0 ? (
@@ -140,7 +142,7 @@ export function VisitsTable({ visits, params }: { visits: VisitsPage; params: UR
         <ul className="divide-y divide-slate-100">
           {visits.data.map((v) => (
             <li key={v.id} className="flex justify-between gap-3 px-4 py-2 text-sm">
-              <span className="text-slate-800">{v.visited_at ? formatDateTime(v.visited_at) : "—"}</span>
+              <span className="text-slate-800">{v.visited_at ? dates.dateTime(v.visited_at) : "—"}</span>
               <span className="text-slate-600">{v.gym.name}</span>
               <span className={v.successful ? "text-green-800" : "font-medium text-red-800"}>{v.successful ? "Entered" : "Refused at the door"}</span>
             </li>
@@ -153,6 +155,7 @@ export function VisitsTable({ visits, params }: { visits: VisitsPage; params: UR
 }
 
 export function CredentialsList({ credentials }: { credentials: Credential[] }) {
+  const dates = useDates();
   return (
     <Section id="credentials" title="Door access">
       {credentials.length === 0 ? (
@@ -165,8 +168,8 @@ export function CredentialsList({ credentials }: { credentials: Credential[] }) 
               {c.identifier_hint ? ` ending ${c.identifier_hint}` : ""} · {c.provider} · <span className="capitalize">{c.status}</span>
               {c.gym ? ` · ${c.gym.name}` : ""}
               <span className="block text-xs text-slate-600">
-                Issued {c.issued_at ? formatDate(c.issued_at) : "—"}
-                {c.last_used_at ? `, last used ${formatDateTime(c.last_used_at)}` : ""}
+                Issued {c.issued_at ? dates.date(c.issued_at) : "—"}
+                {c.last_used_at ? `, last used ${dates.dateTime(c.last_used_at)}` : ""}
               </span>
             </li>
           ))}
@@ -181,6 +184,7 @@ const priceWords = (p: { amount: number; billing_frequency: string | null }) =>
   `${formatCents(p.amount)}${p.billing_frequency ? ` ${FREQUENCY_LABELS[p.billing_frequency as BillingFrequency] ?? p.billing_frequency}` : ""}`;
 
 export function PriceChanges({ changes }: { changes: PriceChange[] }) {
+  const dates = useDates();
   return (
     <Section id="price-changes" title="Price changes">
       {changes.length === 0 ? (
@@ -192,8 +196,8 @@ export function PriceChanges({ changes }: { changes: PriceChange[] }) {
               {c.from ? `${priceWords(c.from)} → ` : ""}
               <span className="font-medium">{priceWords(c.to)}</span> ({c.to.offering}) · {STATUS_TEXT[c.status as keyof typeof STATUS_TEXT]}
               <span className="block text-xs text-slate-600">
-                {c.takes_effect_at ? `Takes effect ${formatDate(c.takes_effect_at)} · ` : ""}
-                Made {c.created_at ? formatDate(c.created_at) : "—"}
+                {c.takes_effect_at ? `Takes effect ${dates.date(c.takes_effect_at)} · ` : ""}
+                Made {c.created_at ? dates.date(c.created_at) : "—"}
                 {c.changed_by ? ` by ${c.changed_by}` : ""}
               </span>
             </li>

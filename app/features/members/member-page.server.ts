@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ifAllowed, ifCalendar } from "../../lib/api.server";
 import { pageQuery } from "../../lib/params.server";
 import { memberRoute, orRefusal } from "./member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 /**
  * The member page's data (/members/{id}: profile, status card, payments, visits, door access and price changes), read
@@ -27,5 +28,5 @@ export async function memberPageData(args: LoaderFunctionArgs) {
   const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
   // A member without a membership can still be sold a paid-in-full one.
   const pifAllowed = !view && member.can.change_membership && member.can.take_money;
-  return { member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule };
+  return withDateTexts({ member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule });
 }

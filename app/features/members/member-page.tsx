@@ -1,7 +1,8 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import type { loader as staffLayout } from "../../routes/backoffice/_staff";
-import { capitaliseWords, formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
+import { capitaliseWords } from "../../../domain/names";
 import type { memberPageData } from "./member-page.server";
 import { RecurringSessions } from "../calendar/recurring-sessions";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";
@@ -18,6 +19,7 @@ export type MemberPageData = SerializeFrom<typeof memberPageData>;
  * place (app/features/membership/in-place.tsx).
  */
 export function MemberPage({ data }: { data: MemberPageData }) {
+  const dates = useDates();
   const { member, payments, visits, credentials, changes, events, view, pifAllowed, schedule } = data;
   const params = new URLSearchParams(useLocation().search);
   const shell = useRouteLoaderData<typeof staffLayout>("routes/backoffice/_staff");
@@ -74,7 +76,7 @@ export function MemberPage({ data }: { data: MemberPageData }) {
           <ManagePanel memberId={member.id} view={view} pif={view ? view.actions.pif : pifAllowed} door={member.can.edit} />
           {member.should_onboard && member.invited_at && member.can.edit ? (
             <form method="post" action={`/members/${member.id}/resend-invite`} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
-              <p className="text-slate-700">Invited to set a password on {formatDateTime(member.invited_at)}.</p>
+              <p className="text-slate-700">Invited to set a password on {dates.dateTime(member.invited_at)}.</p>
               <button type="submit" className="mt-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 font-semibold text-slate-800 shadow-sm hover:bg-slate-50">
                 Send the invitation again
               </button>

@@ -1,4 +1,5 @@
-import { formatDate, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import type { MemberDetail } from "./detail-types";
 
 function Item({ label, value }: { label: string; value: React.ReactNode }) {
@@ -14,6 +15,7 @@ const yesNo = (v: boolean) => (v ? "Yes" : "No");
 
 /** Every member field of SPEC §3 that staff read. */
 export function MemberProfile({ member: m }: { member: MemberDetail }) {
+  const dates = useDates();
   const address = [m.address, m.suburb, m.city, m.post_code].filter(Boolean).join(", ");
   const emergency = [m.emergency_contact_name, m.emergency_contact_relationship && `(${m.emergency_contact_relationship})`, m.emergency_contact_number].filter(Boolean).join(" ");
   return (
@@ -35,8 +37,8 @@ export function MemberProfile({ member: m }: { member: MemberDetail }) {
         <Item label="E-mail notifications" value={yesNo(m.email_notifications)} />
         <Item label="Push notifications" value={yesNo(m.push_notifications)} />
         <Item label="Payment reminders" value={yesNo(m.payment_reminders)} />
-        <Item label="Visits" value={`${m.visits_count}${m.last_visit_at ? `, last on ${formatDate(m.last_visit_at)}` : ""}`} />
-        <Item label="Joined" value={m.joined_at ? formatDate(m.joined_at) : null} />
+        <Item label="Visits" value={`${m.visits_count}${m.last_visit_at ? `, last on ${dates.date(m.last_visit_at)}` : ""}`} />
+        <Item label="Joined" value={m.joined_at ? dates.date(m.joined_at) : null} />
         <Item label="Returning member" value={yesNo(m.is_returning_member)} />
       </dl>
     </section>

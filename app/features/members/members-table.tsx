@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { defaultDirection, type MemberSort } from "../../../domain/member-list";
 import { StatusBadge } from "./status-badge";
@@ -38,6 +38,7 @@ function SortHeader({ label, sort, params, meta }: { label: string; sort: Member
  * and the sortable headers are a "Sort by" bar. Between the two the box still scrolls sideways if it must.
  */
 export function MembersTable({ page, params }: { page: MemberListPage; params: URLSearchParams }) {
+  const dates = useDates();
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="group" aria-label="Members table">
       <table className="stack-table min-w-full divide-y divide-slate-200 text-sm">
@@ -97,10 +98,10 @@ export function MembersTable({ page, params }: { page: MemberListPage; params: U
                 <StatusBadge status={m.status} />
               </td>
               <td data-label="Last visit" className="whitespace-nowrap px-3 py-2 text-slate-700">
-                {m.last_visit_at ? formatDate(m.last_visit_at) : "Never"}
+                {m.last_visit_at ? dates.date(m.last_visit_at) : "Never"}
               </td>
               <td data-label="Joined" className="whitespace-nowrap px-3 py-2 text-slate-700">
-                {formatDate(m.joined_at)}
+                {dates.date(m.joined_at)}
               </td>
             </tr>
           ))}

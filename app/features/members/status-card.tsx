@@ -1,11 +1,10 @@
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { priceText } from "./members-table";
 import { COLOUR_CLASSES } from "./status-badge";
 import type { MemberDetail } from "./detail-types";
 
 const BORDER = { green: "border-green-500", amber: "border-amber-500", red: "border-red-500" } as const;
-const day = (d: string | null) => (d ? formatDate(d) : "—");
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -18,6 +17,8 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 /** The membership at a glance: state and colour as SPEC §4 derives them, dates, price and term. */
 export function StatusCard({ subscription: s }: { subscription: MemberDetail["latest_subscription"] }) {
+  const dates = useDates();
+  const day = (d: string | null) => (d ? dates.date(d) : "—");
   if (!s) {
     return (
       <section aria-labelledby="status-heading" className="rounded-lg border border-slate-200 bg-white p-4">

@@ -1,6 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { capitaliseWords, formatDate, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
+import { capitaliseWords } from "../../../domain/names";
 import { formatCents } from "../../../domain/money";
 import type { StatusColour } from "../../../domain/subscription";
 import { COLOUR_CLASSES } from "../members/status-badge";
@@ -157,6 +159,10 @@ export function PreviewButton({ pending, children = "Preview" }: { pending: bool
   );
 }
 
-export const when = (iso: string | null | undefined) => (iso ? formatDate(iso) : "—");
+/** A hook: an instant's Auckland date, or a dash. */
+export function useWhen() {
+  const dates = useDates();
+  return (iso: string | null | undefined) => (iso ? dates.date(iso) : "—");
+}
 
 export const memberName = (member: { name: string }) => capitaliseWords(member.name);

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { formatDateTime, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
 import { IN_PLACE } from "./in-place-actions";
@@ -68,6 +69,7 @@ export function ManagePanel({ memberId, view, pif, door }: { memberId: number; v
 
 /** Every action staff took on the member's memberships: who, when, what. */
 export function MembershipHistory({ events }: { events: MemberEvent[] }) {
+  const dates = useDates();
   return (
     <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white">
       <h2 id="history-heading" className="border-b border-slate-200 px-4 py-3 font-semibold">
@@ -81,7 +83,7 @@ export function MembershipHistory({ events }: { events: MemberEvent[] }) {
             <li key={e.id} className="px-4 py-2 text-sm">
               <p className="text-slate-900">{e.summary}</p>
               <p className="text-xs text-slate-600">
-                {formatDateTime(e.created_at)} · {e.actor?.name ?? "The system"}
+                {dates.dateTime(e.created_at)} · {e.actor?.name ?? "The system"}
               </p>
             </li>
           ))}

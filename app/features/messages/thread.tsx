@@ -1,6 +1,6 @@
 import { Form, useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { MESSAGE_MAX } from "../../../domain/messaging";
 import { controlClass } from "../../components/control-class";
 
@@ -34,6 +34,7 @@ export function Thread({
   error?: string;
   draft?: string;
 }) {
+  const dates = useDates();
   const { revalidate, state } = useRevalidator();
   const reader = useFetcher();
   useEffect(() => {
@@ -74,7 +75,7 @@ export function Thread({
             <div className={`max-w-[80%] rounded-lg px-3 py-2 text-sm ${m.from_member ? "bg-slate-100 text-slate-900" : "bg-brand-700 text-white"}`}>
               <p className="whitespace-pre-wrap break-words">{m.body}</p>
               <p className={`mt-1 text-xs ${m.from_member ? "text-slate-600" : "text-brand-100"}`}>
-                {m.from_member ? m.sender.name : `${m.sender.name} (staff)`} · {formatDateTime(m.created_at)}
+                {m.from_member ? m.sender.name : `${m.sender.name} (staff)`} · {dates.dateTime(m.created_at)}
               </p>
             </div>
           </li>

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { controlClass } from "../../components/control-class";
 
 /**

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { perFrequency } from "../../../domain/offering";
 import { CopyButton } from "../../components/copy-button";
@@ -30,6 +30,7 @@ function Action({ intent, priceId, label, tone = "plain", extra }: { intent: str
  * member ever held it (the API refuses otherwise, and the row then offers archiving), and a private price's links.
  */
 export function PriceTable({ prices, mayChange, result, confirming }: { prices: OfferingPrice[]; mayChange: boolean; result: PriceActionResult; confirming: number | null }) {
+  const dates = useDates();
   if (!prices.length) return <p className="text-sm text-slate-600">No prices yet.</p>;
   return (
     <ul className="divide-y divide-slate-100">
@@ -43,7 +44,7 @@ export function PriceTable({ prices, mayChange, result, confirming }: { prices: 
                   {formatCents(p.amount)} {perFrequency(p.billing_frequency)}
                   {p.formatted_term ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs">{p.formatted_term}</span> : null}
                   {p.private ? <span className="ml-2 rounded bg-purple-100 px-1.5 py-0.5 text-xs text-purple-900">Private</span> : null}
-                  {p.archived_at ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs">Archived {formatDate(p.archived_at)}</span> : null}
+                  {p.archived_at ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs">Archived {dates.date(p.archived_at)}</span> : null}
                 </p>
                 <p className="text-sm text-slate-600">
                   {p.joining_fee ? `Joining fee ${formatCents(p.joining_fee)} · ` : "No joining fee · "}
@@ -84,6 +85,7 @@ export function PriceTable({ prices, mayChange, result, confirming }: { prices: 
 
 /** A private price's sign-up links: an address per gym, each with a copy button (plain, selectable text without JavaScript). */
 function PrivateLinks({ price, mayChange }: { price: OfferingPrice; mayChange: boolean }) {
+  const dates = useDates();
   return (
     <div className="space-y-2 rounded-md border border-purple-100 bg-purple-50/40 p-3">
       <p className="text-sm font-medium">Private links</p>
@@ -91,7 +93,7 @@ function PrivateLinks({ price, mayChange }: { price: OfferingPrice; mayChange: b
       {price.private_links.map((l) => (
         <div key={l.id} className="space-y-1 border-t border-purple-100 pt-2 first:border-0 first:pt-0">
           <p className="text-xs text-slate-600">
-            Made {formatDate(l.created_at)}
+            Made {dates.date(l.created_at)}
             {l.age_bypass ? " · lets people under the minimum age join" : ""}
           </p>
           {l.urls.map((u) => (

@@ -1,15 +1,15 @@
 import { Form } from "@remix-run/react";
 import { controlClass } from "../../components/control-class";
 import { FREQUENCY_LABELS } from "../../../domain/billing";
-import { formatDate } from "../../../domain/dates";
+import { formatCalendarDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
 import type { OfferingSummary } from "../members/types";
 
 export type ProRataAnswer = AnswerOf<"post", "/prices/:id/pro-rata">;
 
-/** A calendar day as people read it: 'yyyy-MM-dd' is a day in Auckland, so noon keeps it that day. */
-const day = (d: string) => formatDate(`${d}T00:00:00Z`);
+/** A calendar day as people read it. */
+const day = formatCalendarDay;
 /** The last day a [start, end) span covers. */
 const lastDay = (end: string) => {
   const d = new Date(`${end}T00:00:00Z`);

@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { formatDate, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { EXPLANATION_MAX } from "../../../domain/schemas/reconciliation";
 import { controlClass } from "../../components/control-class";
@@ -24,6 +25,7 @@ const money = (cents: number | null) => (cents === null ? "—" : formatCents(ce
 
 /** One difference in words, ours against theirs, and (while open) its Explain form. */
 export function DifferenceCard({ d, error, value }: { d: Difference; error?: string; value?: string }) {
+  const dates = useDates();
   const errorId = `explain-${d.id}-error`;
   return (
     <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4" aria-labelledby={`difference-${d.id}`}>
@@ -40,7 +42,7 @@ export function DifferenceCard({ d, error, value }: { d: Difference; error?: str
           ) : null}
         </h2>
         <span className="text-sm text-slate-600">
-          {d.day ? formatDay(d.day) : formatDate(d.created_at)} · {d.provider_label} · {d.gym}
+          {d.day ? formatDay(d.day) : dates.date(d.created_at)} · {d.provider_label} · {d.gym}
         </span>
       </div>
       <p>{d.in_words}</p>

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { FilterDate, FilterSelect, ListFilters } from "../../components/list-filters";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { WEBHOOK_CALL_STATUSES, WEBHOOK_PROVIDER_NAMES } from "../../../domain/webhook-calls";
 import type { AnswerOf } from "../../lib/api-contract";
 
@@ -36,6 +36,7 @@ export function CallFilters({ values, errors }: { values: Record<string, string>
 }
 
 export function CallTable({ calls }: { calls: WebhookCallList["data"] }) {
+  const dates = useDates();
   if (!calls.length) return <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No webhook calls match.</p>;
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -55,7 +56,7 @@ export function CallTable({ calls }: { calls: WebhookCallList["data"] }) {
             <tr key={c.id}>
               <td data-label="Received" className="whitespace-nowrap px-3 py-2">
                 <Link to={`/webhook-calls/${c.id}`} className="text-brand-700 underline">
-                  {formatDateTime(c.received_at)}
+                  {dates.dateTime(c.received_at)}
                 </Link>
               </td>
               <td data-label="Provider" className="px-3 py-2">{providerName(c.provider)}</td>

@@ -1,10 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { capitaliseWords, formatDateTime, localDay } from "../../../domain/dates";
+import { localDay } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
+import { capitaliseWords } from "../../../domain/names";
 import { controlClass } from "../../components/control-class";
 import { DateInput, Field, invalidProps, SubmitRow } from "../../features/debugging/forms";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Active user check · Gym Membership" }];
 
@@ -19,23 +22,24 @@ export async function loader(args: LoaderFunctionArgs) {
   try {
     if (values.member) {
       try {
-        return { values, errors: {} as Record<string, string[]>, hits: null, answer: await api.get("/active-user-debugging", { query: { member: values.member, day: values.day } }) };
+        return withDateTexts({ values, errors: {} as Record<string, string[]>, hits: null, answer: await api.get("/active-user-debugging", { query: { member: values.member, day: values.day } }) });
       } catch (err) {
         if (err instanceof ApiRequestError && (err.status === 422 || err.status === 404)) {
           const errors = err.status === 404 ? { member: ["No such member"] } : (err.errors ?? {});
-          return { values, errors, hits: null, answer: null };
+          return withDateTexts({ values, errors, hits: null, answer: null });
         }
         throw err;
       }
     }
     const hits = values.q.trim() ? (await api.post("/search", { body: { query: values.q } })).data : null;
-    return { values, errors: {} as Record<string, string[]>, hits, answer: null };
+    return withDateTexts({ values, errors: {} as Record<string, string[]>, hits, answer: null });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
 }
 
 export default function ActiveUserDebugging() {
+  const dates = useDates();
   const { values, errors, hits, answer } = useLoaderData<typeof loader>();
   const dayError = errors.day?.[0];
   return (
@@ -76,7 +80,7 @@ export default function ActiveUserDebugging() {
               {capitaliseWords(answer.member.name)} {answer.counts_as_active ? "counts" : "does not count"} as active
             </h2>
             <p className="text-sm text-slate-700">
-              At {formatDateTime(answer.at)}. {answer.decided_by}
+              At {dates.dateTime(answer.at)}. {answer.decided_by}
             </p>
             <p className="mt-1 text-sm text-slate-700">
               Door: {answer.door.allowed ? "lets them in" : "keeps them out"}. {answer.door.reason}

@@ -1,7 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isCalendarDay } from "../../../domain/schemas/dates";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { addCalendarDays, formatLocal, formatTime, localDay, localInstant, localWeekStart, startOfLocalDay } from "../../../domain/dates";
+import { clockOf, formatCalendarDayAs, shiftCalendarDay } from "../../../domain/calendar-day";
+import { addCalendarDays, formatLocal, localDay, localInstant, localWeekStart, startOfLocalDay } from "../../../domain/dates";
 import { controlClass } from "../../components/control-class";
 import { CopyButton } from "../../components/copy-button";
 import { FieldError } from "../../features/calendar/field-error";
@@ -51,11 +52,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const days = Array.from({ length: 7 }, (_, i) => addCalendarDays(week, i));
   const today = localDay(new Date());
   const askedDay = url.searchParams.get("day") ?? slotDay ?? "";
-  const editing = editId ? list.data.find((a) => a.id === editId) : seriesId ? list.data.find((a) => a.id === null && a.series_id === Number(seriesId) && a.occurrence_day === occurrenceDay) : undefined;
+  // Where each entry sits on Auckland's clock, worked out here: the browser holds no time zone (decision 0053).
+  const appointments = list.data.map((a) => ({ ...a, wall: { start_day: localDay(a.starts_at), start: formatLocal(a.starts_at, "HH:mm"), end_day: localDay(a.ends_at), end: formatLocal(a.ends_at, "HH:mm") } }));
+  const editing = editId ? appointments.find((a) => a.id === editId) : seriesId ? appointments.find((a) => a.id === null && a.series_id === Number(seriesId) && a.occurrence_day === occurrenceDay) : undefined;
   return {
     week,
     days,
-    appointments: list.data,
+    appointments,
     trainers,
     find,
     hits: hits?.data ?? null,
@@ -63,7 +66,7 @@ export async function loader(args: LoaderFunctionArgs) {
     editing: editing ?? null,
     today,
     selectedDay: days.includes(askedDay) ? askedDay : days.includes(today) ? today : week,
-    slot: slotDay && days.includes(slotDay) ? { day: slotDay, time: slotTime } : null,
+    slot: slotDay && days.includes(slotDay) ? { day: slotDay, time: slotTime, label: formatLocal(localInstant(slotDay, slotTime), "EEE d MMM 'at' h:mm a") } : null,
     feed: feed.url,
   };
 }
@@ -152,9 +155,8 @@ function TimeFields({ id, result, day, start, end, notes }: { id: string; result
 export default function Calendar() {
   const { week, days, appointments, trainers, find, hits, member, editing, today, selectedDay, slot, feed } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const hhmm = (d: string) => formatLocal(d, "HH:mm");
   const changing = Boolean(result?.values.id || result?.values.series_id);
-  const bookDay = slot?.day ?? (today >= week && today < addCalendarDays(week, 7) ? today : week);
+  const bookDay = slot?.day ?? (today >= week && today < shiftCalendarDay(week, 7) ? today : week);
   const bookStart = slot?.time ?? "09:00";
   const bookEnd = slot ? `${String(Math.min(23, Number(slot.time.slice(0, 2)) + 1)).padStart(2, "0")}:${slot.time.slice(3)}` : "10:00";
   const keep = `week=${week}${slot ? `&slot=${slot.day}T${slot.time}` : ""}`;
@@ -164,11 +166,11 @@ export default function Calendar() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Calendar</h1>
         <nav aria-label="Weeks" className="flex flex-wrap items-center gap-2 text-sm">
-          <Link to={`/calendar?week=${addCalendarDays(week, -7)}`} className={link}>
+          <Link to={`/calendar?week=${shiftCalendarDay(week, -7)}`} className={link}>
             Previous week
           </Link>
-          <span className="font-medium">Week of {formatLocal(startOfLocalDay(week), "d MMMM yyyy")}</span>
-          <Link to={`/calendar?week=${addCalendarDays(week, 7)}`} className={link}>
+          <span className="font-medium">Week of {formatCalendarDayAs(week, "d MMMM yyyy")}</span>
+          <Link to={`/calendar?week=${shiftCalendarDay(week, 7)}`} className={link}>
             Next week
           </Link>
           <Link to="/recurring-schedules" className={link}>
@@ -191,7 +193,7 @@ export default function Calendar() {
               {editing.member.name} with {editing.trainer.name}
             </h2>
             <p className="text-sm text-slate-600">
-              {formatLocal(editing.starts_at, "EEEE d MMMM")}, {formatTime(editing.starts_at)} to {formatTime(editing.ends_at)} at {editing.gym}
+              {formatCalendarDayAs(editing.wall.start_day, "EEEE d MMMM")}, {clockOf(editing.wall.start)} to {clockOf(editing.wall.end)} at {editing.gym}
               {editing.series_id ? (
                 <>
                   {" "}
@@ -206,7 +208,7 @@ export default function Calendar() {
               <EntryFields entry={editing} />
               <input type="hidden" name="intent" value={editing.id ? "move" : "move-occurrence"} />
               <input type="hidden" name="week" value={week} />
-              <TimeFields id="change" result={changing ? result : undefined} day={localDay(editing.starts_at)} start={hhmm(editing.starts_at)} end={hhmm(editing.ends_at)} notes={editing.notes ?? ""} />
+              <TimeFields id="change" result={changing ? result : undefined} day={editing.wall.start_day} start={editing.wall.start} end={editing.wall.end} notes={editing.notes ?? ""} />
               <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-600">
                 {editing.series_id ? "Save this session" : "Save"}
               </button>
@@ -246,7 +248,7 @@ export default function Calendar() {
             </Form>
           ) : (
             <p className="text-sm text-slate-600">
-              Find the member first.{slot ? ` The time you chose (${formatLocal(localInstant(slot.day, slot.time), "EEE d MMM 'at' h:mm a")}) is kept.` : " Or click an empty time on the calendar."}
+              Find the member first.{slot ? ` The time you chose (${slot.label}) is kept.` : " Or click an empty time on the calendar."}
             </p>
           )}
         </section>

@@ -5,6 +5,7 @@ import type { DashboardData } from "../../features/dashboard/types";
 import { gymApi } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Gym Membership" }];
 
@@ -13,7 +14,7 @@ export async function loader(args: LoaderFunctionArgs): Promise<DashboardData> {
   try {
     // One call for the page's four figures; `costs` is null for staff who may not see money in this gym.
     const { stats, active_users, breakdown, costs, reconciliation_open } = await api.get("/dashboard", { query: { weeks: 12 } });
-    return { stats, activeUsers: active_users, breakdown, costs, reconciliationOpen: reconciliation_open };
+    return withDateTexts({ stats, activeUsers: active_users, breakdown, costs, reconciliationOpen: reconciliation_open });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

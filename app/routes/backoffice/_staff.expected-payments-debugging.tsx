@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { addCalendarDays, capitaliseWords, formatDate, localDay } from "../../../domain/dates";
+import { formatCalendarDay } from "../../../domain/calendar-day";
+import { addCalendarDays, localDay } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import { formatCents } from "../../../domain/money";
 import { EXPECTED_PAYMENTS_DEFAULT_DAYS } from "../../../domain/schemas/debugging";
 import { DateInput, Field, SubmitRow } from "../../features/debugging/forms";
@@ -38,7 +40,7 @@ const VERDICT: Record<string, { label: string; style: string }> = {
   in_progress: { label: "In progress", style: "bg-slate-100 text-slate-700" },
   ok: { label: "OK", style: "bg-green-100 text-green-800" },
 };
-const day = (d: string) => formatDate(`${d}T00:00:00Z`);
+const day = formatCalendarDay;
 
 export default function ExpectedPayments() {
   const { values, errors, answer } = useLoaderData<typeof loader>();

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { importsRoute } from "../../features/imports/import-route.server";
 import { ImportStatus } from "../../features/imports/import-parts";
 import { orRefusal } from "../../features/members/member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Imports · ${data?.gymName ?? "Gym"} · Gym Membership` }];
 
@@ -11,10 +12,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Import
 export async function loader(args: LoaderFunctionArgs) {
   const { api, gymId, gymName } = await importsRoute(args);
   const list = await orRefusal(args.request, api.get("/gyms/:id/imports", { params: { id: gymId } }));
-  return { gymId, gymName, imports: list.data };
+  return withDateTexts({ gymId, gymName, imports: list.data });
 }
 
 export default function Imports() {
+  const dates = useDates();
   const { gymId, gymName, imports } = useLoaderData<typeof loader>();
   return (
     <div className="max-w-5xl space-y-4">
@@ -59,7 +61,7 @@ export default function Imports() {
                   </Link>
                 </td>
                 <td data-label="Started" className="px-4 py-2">
-                  {formatDateTime(new Date(i.created_at))} by {i.created_by}
+                  {dates.dateTime(new Date(i.created_at))} by {i.created_by}
                 </td>
                 <td data-label="Status" className="px-4 py-2">
                   <ImportStatus status={i.status} />

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { capitaliseWords } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import { MemberPage } from "../../features/members/member-page";
 import { memberPageData } from "../../features/members/member-page.server";
 

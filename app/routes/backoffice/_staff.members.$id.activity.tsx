@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { capitaliseWords } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import { CostPerVisitPanel, SubscriptionPeriodsPanel, WeeklyVisitsPanel } from "../../features/members/activity-panels";
 import { ifAllowed } from "../../lib/api.server";
 import { memberRoute, orRefusal } from "../../features/members/member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Activity of ${data?.member.name ? capitaliseWords(data.member.name) : "member"} · Gym Membership` }];
 
@@ -20,7 +21,7 @@ export async function loader(args: LoaderFunctionArgs) {
       ifAllowed(api.get("/members/:id/weekly-cost-per-visit", { params: { id }, query: { weeks: 26 } })),
     ]),
   );
-  return { member, visits: visits.data, periods: periods?.data ?? null, costs: costs?.data ?? null, now: new Date().toISOString() };
+  return withDateTexts({ member, visits: visits.data, periods: periods?.data ?? null, costs: costs?.data ?? null, now: new Date().toISOString() });
 }
 
 export default function MemberActivity() {

@@ -2,13 +2,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { CANCELLATION_REASON_LABELS, CANCELLATION_REASONS, cancelRequest, undoCancelRequest } from "../../../domain/schemas/subscriptions";
 import { FieldErrors, FormErrors } from "../../components/field";
 import { TextAreaField } from "../../components/form-controls";
-import { ActionPage, CardAfter, chargeText, ConfirmStep, EffectRow, memberName, PreviewButton, when } from "../../features/membership/action-page";
+import { ActionPage, CardAfter, chargeText, ConfirmStep, EffectRow, memberName, PreviewButton, useWhen } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Cancel · Gym Membership" }];
 
@@ -19,7 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
     if (err instanceof Response && err.status === 403) return membershipPage(args, "undo_cancel");
     throw err;
   });
-  return { member, view: view! };
+  return withDateTexts({ member, view: view! });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -72,6 +73,7 @@ type Answer = ReturnType<typeof useActionData<typeof action>>;
 type View = ReturnType<typeof useLoaderData<typeof loader>>["view"];
 
 function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pending: boolean }) {
+  const when = useWhen();
   const [form, fields] = useForm<Record<string, unknown>>({
     id: "cancel",
     lastResult: answer?.result,
@@ -154,6 +156,7 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
 }
 
 function UndoForm({ view, answer, pending }: { view: View; answer: Answer; pending: boolean }) {
+  const when = useWhen();
   const [form] = useForm<Record<string, unknown>>({ id: "undo", lastResult: answer?.result });
   const effect = answer?.preview && "pausesRestored" in answer.preview ? answer.preview : null;
   const span = (p: { start: string; end: string }) => `${formatDay(p.start)} until ${formatDay(p.end)}`;

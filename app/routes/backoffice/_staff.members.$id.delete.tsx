@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { capitaliseWords } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import { ApiRequestError } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { memberRoute, memberToChange } from "../../features/members/member-route.server";

@@ -5,6 +5,7 @@ import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import { ActionPage, memberName } from "../../features/membership/action-page";
 import { memberRoute, orRefusal } from "../../features/members/member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Door access · Gym Membership" }];
 
@@ -15,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Door access · Gym Membership
 export async function loader(args: LoaderFunctionArgs) {
   const { id, api } = memberRoute(args);
   const [member, access] = await orRefusal(args.request, Promise.all([api.get("/members/:id", { params: { id } }), api.get("/members/:id/access-control", { params: { id } })]));
-  return { member, access };
+  return withDateTexts({ member, access });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { capitaliseWords } from "../../../domain/dates";
+import { capitaliseWords } from "../../../domain/names";
 import { memberUpdateSchema } from "../../../domain/schemas/members";
 import { MemberForm } from "../../features/members/member-form";
 import { ApiRequestError } from "../../lib/api.server";

@@ -2,18 +2,19 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { pauseRequest } from "../../../domain/schemas/subscriptions";
 import { Field, FormErrors } from "../../components/field";
 import { ActionPage, CardAfter, chargeText, ConfirmStep, EffectRow, memberName, PreviewButton } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Pause · Gym Membership" }];
 
 /** /members/{id}/pause: schedule a pause, end a running one early, remove one to come, change the pause credit. */
 export async function loader(args: LoaderFunctionArgs) {
   const { member, view } = await membershipPage(args, "pause");
-  return { member, view: view! };
+  return withDateTexts({ member, view: view! });
 }
 
 export async function action(args: ActionFunctionArgs) {

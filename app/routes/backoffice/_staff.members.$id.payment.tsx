@@ -2,13 +2,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { MANUAL_PAYMENT_METHOD_LABELS, MANUAL_PAYMENT_METHODS, manualPaymentRequest } from "../../../domain/schemas/subscriptions";
 import { FieldErrors, FormErrors } from "../../components/field";
 import { TextAreaField } from "../../components/form-controls";
 import { ActionPage, ConfirmStep, EffectRow, memberName, PreviewButton } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Take payment · Gym Membership" }];
 
@@ -19,7 +20,7 @@ export const meta: MetaFunction = () => [{ title: "Take payment · Gym Membershi
  */
 export async function loader(args: LoaderFunctionArgs) {
   const { member, view } = await membershipPage(args, "manual_payment");
-  return { member, view: view!, key: crypto.randomUUID().replace(/-/g, "") };
+  return withDateTexts({ member, view: view!, key: crypto.randomUUID().replace(/-/g, "") });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -2,7 +2,8 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDay, localDay } from "../../../domain/dates";
+import { localDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { PIF_PAYMENT_METHODS } from "../../../domain/payment";
 import { pifRequest } from "../../../domain/schemas/subscriptions";
@@ -11,6 +12,7 @@ import { SelectField } from "../../components/form-controls";
 import { ActionPage, ConfirmStep, EffectRow, memberName, PreviewButton } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
 import { orRefusal } from "../../features/members/member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Add paid in full · Gym Membership" }];
 
@@ -29,12 +31,8 @@ export async function loader(args: LoaderFunctionArgs) {
     ? view.pif_options
     : (await orRefusal(args.request, api.get("/offerings"))).data
         .filter((o) => !o.archived_at)
-        .flatMap((o) =>
-          o.prices
-            .filter((p) => p.billing_frequency === "one_off" && !p.archived_at)
-            .map((p) => ({ id: p.id, offering: o.name, amount: p.amount, frequency: "Paid in full", term: p.term })),
-        );
-  return { member, view, options, key: crypto.randomUUID().replace(/-/g, ""), today: localDay(new Date()) };
+        .flatMap((o) => o.prices.filter((p) => p.billing_frequency === "one_off" && !p.archived_at).map((p) => ({ id: p.id, offering: o.name, amount: p.amount, frequency: "Paid in full", term: p.term })));
+  return withDateTexts({ member, view, options, key: crypto.randomUUID().replace(/-/g, ""), today: localDay(new Date()) });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -2,13 +2,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { priceChangeRequest, versionOnlyRequest } from "../../../domain/schemas/subscriptions";
 import { Field, FieldErrors, FormErrors } from "../../components/field";
 import { CheckboxField, SelectField } from "../../components/form-controls";
 import { ActionPage, CardAfter, chargeText, ConfirmStep, EffectRow, EmailPreview, memberName, PreviewButton } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Change price · Gym Membership" }];
 
@@ -21,7 +22,7 @@ export async function loader(args: LoaderFunctionArgs) {
     if (err instanceof Response && err.status === 403) return membershipPage(args, "remove_price_change");
     throw err;
   });
-  return { member, view: view! };
+  return withDateTexts({ member, view: view! });
 }
 
 export async function action(args: ActionFunctionArgs) {

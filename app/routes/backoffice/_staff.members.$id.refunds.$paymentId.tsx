@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { REFUND_REASON_LABELS, REFUND_REASONS } from "../../../domain/refunds";
 import { refundForm } from "../../../domain/schemas/refunds";
@@ -12,6 +12,7 @@ import { ActionPage, ConfirmStep, EffectRow, memberName, PreviewButton } from ".
 import { previewOrConfirm } from "../../features/membership/membership-route.server";
 import { memberRoute, orRefusal } from "../../features/members/member-route.server";
 import { idParam } from "../../lib/params.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Refund · Gym Membership" }];
 
@@ -34,7 +35,7 @@ async function page(args: LoaderFunctionArgs | ActionFunctionArgs) {
 
 export async function loader(args: LoaderFunctionArgs) {
   const { member, refunds } = await page(args);
-  return { member, refunds, key: crypto.randomUUID().replace(/-/g, "") };
+  return withDateTexts({ member, refunds, key: crypto.randomUUID().replace(/-/g, "") });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -58,6 +59,7 @@ const HOW: Record<string, string> = {
 };
 
 export default function RefundPage() {
+  const dates = useDates();
   const { member, refunds, key } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
@@ -78,14 +80,14 @@ export default function RefundPage() {
     <ActionPage memberId={member.id} memberName={memberName(member)} title="Refund" view={null}>
       <section aria-labelledby="payment-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <h2 id="payment-heading" className="font-semibold">
-          Payment of {payment.formatted_amount} on {formatDate(payment.created_at)}
+          Payment of {payment.formatted_amount} on {dates.date(payment.created_at)}
         </h2>
         <p className="mt-1 text-slate-700">{refunds.method_label}.</p>
         {refunds.adjustments.length ? (
           <ul className="mt-2 list-disc pl-5 text-slate-700">
             {refunds.adjustments.map((a) => (
               <li key={a.id}>
-                {a.in_words} on {formatDate(a.created_at)}
+                {a.in_words} on {dates.date(a.created_at)}
                 {a.error ? `: ${a.error}` : ""}
               </li>
             ))}

@@ -1,13 +1,14 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { versionOnlyRequest } from "../../../domain/schemas/subscriptions";
 import { FormErrors } from "../../components/field";
 import { ActionPage, chargeText, ConfirmStep, EffectRow, memberName, PreviewButton } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
 import { orRefusal } from "../../features/members/member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Start now · Gym Membership" }];
 
@@ -15,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Start now · Gym Membership" 
 export async function loader(args: LoaderFunctionArgs) {
   const { member, view, api } = await membershipPage(args, "start_now");
   const data = await orRefusal(args.request, api.get("/subscriptions/:id/start-early-data", { params: { id: view!.id } }));
-  return { member, view: view!, data };
+  return withDateTexts({ member, view: view!, data });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -5,6 +5,7 @@ import { MembersTable, Pagination } from "../../features/members/members-table";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Members · Gym Membership" }];
 
@@ -22,11 +23,11 @@ export async function loader(args: LoaderFunctionArgs) {
       }),
       api.get("/offerings"),
     ]);
-    return {
+    return withDateTexts({
       list: "errors" in list ? null : list,
       errors: "errors" in list ? list.errors : {},
       offerings: offerings.data,
-    };
+    });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

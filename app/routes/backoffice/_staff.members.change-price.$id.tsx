@@ -2,10 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { FREQUENCY_LABELS, type BillingFrequency } from "../../../domain/billing";
-import { formatDate, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { Pagination } from "../../features/members/members-table";
 import { memberRoute, orRefusal } from "../../features/members/member-route.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Bulk price change · Gym Membership" }];
 
@@ -21,10 +23,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const { id, api } = memberRoute(args);
   const url = new URL(args.request.url).searchParams;
   const query = { show: url.get("show") ?? undefined, page: url.get("page") ?? undefined };
-  return orRefusal(args.request, api.get("/members/change-price/:id", { params: { id }, query }));
+  return withDateTexts(await orRefusal(args.request, api.get("/members/change-price/:id", { params: { id }, query })));
 }
 
 export default function BulkPriceChangeReport() {
+  const dates = useDates();
   const report = useLoaderData<typeof loader>();
   const params = new URLSearchParams(useLocation().search);
   const running = report.status !== "done";
@@ -68,7 +71,7 @@ export default function BulkPriceChangeReport() {
           Change prices in bulk
         </Link>
         <span className="text-slate-500"> / </span>
-        <span className="text-slate-700">{formatDate(report.created_at)}</span>
+        <span className="text-slate-700">{dates.date(report.created_at)}</span>
       </nav>
       <h1 className="text-2xl font-semibold">Bulk price change</h1>
       <p className="text-sm text-slate-700">

@@ -3,7 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { FREQUENCY_LABELS, type BillingFrequency } from "../../../domain/billing";
-import { formatDate, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { bulkPriceChangeConfirm } from "../../../domain/schemas/bulk-price-change";
 import { MEMBER_STATUS_FILTERS } from "../../../domain/member-list";
@@ -15,6 +16,7 @@ import { ConfirmStep, EffectRow, EmailPreview, PreviewButton } from "../../featu
 import { previewOrConfirm } from "../../features/membership/membership-route.server";
 import { gymApi } from "../../lib/api.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Change prices in bulk · Gym Membership" }];
 
@@ -44,13 +46,13 @@ export async function loader(args: LoaderFunctionArgs) {
   );
   const url = new URL(args.request.url).searchParams;
   const prefill = Object.fromEntries(PREFILL.flatMap((k) => (url.get(k) ? [[k, url.get(k)!]] : [])));
-  return {
+  return withDateTexts({
     from: recurring,
     to: recurring.filter((p) => !p.archived && !p.term),
     recent,
     prefill: { ...prefill, from_price_ids: url.getAll("from_price_ids") },
     key: crypto.randomUUID().replace(/-/g, ""),
-  };
+  });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -64,6 +66,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function BulkPriceChange() {
+  const dates = useDates();
   const { from, to, recent, prefill, key } = useLoaderData<typeof loader>();
   const staff = useRouteLoaderData<typeof staffLoader>("routes/backoffice/_staff");
   const answer = useActionData<typeof action>();
@@ -219,7 +222,7 @@ export default function BulkPriceChange() {
             {recent.map((r) => (
               <li key={r.id} className="flex flex-wrap justify-between gap-2 py-2">
                 <Link to={`/members/change-price/${r.id}`} className="text-brand-700 underline">
-                  {r.total.toLocaleString("en-NZ")} member{r.total === 1 ? "" : "s"} · {formatDate(r.created_at)}
+                  {r.total.toLocaleString("en-NZ")} member{r.total === 1 ? "" : "s"} · {dates.date(r.created_at)}
                 </Link>
                 <span className="text-slate-600">
                   {r.status === "done" ? "Done" : r.status === "running" ? "Running" : "Waiting to start"}

@@ -2,7 +2,8 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { formatDay, localDay } from "../../../domain/dates";
+import { localDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { PIF_PAYMENT_METHODS } from "../../../domain/payment";
 import { onboardPifRequest } from "../../../domain/schemas/subscriptions";
@@ -13,6 +14,7 @@ import { previewOrConfirm } from "../../features/membership/membership-route.ser
 import { gymApi } from "../../lib/api.server";
 import { orRefusal } from "../../features/members/member-route.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "New paid-in-full member · Gym Membership" }];
 
@@ -29,12 +31,8 @@ export async function loader(args: LoaderFunctionArgs) {
     throw new Response("Only admins can sell a membership.", { status: 403 });
   const options = offerings.data
     .filter((o) => !o.archived_at)
-    .flatMap((o) =>
-      o.prices
-        .filter((p) => p.billing_frequency === "one_off" && !p.archived_at)
-        .map((p) => ({ value: String(p.id), label: `${o.name}: ${formatCents(p.amount)}${p.term ? ` (${p.term})` : ""}` })),
-    );
-  return { organisationId: me.current_organisation!.id, options, key: crypto.randomUUID().replace(/-/g, ""), today: localDay(new Date()) };
+    .flatMap((o) => o.prices.filter((p) => p.billing_frequency === "one_off" && !p.archived_at).map((p) => ({ value: String(p.id), label: `${o.name}: ${formatCents(p.amount)}${p.term ? ` (${p.term})` : ""}` })));
+  return withDateTexts({ organisationId: me.current_organisation!.id, options, key: crypto.randomUUID().replace(/-/g, ""), today: localDay(new Date()) });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -1,13 +1,14 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { readForm } from "../../lib/forms.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { Thread } from "../../features/messages/thread";
 import { MemberFinder } from "../../features/members/member-finder";
 import { memberOrNull } from "../../features/members/member-or-null.server";
 import { orRefusal } from "../../features/members/member-route.server";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Messages · Gym Membership" }];
 
@@ -44,7 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
   // A member who already has a conversation: it opens instead of a new one.
   const existing = memberId ? list.data.find((c) => c.member.id === memberId) : undefined;
   if (existing) throw redirect(`/messages?conversation=${existing.id}`);
-  return { list: list.data, search, unreadOnly, find, hits: found?.data ?? null, thread, member: member ? { id: member.id, name: member.name } : null };
+  return withDateTexts({ list: list.data, search, unreadOnly, find, hits: found?.data ?? null, thread, member: member ? { id: member.id, name: member.name } : null });
 }
 
 type Result = { error: string; draft: string };
@@ -70,6 +71,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Messages() {
+  const dates = useDates();
   const { list, search, unreadOnly, find, hits, thread, member } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as Result | { read: true } | undefined;
   const failed = result && "error" in result ? result : undefined;
@@ -119,7 +121,7 @@ export default function Messages() {
                         {c.last_message.body}
                       </span>
                     ) : null}
-                    {c.last_message_at ? <span className="block text-xs text-slate-600">{formatDateTime(c.last_message_at)}</span> : null}
+                    {c.last_message_at ? <span className="block text-xs text-slate-600">{dates.dateTime(c.last_message_at)}</span> : null}
                   </Link>
                 </li>
               ))}

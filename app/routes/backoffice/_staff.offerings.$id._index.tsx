@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { dayName, formatClock, OFFERING_TYPE_LABELS } from "../../../domain/offering";
 import { orRefusal } from "../../features/members/member-route.server";
 import { offeringsRoute } from "../../features/offerings/offering-route.server";
@@ -11,13 +11,14 @@ import { readForm } from "../../lib/forms.server";
 import { idParam } from "../../lib/params.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.offering.name ?? "Offering"} · Gym Membership` }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const api = offeringsRoute(args);
   const id = idParam(args.params, "id");
-  return { offering: await orRefusal(args.request, api.get("/offerings/:id", { params: { id } })) };
+  return withDateTexts({ offering: await orRefusal(args.request, api.get("/offerings/:id", { params: { id } })) });
 }
 
 /** Each button of the page is a form with an intent; the answer is the page again with a toast, or what went wrong. */
@@ -59,6 +60,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function OfferingPage() {
+  const dates = useDates();
   const { offering: o } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const offeringResult = result && !result.priceId ? result : undefined;
@@ -76,7 +78,7 @@ export default function OfferingPage() {
           </p>
           <h1 className="text-2xl font-semibold">
             {o.name}
-            {o.archived_at ? <span className="ml-3 rounded bg-slate-200 px-2 py-0.5 align-middle text-sm font-medium">Archived {formatDate(o.archived_at)}</span> : null}
+            {o.archived_at ? <span className="ml-3 rounded bg-slate-200 px-2 py-0.5 align-middle text-sm font-medium">Archived {dates.date(o.archived_at)}</span> : null}
           </h1>
           <p className="text-slate-700">
             {OFFERING_TYPE_LABELS[o.type]} · {o.all_gyms_access ? "All gyms" : o.gyms.map((g) => g.name).join(", ")}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../../../domain/billing";
-import { formatDate } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { OFFERING_TYPE_LABELS, perFrequency, SWITCH_LABELS } from "../../../domain/offering";
 import { PERIOD_UNIT_LABELS, PERIOD_UNITS } from "../../../domain/organisation";
@@ -12,6 +12,7 @@ import { SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../.
 import { CallTable } from "../../features/webhooks/calls";
 import { pageQuery } from "../../lib/params.server";
 import { formOn, formText, settingsAction, type Section } from "../../lib/settings-action.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Organisation settings · Gym Membership" }];
 
@@ -30,7 +31,7 @@ export async function loader(args: LoaderFunctionArgs) {
       api.get("/organisations/:id/prices", { params: { id } }),
     ]),
   );
-  return { organisation, links: links.data, hooks, prices: prices.data };
+  return withDateTexts({ organisation, links: links.data, hooks, prices: prices.data });
 }
 
 const text = formText;
@@ -74,6 +75,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function OrganisationSettings() {
+  const dates = useDates();
   const { organisation: o, links, hooks, prices } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const units = PERIOD_UNITS.map((u) => ({ value: u, label: PERIOD_UNIT_LABELS[u] }));
@@ -128,7 +130,7 @@ export default function OrganisationSettings() {
           {links.map((l) => (
             <div key={l.id} className="space-y-1 border-t border-slate-100 pt-2 first:border-0 first:pt-0">
               <div className="flex items-center justify-between">
-                <p className="text-xs text-slate-600">Made {formatDate(l.created_at)}</p>
+                <p className="text-xs text-slate-600">Made {dates.date(l.created_at)}</p>
                 <Form method="post">
                   <input type="hidden" name="intent" value="revoke-link" />
                   <input type="hidden" name="link_id" value={l.id} />

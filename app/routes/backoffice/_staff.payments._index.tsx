@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { formatDateTime, formatDay } from "../../../domain/dates";
+import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import {
   PAYMENT_ADJUSTED_FILTERS,
@@ -18,6 +19,7 @@ import { readForm } from "../../lib/forms.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Gym Membership" }];
 
@@ -32,7 +34,7 @@ export async function loader(args: LoaderFunctionArgs) {
       if (err instanceof ApiRequestError && err.status === 422) return { errors: err.errors ?? {} };
       throw err;
     });
-    return "errors" in list ? { list: null, errors: list.errors } : { list, errors: {} as Record<string, string[]> };
+    return withDateTexts("errors" in list ? { list: null, errors: list.errors } : { list, errors: {} as Record<string, string[]> });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -59,6 +61,7 @@ const OUTCOME_CLASS = { successful: "bg-green-100 text-green-800", not_failed: "
 const OUTCOME_WORD = { successful: "Successful", not_failed: "Pending", failed: "Failed" } as const;
 
 export default function PaymentsIndex() {
+  const dates = useDates();
   const { list, errors } = useLoaderData<typeof loader>();
   const staff = useRouteLoaderData<typeof staffLoader>("routes/backoffice/_staff");
   const location = useLocation();
@@ -130,7 +133,7 @@ export default function PaymentsIndex() {
                   {list.data.map((p) => (
                     <tr key={p.id}>
                       <td data-label="Made" className="px-3 py-2 text-slate-800">
-                        {formatDateTime(p.created_at)}
+                        {dates.dateTime(p.created_at)}
                       </td>
                       <td data-title className="px-3 py-2">
                         <Link to={`/members/${p.member.id}`} className="font-medium text-brand-700 hover:underline">

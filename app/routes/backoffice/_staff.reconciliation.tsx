@@ -8,6 +8,7 @@ import { readForm } from "../../lib/forms.server";
 import { pageQuery } from "../../lib/params.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Reconciliation · Gym Membership" }];
 
@@ -19,7 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const asked = url.searchParams.get("status") ?? "open";
   const status = (STATUSES as readonly string[]).includes(asked) ? (asked as (typeof STATUSES)[number]) : "open";
   try {
-    return { status, list: await gymApi(args).get("/reconciliation", { query: { status, page: pageQuery(url, "page") } }) };
+    return withDateTexts({ status, list: await gymApi(args).get("/reconciliation", { query: { status, page: pageQuery(url, "page") } }) });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

@@ -1,7 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isCalendarDay } from "../../../domain/schemas/dates";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { formatLocal, localDay, localWeekStart } from "../../../domain/dates";
+import { localDay, localWeekStart } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
+import { withDateTexts } from "../../lib/date-texts.server";
 import { controlClass } from "../../components/control-class";
 import { describedBy, FieldError } from "../../features/calendar/field-error";
 import { seriesSpan } from "../../features/calendar/recurring-sessions";
@@ -28,7 +30,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const id = Number(args.params.id);
   if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not found", { status: 404 });
   const series = await orRefusal(args.request, api.get("/recurring-schedules/:id", { params: { id } }));
-  return { series, today: localDay(new Date()) };
+  // Each session's calendar week, worked out here: the browser holds no time zone (decision 0053).
+  const next_sessions = series.next_sessions.map((n) => ({ ...n, week: localWeekStart(new Date(n.starts_at)) }));
+  return withDateTexts({ series: { ...series, next_sessions }, today: localDay(new Date()) });
 }
 
 type Result = { intent: string; message: string; errors: Record<string, string[]>; values?: SeriesValues; from?: string };
@@ -64,6 +68,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function RecurringSchedule() {
+  const dates = useDates();
   const { series: s, today } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const changeFrom = s.starts_on > today ? s.starts_on : today;
@@ -111,8 +116,8 @@ export default function RecurringSchedule() {
         {s.next_sessions.length ? (
           <ul className="mt-2 divide-y divide-slate-100 text-sm">
             {s.next_sessions.map((n) => {
-              const when = formatLocal(n.starts_at, "EEE d MMM, h:mm a");
-              const week = localWeekStart(new Date(n.starts_at));
+              const when = dates.session(n.starts_at);
+              const week = n.week;
               const change = n.id ? `/calendar?week=${week}&edit=${n.id}#change-heading` : `/calendar?week=${week}&occurrence=${s.id}:${n.occurrence_day}#change-heading`;
               return (
                 <li key={n.id ?? n.occurrence_day} className="flex flex-wrap items-center justify-between gap-2 py-2">

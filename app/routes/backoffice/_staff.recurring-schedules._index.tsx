@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { formatLocal, localDay } from "../../../domain/dates";
+import { localDay } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { TrainerSelect } from "../../features/calendar/trainer-select";
 import { seriesSpan } from "../../features/calendar/recurring-sessions";
 import { SeriesFields, seriesBody, seriesValues, type SeriesValues } from "../../features/calendar/series-fields";
@@ -13,6 +14,7 @@ import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm } from "../../lib/forms.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Recurring schedules · Gym Membership" }];
 
@@ -35,7 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
     throw err;
   });
   const [list, trainers, hits, member] = await orRefusal(args.request, Promise.all([listed, trainersFor(api, me), find ? api.post("/search", { body: { query: find } }) : null, memberOrNull(api, memberId)]));
-  return { list: list.data, trainers, ended, find, hits: hits?.data ?? null, member: member ? { id: member.id, name: member.name } : null, today: localDay(new Date()) };
+  return withDateTexts({ list: list.data, trainers, ended, find, hits: hits?.data ?? null, member: member ? { id: member.id, name: member.name } : null, today: localDay(new Date()) });
 }
 
 type Result = { message: string; errors: Record<string, string[]>; values: SeriesValues & { trainer_id: string } };
@@ -59,6 +61,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function RecurringSchedules() {
+  const dates = useDates();
   const { list, trainers, ended, find, hits, member, today } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const values: SeriesValues = result?.values ?? { days: [], start_time: "09:00", end_time: "10:00", first: today, ends: "never", until: "", count: "", notes: "" };
@@ -118,7 +121,7 @@ export default function RecurringSchedules() {
                       <ColourDot colour={s.trainer.calendar_colour} /> {s.trainer.name}
                     </span>
                   </td>
-                  <td className="px-4 py-2">{s.next_sessions[0] ? formatLocal(s.next_sessions[0].starts_at, "EEE d MMM, h:mm a") : "None"}</td>
+                  <td className="px-4 py-2">{s.next_sessions[0] ? dates.session(s.next_sessions[0].starts_at) : "None"}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { staffUpdateRequest } from "../../../domain/schemas/staff";
 import { zodErrors } from "../../../domain/schemas/fields";
 import { SettingsSection, SwitchSetting, TextSetting } from "../../components/settings-sections";
@@ -9,6 +9,7 @@ import { ColourDot, ColourField, RoleFields, StatusBadge } from "../../features/
 import { gymRows, mayManage, staffRoute } from "../../features/staff/staff-route.server";
 import { idParam } from "../../lib/params.server";
 import { formOn, formText, SectionInvalid, settingsAction, type Section } from "../../lib/settings-action.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.staff.name ?? "Staff member"} · Gym Membership` }];
 
@@ -16,7 +17,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { api, options, me } = await staffRoute(args);
   const id = idParam(args.params, "id");
   const staff = await orRefusal(args.request, api.get("/staff/:id", { params: { id } }));
-  return { staff, options, manage: mayManage(options, staff), self: me.id === staff.id };
+  return withDateTexts({ staff, options, manage: mayManage(options, staff), self: me.id === staff.id });
 }
 
 const SECTIONS: Record<string, Section<number>> = {
@@ -53,6 +54,7 @@ export async function action(args: ActionFunctionArgs) {
 
 /** /staff/{id}: who they are and where they work, their colour in the calendar, door access, and switching off or removing them. */
 export default function StaffMemberPage() {
+  const dates = useDates();
   const { staff: s, options, manage, self } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const removed = s.status === "removed";
@@ -71,9 +73,9 @@ export default function StaffMemberPage() {
         </h1>
         <p className="text-sm text-slate-700">
           {s.email}
-          {s.pending_invite && s.invited_at ? ` · invited ${formatDateTime(new Date(s.invited_at))}` : null}
-          {s.deactivated_at ? ` · deactivated ${formatDateTime(new Date(s.deactivated_at))}` : null}
-          {s.deleted_at ? ` · removed ${formatDateTime(new Date(s.deleted_at))}` : null}
+          {s.pending_invite && s.invited_at ? ` · invited ${dates.dateTime(new Date(s.invited_at))}` : null}
+          {s.deactivated_at ? ` · deactivated ${dates.dateTime(new Date(s.deactivated_at))}` : null}
+          {s.deleted_at ? ` · removed ${dates.dateTime(new Date(s.deleted_at))}` : null}
         </p>
       </div>
 

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { Pagination } from "../../features/members/members-table";
 import { gymOptions, ListFilters, ListHeading } from "../../features/money-lists/list-filters";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
 import type { loader as staffLoader } from "./_staff";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Visits · Gym Membership" }];
 
@@ -20,13 +21,14 @@ export async function loader(args: LoaderFunctionArgs) {
       if (err instanceof ApiRequestError && err.status === 422) return { errors: err.errors ?? {} };
       throw err;
     });
-    return "errors" in list ? { list: null, errors: list.errors } : { list, errors: {} as Record<string, string[]> };
+    return withDateTexts("errors" in list ? { list: null, errors: list.errors } : { list, errors: {} as Record<string, string[]> });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
 }
 
 export default function VisitsIndex() {
+  const dates = useDates();
   const { list, errors } = useLoaderData<typeof loader>();
   const staff = useRouteLoaderData<typeof staffLoader>("routes/backoffice/_staff");
   const params = new URLSearchParams(useLocation().search);
@@ -86,7 +88,7 @@ export default function VisitsIndex() {
                   {list.data.map((v) => (
                     <tr key={v.id}>
                       <td data-label="When" className="px-3 py-2 text-slate-800">
-                        {formatDateTime(v.visited_at)}
+                        {dates.dateTime(v.visited_at)}
                       </td>
                       <td data-title className="px-3 py-2">
                         <Link to={`/members/${v.member.id}`} className="font-medium text-brand-700 hover:underline">

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { CallStatus, prettyBody, providerName } from "../../features/webhooks/calls";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { idParam } from "../../lib/params.server";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Webhook call · Gym Membership" }];
 
@@ -13,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Webhook call · Gym Membershi
 export async function loader(args: LoaderFunctionArgs) {
   const id = idParam(args.params, "id");
   try {
-    return { call: await gymApi(args).get("/webhook-calls/:id", { params: { id } }) };
+    return withDateTexts({ call: await gymApi(args).get("/webhook-calls/:id", { params: { id } }) });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -35,11 +36,12 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function WebhookCallPage() {
+  const dates = useDates();
   const { call } = useLoaderData<typeof loader>();
   const pending = useNavigation().state === "submitting";
   const facts: [string, React.ReactNode][] = [
     ["Provider", providerName(call.provider)],
-    ["Received", formatDateTime(call.received_at)],
+    ["Received", dates.dateTime(call.received_at)],
     ["Event", `${call.event_type ?? "—"}${call.event_id ? ` (${call.event_id})` : ""}`],
     ["Status", <CallStatus key="s" status={call.status} />],
     ["Result", call.result ?? "—"],

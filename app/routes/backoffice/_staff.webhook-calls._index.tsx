@@ -5,6 +5,7 @@ import { Pager } from "../../components/list-filters";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { pageQuery } from "../../lib/params.server";
 import { redirectForApiError } from "../../lib/session.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Webhook calls · Gym Membership" }];
 
@@ -16,10 +17,10 @@ export async function loader(args: LoaderFunctionArgs) {
   const page = pageQuery(url, "page");
   const query = { ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), page };
   try {
-    return { values, errors: {} as Record<string, string[]>, list: await api.get("/webhook-calls", { query }) };
+    return withDateTexts({ values, errors: {} as Record<string, string[]>, list: await api.get("/webhook-calls", { query }) });
   } catch (err) {
     // Filters that make no sense (an end before the start): the form says so, and nothing is listed.
-    if (err instanceof ApiRequestError && err.status === 422) return { values, errors: err.errors ?? {}, list: null };
+    if (err instanceof ApiRequestError && err.status === 422) return withDateTexts({ values, errors: err.errors ?? {}, list: null });
     redirectForApiError(args.request, err);
   }
 }

@@ -1,15 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { CallStatus, providerName } from "../../features/webhooks/calls";
 import { gymApi } from "../../lib/api.server";
 import { redirectForApiError } from "../../lib/session.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Webhooks · Gym Membership" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   try {
-    return { endpoints: await gymApi(args).get("/webhooks") };
+    return withDateTexts({ endpoints: await gymApi(args).get("/webhooks") });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -30,6 +31,7 @@ const AKAHU_KEYS: Record<string, string> = {
 
 /** /webhooks: where each provider sends its calls, whether we can check their signatures, and how the last one went. */
 export default function Webhooks() {
+  const dates = useDates();
   const { endpoints } = useLoaderData<typeof loader>();
   return (
     <div className="max-w-5xl space-y-4">
@@ -64,7 +66,7 @@ export default function Webhooks() {
               {e.last_call ? (
                 <div className="space-y-1">
                   <Link to={`/webhook-calls/${e.last_call.id}`} className="text-brand-700 underline">
-                    {formatDateTime(e.last_call.received_at)}
+                    {dates.dateTime(e.last_call.received_at)}
                   </Link>{" "}
                   <CallStatus status={e.last_call.status} />
                   {e.last_call.result ? <p className="text-slate-700">{e.last_call.result}</p> : null}

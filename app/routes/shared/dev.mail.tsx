@@ -1,16 +1,18 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "../../../domain/dates";
+import { useDates } from "../../lib/date-texts";
 import { outbox, pushOutbox } from "../../lib/outbox.server";
+import { withDateTexts } from "../../lib/date-texts.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Gym Membership" }];
 
 export async function loader() {
   const [mails, pushes] = await Promise.all([outbox(), pushOutbox()]);
-  return { mails, pushes };
+  return withDateTexts({ mails, pushes });
 }
 
 export default function DevMail() {
+  const dates = useDates();
   const { mails, pushes } = useLoaderData<typeof loader>();
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">
@@ -21,7 +23,7 @@ export default function DevMail() {
         {mails.map((m, i) => (
           <li key={i} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
             <p className="text-sm text-slate-600">
-              To <strong className="text-slate-900">{m.to}</strong> · {formatDateTime(m.sent_at)}
+              To <strong className="text-slate-900">{m.to}</strong> · {dates.dateTime(m.sent_at)}
             </p>
             <h2 className="mt-1 font-semibold">{m.subject}</h2>
             <pre className="mt-2 whitespace-pre-wrap break-words font-sans text-sm text-slate-800">{m.text}</pre>
@@ -35,7 +37,7 @@ export default function DevMail() {
         {pushes.map((p, i) => (
           <li key={i} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
             <p className="text-sm text-slate-600">
-              To <strong className="text-slate-900">{p.to}</strong> · {formatDateTime(p.sent_at)}
+              To <strong className="text-slate-900">{p.to}</strong> · {dates.dateTime(p.sent_at)}
             </p>
             <h3 className="mt-1 font-semibold">{p.heading}</h3>
             <p className="mt-1 text-sm text-slate-800">{p.content}</p>

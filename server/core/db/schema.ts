@@ -335,7 +335,7 @@ export const rate_limits = pgTable("rate_limits", {
 /**
  * This installation's own secrets (issue 29 H3), made at random at first start and kept here: what the sandbox
  * providers sign their webhooks with and our endpoints check, where no secret is set in the environment. Never a
- * constant in the source. Not an organisation's: the tenant role cannot read them (drizzle/0039).
+ * constant in the source. Not an organisation's: the tenant role cannot read them (drizzle/0040).
  */
 export const installation_secrets = pgTable("installation_secrets", {
   name: text("name").primaryKey(),

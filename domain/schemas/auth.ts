@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { optional } from "./fields";
-import { MSG } from "./messages";
+import { GYM_MESSAGES, MSG } from "./messages";
 
 /**
  * The schemas forms and the API both validate with. Conform turns empty fields into undefined,
@@ -13,10 +13,7 @@ const required = <T extends z.ZodTypeAny>(schema: T): T =>
 export const email = required(z.string({ required_error: MSG.required }).max(254, MSG.max(254)).email(MSG.email)).transform((v) => v.toLowerCase());
 
 /** NIST-style: length only, no composition rules; the common-password check happens on the server. */
-export const newPassword = z
-  .string({ required_error: MSG.required })
-  .min(8, MSG.passwordLength)
-  .max(128, MSG.passwordLong);
+export const newPassword = z.string({ required_error: MSG.required }).min(8, MSG.passwordLength).max(128, MSG.passwordLong);
 
 export const loginSchema = z.object({
   email,
@@ -42,12 +39,6 @@ export const setPasswordSchema = z
 
 export const validateLinkSchema = z.object({ token: z.string({ required_error: MSG.required }).min(1, MSG.required) });
 
-/** What the sign-up form says about its gym. */
-export const GYM_MESSAGES = {
-  missing: "Choose the gym you are joining.",
-  unknown: "This sign-up link is not for a gym we know. Choose your gym from the list.",
-};
-
 /** How a sign-up link names its gym: the gym's uuid, never its database id. */
 export const gymUuid = z.string().uuid();
 
@@ -71,7 +62,10 @@ export const registerSchema = z.object({
    * link token. Optional, and a value naming nothing is dropped rather than refused: the person then chooses a
    * price on the confirm page.
    */
-  price: z.preprocess((v) => (typeof v === "string" && /^\d{1,9}$/.test(v.trim()) ? Number(v) : typeof v === "number" ? v : undefined), z.number().int().positive().optional()),
+  price: z.preprocess(
+    (v) => (typeof v === "string" && /^\d{1,9}$/.test(v.trim()) ? Number(v) : typeof v === "number" ? v : undefined),
+    z.number().int().positive().optional(),
+  ),
   link: z.preprocess((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined), z.string().max(64).optional()),
   /** Honeypot: people leave it empty, form-filling bots do not. */
   website: z.string().optional(),

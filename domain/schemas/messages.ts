@@ -8,3 +8,9 @@ export const MSG = {
   passwordLong: "Use at most 128 characters",
   code: "Enter the 6-digit code from the e-mail",
 } as const;
+
+/** What the sign-up form says about its gym. Here, not beside the schema, so the sign-up page shows them without loading zod. */
+export const GYM_MESSAGES = {
+  missing: "Choose the gym you are joining.",
+  unknown: "This sign-up link is not for a gym we know. Choose your gym from the list.",
+};

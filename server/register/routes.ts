@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { eq, sql } from "drizzle-orm";
-import { GYM_MESSAGES, registerSchema, uniqueEmailSchema } from "../../domain/schemas/auth";
+import { registerSchema, uniqueEmailSchema } from "../../domain/schemas/auth";
+import { GYM_MESSAGES } from "../../domain/schemas/messages";
 import { hashPassword, isCommonPassword } from "../core/auth/password";
 import { giveBack, take, waitInWords, type Limit } from "../core/auth/rate-limit";
 import { gyms, organisation_users, users } from "../core/db/schema";
@@ -17,7 +18,12 @@ const uniqueLimit = (ip: string): Limit => ({ key: `unique-email:ip:${ip}`, max:
 export const EMAIL_TAKEN = "An account with this e-mail address already exists. Sign in instead.";
 
 const emailTaken = async (db: ApiEnv["Variables"]["deps"]["db"], email: string) =>
-  (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`)).length > 0;
+  (
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)
+  ).length > 0;
 
 export const registerRoutes = new Hono<ApiEnv>()
   .post("/unique-email", async (c) => {
@@ -104,4 +110,3 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
     throw err;
   }
 }
-

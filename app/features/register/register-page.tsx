@@ -1,9 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
+import type { getZodConstraint } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { GYM_MESSAGES, registerSchema } from "../../../domain/schemas/auth";
+import type { z } from "zod";
+import type { registerSchema } from "../../../domain/schemas/auth";
+import { GYM_MESSAGES } from "../../../domain/schemas/messages";
 import type { PublicGymWithPrice } from "./types";
 import { formatCents } from "../../../domain/money";
 import { AuthCard } from "../../components/auth-card";
@@ -17,28 +19,44 @@ const EMAIL_TAKEN_HINT = "An account with this e-mail address already exists. Si
  * The sign-up host's first page: the register form for the gym the link names, or the list of gyms to choose
  * from first. A form posted without a gym (an integrator's that left it out) comes back to the list, saying why.
  */
-export function RegisterPage({ choice, lastResult }: { choice: GymChoice; lastResult?: SubmissionResult<string[]> | null }) {
-  if (choice.gym) return <RegisterForm gym={choice.gym} link={choice.link} lastResult={lastResult} />;
+export function RegisterPage({
+  choice,
+  constraint,
+  lastResult,
+}: {
+  choice: GymChoice;
+  constraint: Constraint;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
+  if (choice.gym) return <RegisterForm gym={choice.gym} link={choice.link} constraint={constraint} lastResult={lastResult} />;
   const gymRefused = Boolean(lastResult?.error?.gym?.length);
-  const notice = choice.unknownGym
-    ? GYM_MESSAGES.unknown
-    : gymRefused
-      ? "Choose the gym you are joining first, then fill in the form again."
-      : undefined;
+  const notice = choice.unknownGym ? GYM_MESSAGES.unknown : gymRefused ? "Choose the gym you are joining first, then fill in the form again." : undefined;
   return <GymChooser gyms={choice.gyms} notice={notice} />;
 }
 
-/** With JavaScript the e-mail is checked with /api/unique-email as you leave it. */
-function RegisterForm({ gym, link, lastResult }: { gym: PublicGymWithPrice; link: string | null; lastResult?: SubmissionResult<string[]> | null }) {
+/** The form's HTML constraints, worked out from the schema by the loader (register.server.ts). */
+type Constraint = ReturnType<typeof getZodConstraint>;
+
+/**
+ * The schema is checked by the action alone (zod stays out of the browser): a refused post comes back with the
+ * person's values and the messages, with or without JavaScript. With JavaScript the e-mail is also checked with
+ * /api/unique-email as you leave it.
+ */
+function RegisterForm({
+  gym,
+  link,
+  constraint,
+  lastResult,
+}: {
+  gym: PublicGymWithPrice;
+  link: string | null;
+  constraint: Constraint;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
   const navigation = useNavigation();
   const [emailTaken, setEmailTaken] = useState(false);
-  const [form, fields] = useForm({
-    lastResult,
-    constraint: getZodConstraint(registerSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-  });
+  // No onValidate, so only submitting checks: conform would post every blur to the action to check it there.
+  const [form, fields] = useForm<z.input<typeof registerSchema>>({ lastResult, constraint, shouldValidate: "onSubmit" });
 
   useEffect(() => {
     const input = document.getElementById(fields.email.id) as HTMLInputElement | null;
@@ -67,9 +85,7 @@ function RegisterForm({ gym, link, lastResult }: { gym: PublicGymWithPrice; link
       title={`Join ${gym.name}`}
       intro={
         <>
-          <p>
-            Create your account with {gym.organisation.name}. Next we e-mail you a code to check your address.
-          </p>
+          <p>Create your account with {gym.organisation.name}. Next we e-mail you a code to check your address.</p>
           {gym.price ? (
             <p className="mt-2 rounded-md bg-brand-50 px-3 py-2 text-slate-800" data-testid="chosen-price">
               Joining on <strong>{gym.price.offering}</strong>: {formatCents(gym.price.amount)} {gym.price.frequency_label.toLowerCase()}
@@ -87,7 +103,17 @@ function RegisterForm({ gym, link, lastResult }: { gym: PublicGymWithPrice; link
       footer={<span>Already a member? Ask the gym&apos;s staff for help signing in.</span>}
     >
       {/* The gym stays in the address after a refused post, so the page still shows it without JavaScript. */}
-      <Form method="post" action={`/?${new URLSearchParams({ index: "", gym: gym.uuid, ...(gym.price && !link ? { price: String(gym.price.id) } : {}), ...(link ? { link } : {}) })}`} {...getFormProps(form)} className="space-y-4">
+      <Form
+        method="post"
+        action={`/?${new URLSearchParams({
+          index: "",
+          gym: gym.uuid,
+          ...(gym.price && !link ? { price: String(gym.price.id) } : {}),
+          ...(link ? { link } : {}),
+        })}`}
+        {...getFormProps(form)}
+        className="space-y-4"
+      >
         <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.gym.errors ?? [])]} />
         <input type="hidden" name="gym" value={gym.uuid} />
         {/* What the link named goes with the account, so every later step (and a return days later) keeps it. */}

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { registerSchema } from "../../../domain/schemas/auth";
@@ -12,7 +12,15 @@ import { fetchMe, guardSignupPage, nextSignupStep } from "../../lib/session.serv
  * What the sign-up host's first page shows: the register form for the gym its link names (/?gym=uuid), or,
  * without one, the public list of gyms to choose from. A link naming no gym we know shows the list too, as a 404.
  */
-export type GymChoice = { gym: PublicGymWithPrice; link: string | null; gyms: null; unknownGym: false } | { gym: null; link: null; gyms: PublicGym[]; unknownGym: boolean };
+export type GymChoice =
+  | { gym: PublicGymWithPrice; link: string | null; gyms: null; unknownGym: false }
+  | { gym: null; link: null; gyms: PublicGym[]; unknownGym: boolean };
+
+/**
+ * The form's HTML constraints (required, maxLength, pattern...), worked out from the schema here and sent as plain
+ * data: the page then needs neither zod nor conform's zod bridge in the browser (issue 30's sign-up budget).
+ */
+const registerConstraint = getZodConstraint(registerSchema);
 
 /** Signed-in people do not see the register form: they go to their next step (SPEC §2). */
 export async function registerLoader(args: LoaderFunctionArgs) {
@@ -20,7 +28,7 @@ export async function registerLoader(args: LoaderFunctionArgs) {
   const s = await fetchMe(api);
   if (s.state !== "anonymous") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request, s.state === "ok" ? s.me : undefined));
   const choice = await gymChoice(args.request, api);
-  return data(choice, { status: choice.unknownGym ? 404 : 200 });
+  return data({ ...choice, constraint: registerConstraint }, { status: choice.unknownGym ? 404 : 200 });
 }
 
 async function gymChoice(request: Request, api: GymApi): Promise<GymChoice> {

@@ -1,9 +1,12 @@
-import { parseWithZod } from "@conform-to/zod";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect } from "@remix-run/node";
 import { twoFactorSchema } from "../../../domain/schemas/auth";
 import { type ApiContext, ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm, replyWithApiError } from "../../lib/forms.server";
 import { redirectWithToast } from "../../lib/toast.server";
+
+/** The code field's HTML constraints, for a page that sends them to CodeFormView as data rather than load zod. */
+export const codeConstraint = getZodConstraint(twoFactorSchema);
 
 /** Handles both forms of the code page: verify the code, or send a new one. */
 export async function codeAction(args: ApiContext, onVerified: (form: FormData) => string, signedOut: string) {

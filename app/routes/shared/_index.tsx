@@ -30,5 +30,6 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Index() {
-  return <RegisterPage choice={useLoaderData<typeof loader>()} lastResult={useActionData<typeof action>()} />;
+  const page = useLoaderData<typeof loader>();
+  return <RegisterPage choice={page} constraint={page.constraint} lastResult={useActionData<typeof action>()} />;
 }

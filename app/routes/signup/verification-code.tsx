@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "../../components/auth-card";
-import { codeAction } from "../../features/verify/code-action.server";
-import { CodeForm } from "../../features/verify/code-form";
+import { codeAction, codeConstraint } from "../../features/verify/code-action.server";
+import { CodeFormView } from "../../features/verify/code-form-view";
 import { OutboxHint } from "../../features/verify/outbox-hint";
 import { gymApi } from "../../lib/api.server";
 import { outboxHint } from "../../lib/outbox.server";
@@ -15,7 +15,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const s = await fetchMe(gymApi(args));
   if (s.state === "anonymous") throw redirect("/");
   if (s.state === "ok") throw redirect(guardSignupPage(args.request, s) ?? nextSignupStep(args.request, s.me));
-  return { outbox: outboxHint() };
+  return { outbox: outboxHint(), constraint: codeConstraint };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -23,10 +23,11 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function VerificationCode() {
+  const { outbox, constraint } = useLoaderData<typeof loader>();
   return (
     <AuthCard title="Check your e-mail" intro="Enter the code we sent you to confirm your e-mail address.">
-      <CodeForm lastResult={useActionData<typeof action>()} />
-      <OutboxHint href={useLoaderData<typeof loader>().outbox} />
+      <CodeFormView lastResult={useActionData<typeof action>()} constraint={constraint} />
+      <OutboxHint href={outbox} />
     </AuthCard>
   );
 }

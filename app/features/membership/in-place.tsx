@@ -1,5 +1,5 @@
 import { useLocation, useMatches } from "@remix-run/react";
-import { createContext, lazy, Suspense, useContext, useRef, type ComponentType, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { IN_PLACE_ACTIONS } from "./in-place-actions";
 
 /**
@@ -31,18 +31,37 @@ export function useInPlaceAction(): boolean {
   return action && held.current;
 }
 
-// Headless UI's Dialog is a chunk of its own, fetched when an action is opened in place (decision 0052).
-const LazyActionDialog = lazy(() => import("./action-dialog"));
+// Headless UI's Dialog is a chunk of its own (decision 0052), fetched when a link that opens an action in place is about
+// to be followed (preloadActionDialog), or at the latest when the action opens in place.
+type DialogModule = typeof import("./action-dialog");
+let dialogModule: DialogModule | undefined;
+const loadDialog = () => import("./action-dialog").then((m) => (dialogModule = m));
+export const preloadActionDialog = () => void loadDialog().catch(() => undefined);
 
 /**
  * The member page (`behind`) with the action (`children`) over it in Headless UI's Dialog (action-dialog.tsx). Until
- * the dialog's chunk has come, the action shows as the page it is without JavaScript.
+ * the dialog's code has come the member page stays alone: the action's form is mounted once, in the dialog, so nothing
+ * typed into it is lost by a swap. Should the code not come, the action is the page it is without JavaScript.
  */
 export function ActionDialog({ memberId, behind, children }: { memberId: number; behind: ReactNode; children: ReactNode }) {
+  const [loaded, setLoaded] = useState<DialogModule | "failed" | undefined>(dialogModule);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    loadDialog().then(
+      (m) => live && setLoaded(m),
+      () => live && setLoaded("failed"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  if (loaded === "failed") return <>{children}</>;
+  if (!loaded) return <>{behind}</>;
   return (
-    <Suspense fallback={children}>
+    <>
       {behind}
-      <LazyActionDialog memberId={memberId}>{children}</LazyActionDialog>
-    </Suspense>
+      <loaded.default memberId={memberId}>{children}</loaded.default>
+    </>
   );
 }

@@ -78,6 +78,37 @@ export function pageJs(manifest = readManifest()) {
     .sort((a, b) => b.kb - a.kb);
 }
 
+/**
+ * The chunks loaded on demand (decision 0052: Headless UI's widgets, the confetti…): each dynamic import() named in a
+ * file pages preload, with the static imports it brings that no page preloads, counted once per widget. Not part of any
+ * page's figure: the browser fetches them only when the widget is about to be shown.
+ */
+export function lazyChunks(manifest = readManifest()) {
+  const preloaded = new Set([manifest.entry.module, ...manifest.entry.imports]);
+  for (const r of Object.values(manifest.routes)) [r.module, ...(r.imports ?? [])].forEach((f) => preloaded.add(f));
+  const read = (src: string) => readFileSync(join(PUBLIC, src), "utf8");
+  const dynamic = new Set([...preloaded].flatMap((f) => [...read(f).matchAll(/import\("(\/build\/[^"]+\.js)"\)/g)].map((m) => m[1])));
+  return [...dynamic]
+    .filter((f) => !preloaded.has(f))
+    .map((chunk) => {
+      const files = new Set<string>();
+      const visit = (f: string) => {
+        if (files.has(f) || preloaded.has(f)) return;
+        files.add(f);
+        for (const m of read(f).matchAll(/(?:from|import)\s*"(\/build\/[^"]+\.js)"/g)) visit(m[1]);
+      };
+      visit(chunk);
+      const kb = [...files].reduce((sum, f) => sum + gzipped(f), 0) / 1024;
+      return {
+        chunk: chunk.replace(/^\/build\/_shared\//, "").replace(/-[A-Z0-9]+\.js$/, ""),
+        files: files.size,
+        kb,
+        headlessUi: [...files].some(hasHeadlessUi),
+      };
+    })
+    .sort((a, b) => b.kb - a.kb);
+}
+
 const pages = pageJs();
 const faults = (p: (typeof pages)[number]) =>
   [p.kb > p.budget ? "OVER BUDGET" : "", p.app === "signup" && p.headlessUi ? "HEADLESS UI ON A SIGN-UP PAGE" : ""].filter(Boolean);
@@ -89,4 +120,8 @@ console.log(
 for (const p of pages) {
   const note = [p.headlessUi ? "headless-ui" : "", ...faults(p)].filter(Boolean).join("  ");
   console.log(`${p.kb.toFixed(1).padStart(7)} KB  ${String(p.files).padStart(3)} files  ${p.app.padEnd(10)}  ${p.page}${note ? `  ${note}` : ""}`);
+}
+console.log("\nLoaded on demand (not in any page's figure above; shared chunks counted in each widget that needs them):");
+for (const c of lazyChunks()) {
+  console.log(`${c.kb.toFixed(1).padStart(7)} KB  ${String(c.files).padStart(3)} files  ${c.chunk}${c.headlessUi ? "  headless-ui" : ""}`);
 }

@@ -82,9 +82,25 @@ export async function submitAndSettle(page: Page, button: Locator) {
   // once. Wait for the router to finish too (the post's redirect, the loaders' revalidation, the new location), or a
   // control ticked next is drawn afresh under the test's hand when the new location remounts its form.
   await page.waitForFunction(() => {
-    const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } } }).__remixRouter;
-    return !router || (router.state.navigation.state === "idle" && router.state.revalidation === "idle" && [...router.state.fetchers.values()].every((f) => f.state === "idle"));
+    const router = (
+      window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } } }
+    ).__remixRouter;
+    return (
+      !router ||
+      (router.state.navigation.state === "idle" && router.state.revalidation === "idle" && [...router.state.fetchers.values()].every((f) => f.state === "idle"))
+    );
   });
+}
+
+/**
+ * A switcher as Headless UI's menu button, which is loaded when a pointer comes over the plain select (decision 0052):
+ * with JavaScript only, and also the sign that the page has hydrated.
+ */
+export async function switcherButton(page: Page, label: "Organisation" | "Gym") {
+  const button = page.getByRole("button", { name: new RegExp(`^${label}:`) });
+  await page.getByLabel(label, { exact: true }).or(button).hover();
+  await expect(button).toBeVisible();
+  return button;
 }
 
 /**
@@ -94,9 +110,15 @@ export async function submitAndSettle(page: Page, button: Locator) {
 export async function pickMember(page: Page, info: TestInfo, label: string, query: string, name: string) {
   if (jsEnabled(info)) {
     await expect(page.getByRole("button", { name: "Find", exact: true })).toHaveCount(0);
-    // Headless UI's Combobox: the box is a combobox, each hit an option.
-    await page.getByRole("combobox", { name: label }).fill(query);
-    await page.getByRole("listbox", { name: "Members found" }).getByRole("option", { name: new RegExp(`^${name}\\b`) }).click();
+    // Headless UI's Combobox, loaded when the box takes focus (decision 0052): then the box is a combobox, each hit an option.
+    const combobox = page.getByRole("combobox", { name: label });
+    await page.getByRole("searchbox", { name: label }).or(combobox).focus();
+    await expect(combobox).toBeFocused();
+    await combobox.fill(query);
+    await page
+      .getByRole("listbox", { name: "Members found" })
+      .getByRole("option", { name: new RegExp(`^${name}\\b`) })
+      .click();
   } else {
     await page.getByRole("searchbox", { name: label }).fill(query);
     await page.getByRole("button", { name: "Find", exact: true }).click();

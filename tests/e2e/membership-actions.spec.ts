@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { BACKOFFICE, jsEnabled, signIn, switcherButton } from "./helpers";
 
 // The membership actions (issue 12), each previewed and then confirmed, with JavaScript on and off. The two
 // projects share the demo's database, so each takes its own members (their place in a list that this file alone
@@ -208,7 +208,8 @@ test("a new member who paid in full at the desk: added, invited by e-mail, invit
   await expect(page.getByText("Member added", { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "Desk Joiner" })).toBeVisible();
   await expect(page.getByText(/Invited to set a password on/)).toBeVisible();
-  const mails = async () => ((await (await page.request.get(`${BACKOFFICE}/dev/mail.json`)).json()) as { to: string; subject: string }[]).filter((m) => m.to === email);
+  const mails = async () =>
+    ((await (await page.request.get(`${BACKOFFICE}/dev/mail.json`)).json()) as { to: string; subject: string }[]).filter((m) => m.to === email);
   expect((await mails()).map((m) => m.subject)).toEqual([expect.stringMatching(/^Welcome to .*: set your password$/)]);
   await page.getByRole("button", { name: "Send the invitation again" }).click();
   await expect(page.getByText("Invitation sent again", { exact: true })).toBeVisible();
@@ -218,7 +219,7 @@ test("a new member who paid in full at the desk: added, invited by e-mail, invit
 test("with JavaScript an action opens in place over the member page, keeps its dialog through the preview, and closes back", async ({ page }) => {
   test.skip(!jsEnabled(test.info()), "without JavaScript each action is a page (the tests above)");
   const { id } = await openMember(page, "status=active&sort=name&dir=desc&gym=all", 8);
-  await expect(page.getByRole("button", { name: /^Organisation:/ })).toBeVisible(); // hydrated: links are the app's now
+  await switcherButton(page, "Organisation"); // hydrated: links are the app's now
   await actions(page).getByRole("link", { name: "Pause" }).click();
   const dialog = page.getByRole("dialog", { name: /^Pause:/ });
   await expect(dialog).toBeVisible();

@@ -6,7 +6,7 @@ import { capitaliseWords } from "../../../domain/names";
 import { formatCents } from "../../../domain/money";
 import type { StatusColour } from "../../../domain/subscription";
 import { COLOUR_CLASSES } from "../members/status-badge";
-import { DialogHeading, useInDialog } from "./in-place";
+import { useInDialog } from "./in-place";
 
 /**
  * The frame every membership action page shares (issue 12): where it is (the member, then the action), the
@@ -23,13 +23,26 @@ export interface MembershipSummary {
   price: { offering: string; term: string | null };
 }
 
-export function ActionPage({ memberId, memberName, title, view, children }: { memberId: number; memberName: string; title: string; view: MembershipSummary | null; children: ReactNode }) {
-  if (useInDialog()) {
+export function ActionPage({
+  memberId,
+  memberName,
+  title,
+  view,
+  children,
+}: {
+  memberId: number;
+  memberName: string;
+  title: string;
+  view: MembershipSummary | null;
+  children: ReactNode;
+}) {
+  const dialog = useInDialog();
+  if (dialog) {
     return (
       <div className="space-y-5">
-        <DialogHeading>
+        <dialog.Heading>
           {title}: {memberName}
-        </DialogHeading>
+        </dialog.Heading>
         {view ? <NowLine view={view} /> : null}
         {children}
       </div>
@@ -104,7 +117,19 @@ export function CardAfter({ card }: { card: { label: string; colour: StatusColou
  * The previewed effect and the button that applies it. The form's values travel with it (`previewed`); a
  * confirmation of other values is previewed again by the server.
  */
-export function ConfirmStep({ previewed, title = "What this will do", confirm, pending, children }: { previewed: string; title?: string; confirm: string; pending: boolean; children: ReactNode }) {
+export function ConfirmStep({
+  previewed,
+  title = "What this will do",
+  confirm,
+  pending,
+  children,
+}: {
+  previewed: string;
+  title?: string;
+  confirm: string;
+  pending: boolean;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby="effect-heading" className="rounded-lg border border-brand-200 bg-brand-50/40 p-4" data-testid="effect">
       <h2 id="effect-heading" className="font-semibold" tabIndex={-1}>
@@ -126,7 +151,15 @@ export function ConfirmStep({ previewed, title = "What this will do", confirm, p
 }
 
 /** An e-mail as the member will get it, inside an effect: who it goes to, where replies go, its subject and text. */
-export function EmailPreview({ title, email, sent }: { title: ReactNode; email: { to: string; reply_to: string | null; subject: string; text: string }; sent: boolean }) {
+export function EmailPreview({
+  title,
+  email,
+  sent,
+}: {
+  title: ReactNode;
+  email: { to: string; reply_to: string | null; subject: string; text: string };
+  sent: boolean;
+}) {
   return (
     <div className="py-2 text-sm">
       <dt className="text-slate-600">

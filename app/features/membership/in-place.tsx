@@ -1,6 +1,5 @@
-import { useLocation, useMatches, useNavigate } from "@remix-run/react";
-import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
-import { createContext, useContext, useRef, type ReactNode } from "react";
+import { useLocation, useMatches } from "@remix-run/react";
+import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { IN_PLACE_ACTIONS } from "./in-place-actions";
 
 /**
@@ -10,7 +9,8 @@ import { IN_PLACE_ACTIONS } from "./in-place-actions";
  * JavaScript, or opened from a link or a reload, it is the page it always was.
  */
 
-const DialogContext = createContext<{ close: () => void } | null>(null);
+/** Inside the dialog: how to leave it, and its heading (Headless UI's DialogTitle, which comes with the dialog's chunk). */
+export const DialogContext = createContext<{ close: () => void; Heading: ComponentType<{ children: ReactNode }> } | null>(null);
 
 /** Inside the dialog: the action page leaves out its breadcrumb and titles the dialog. */
 export const useInDialog = () => useContext(DialogContext);
@@ -31,41 +31,37 @@ export function useInPlaceAction(): boolean {
   return action && held.current;
 }
 
-/**
- * Headless UI's Dialog: focus kept inside, the page behind inert and kept from scrolling, Escape and a click outside
- * the panel leave the action (back to the member page).
- */
-export function ActionDialog({ memberId, children }: { memberId: number; children: ReactNode }) {
-  const navigate = useNavigate();
-  const close = () => navigate(`/members/${memberId}`, { preventScrollReset: true });
-  return (
-    // The dialog covers the screen (so it has a box of its own), the panel scrolls within it.
-    <Dialog open onClose={close} className="fixed inset-0 z-40 overflow-y-auto">
-      <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
-      <div className="relative flex min-h-full items-start justify-center p-4 sm:p-8">
-        <DialogPanel className="w-full max-w-3xl rounded-xl bg-slate-50 p-5 shadow-xl ring-1 ring-slate-900/10">
-          <DialogContext.Provider value={{ close }}>{children}</DialogContext.Provider>
-        </DialogPanel>
-      </div>
-    </Dialog>
-  );
-}
+// Headless UI's Dialog is a chunk of its own (decision 0052), fetched when a link that opens an action in place is about
+// to be followed (preloadActionDialog), or at the latest when the action opens in place.
+type DialogModule = typeof import("./action-dialog");
+let dialogModule: DialogModule | undefined;
+const loadDialog = () => import("./action-dialog").then((m) => (dialogModule = m));
+export const preloadActionDialog = () => void loadDialog().catch(() => undefined);
 
-/** The dialog's heading (its accessible name): the action and the member, and a way out. */
-export function DialogHeading({ children }: { children: ReactNode }) {
-  const dialog = useInDialog();
+/**
+ * The member page (`behind`) with the action (`children`) over it in Headless UI's Dialog (action-dialog.tsx). Until
+ * the dialog's code has come the member page stays alone: the action's form is mounted once, in the dialog, so nothing
+ * typed into it is lost by a swap. Should the code not come, the action is the page it is without JavaScript.
+ */
+export function ActionDialog({ memberId, behind, children }: { memberId: number; behind: ReactNode; children: ReactNode }) {
+  const [loaded, setLoaded] = useState<DialogModule | "failed" | undefined>(dialogModule);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    loadDialog().then(
+      (m) => live && setLoaded(m),
+      () => live && setLoaded("failed"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  if (loaded === "failed") return <>{children}</>;
+  if (!loaded) return <>{behind}</>;
   return (
-    <div className="flex items-start justify-between gap-4">
-      <DialogTitle as="h1" className="text-xl font-semibold">
-        {children}
-      </DialogTitle>
-      <button
-        type="button"
-        onClick={dialog?.close}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-      >
-        Close
-      </button>
-    </div>
+    <>
+      {behind}
+      <loaded.default memberId={memberId}>{children}</loaded.default>
+    </>
   );
 }

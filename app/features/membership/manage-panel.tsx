@@ -3,12 +3,14 @@ import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
+import { preloadActionDialog } from "./in-place";
 import { IN_PLACE } from "./in-place-actions";
 
 export type MembershipView = AnswerOf<"get", "/subscriptions/:id">;
 export type MemberEvent = AnswerOf<"get", "/members/:id/events">["data"][number];
 
-const link = "inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50";
+const link =
+  "inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50";
 
 /**
  * What staff can do to the membership now (issue 12): only the actions that apply to it (SPEC §4) and that the
@@ -55,7 +57,17 @@ export function ManagePanel({ memberId, view, pif, door }: { memberId: number; v
       {actions.length ? (
         <nav aria-label="Membership actions" className="mt-3 flex flex-wrap gap-2">
           {actions.map((x) => (
-            <Link key={x.to} to={`/members/${memberId}/${x.to}`} state={IN_PLACE} preventScrollReset className={link}>
+            // The dialog's code is fetched as the link is about to be followed (decision 0052).
+            <Link
+              key={x.to}
+              to={`/members/${memberId}/${x.to}`}
+              state={IN_PLACE}
+              preventScrollReset
+              className={link}
+              onPointerEnter={preloadActionDialog}
+              onFocus={preloadActionDialog}
+              onTouchStart={preloadActionDialog}
+            >
               {x.label}
             </Link>
           ))}

@@ -15,11 +15,8 @@ export default function MemberLayout() {
   const inPlace = useInPlaceAction();
   if (!inPlace || !behind.current) return <Outlet />;
   return (
-    <>
-      <MemberPage data={behind.current} />
-      <ActionDialog memberId={behind.current.member.id}>
-        <Outlet />
-      </ActionDialog>
-    </>
+    <ActionDialog memberId={behind.current.member.id} behind={<MemberPage data={behind.current} />}>
+      <Outlet />
+    </ActionDialog>
   );
 }

@@ -2,7 +2,7 @@ import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useLayoutEffect, useRef, type ReactNode } from "react";
 import { Icon } from "./icons";
-import type { SwitcherProps } from "./switcher";
+import type { SwitcherProps } from "./switcher-props";
 
 /**
  * The switcher once wanted (switcher.tsx loads this module on demand, decision 0052): Headless UI's Menu, a menu button

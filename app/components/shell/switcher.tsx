@@ -2,14 +2,8 @@ import { Form, useLocation } from "@remix-run/react";
 import { lazy, Suspense, useRef } from "react";
 import { useWanted } from "./lazy-widget";
 
-export interface SwitcherProps {
-  label: string;
-  action: string;
-  name: string;
-  options: { id: number; name: string }[];
-  currentId: number | null | undefined;
-  listClassName?: string;
-}
+import type { SwitcherProps } from "./switcher-props";
+export type { SwitcherProps };
 
 // Headless UI's Menu is a chunk of its own, fetched when the switcher is about to be used (decision 0052).
 const loadMenu = () => import("./switcher-menu");

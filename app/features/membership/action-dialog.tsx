@@ -1,7 +1,7 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { DialogContext, useInDialog } from "./in-place";
+import { DialogContext, useInDialog } from "./dialog-context";
 
 /**
  * Headless UI's Dialog: focus kept inside, the page behind inert and kept from scrolling, Escape and a click outside

@@ -1,5 +1,5 @@
 import { useLocation, useMatches } from "@remix-run/react";
-import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { IN_PLACE_ACTIONS } from "./in-place-actions";
 
 /**
@@ -9,11 +9,7 @@ import { IN_PLACE_ACTIONS } from "./in-place-actions";
  * JavaScript, or opened from a link or a reload, it is the page it always was.
  */
 
-/** Inside the dialog: how to leave it, and its heading (Headless UI's DialogTitle, which comes with the dialog's chunk). */
-export const DialogContext = createContext<{ close: () => void; Heading: ComponentType<{ children: ReactNode }> } | null>(null);
-
-/** Inside the dialog: the action page leaves out its breadcrumb and titles the dialog. */
-export const useInDialog = () => useContext(DialogContext);
+export { DialogContext, useInDialog } from "./dialog-context";
 
 /**
  * Whether the current action is shown in place: asked for by the link that opened it, and kept while the dialog's

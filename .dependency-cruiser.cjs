@@ -32,6 +32,16 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-circular-between-server-folders",
+      severity: "error",
+      comment:
+        "Two resources that use each other are one resource in two folders: a folder of server/ (its files seen as one) never " +
+        "reaches itself again through another folder (decision 0049). The core's own folders (db, observability) are one layer and may.",
+      scope: "folder",
+      from: { path: "^server/(?!core(/|$))" },
+      to: { path: "^server/", circular: true },
+    },
+    {
       name: "domain-is-the-floor",
       severity: "error",
       comment: "domain/ holds the business's rules and types; it imports nothing from server/ or app/.",

@@ -31,9 +31,10 @@ import { webhookRoutes } from "../webhooks/routes";
 import { deepLinkRoutes } from "../deep-links/routes";
 import { subscriptionRoutes } from "../subscriptions/routes";
 import { paymentListRoutes } from "../payments/routes";
+import { visitListRoutes } from "../visits/routes";
 import { refundRoutes } from "../payments/refunds";
 import { reconciliationRoutes } from "../reconciliation/routes";
-import { bulkPriceChangeRoutes } from "../members/change-price";
+import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
 import { signupRoutes } from "../signup/routes";
 import { sandboxPageRoutes } from "../signup/sandbox-pages";
 import { inProcessJobs } from "../core/job-starter";
@@ -78,6 +79,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", deepLinkRoutes)
   .route("/", subscriptionRoutes)
   .route("/", paymentListRoutes)
+  .route("/", visitListRoutes)
   .route("/", refundRoutes)
   .route("/", reconciliationRoutes)
   .route("/", bulkPriceChangeRoutes)

@@ -13,7 +13,7 @@ import { logWarning } from "../core/observability/log";
 import { ProviderError } from "../core/providers/errors";
 import type { Providers } from "../core/providers/registry";
 import type { ProviderRefund, Refunding } from "../core/providers/refunds";
-import { recordEvent } from "../subscriptions/events";
+import { recordEvent } from "../core/membership-history";
 
 /**
  * Refunds staff give (issue 28), as charges are made: written down first (`pending`, with its key) in the request's

@@ -1,5 +1,6 @@
 import { reportError } from "./observability/report";
 import { stringify } from "csv-stringify/sync";
+import { localDay } from "../../domain/dates";
 
 /**
  * The one place every CSV we write goes through (exports, the import's rejected rows): each cell a spreadsheet
@@ -49,3 +50,9 @@ export async function csvStream<T>(batches: AsyncIterable<T[]>, header: string[]
     },
   });
 }
+
+/** The headers of a CSV export named for its list and day (payments-2026-11-26.csv). */
+export const csvAttachment = (name: string, at: Date) => ({
+  "Content-Type": "text/csv; charset=utf-8",
+  "Content-Disposition": `attachment; filename="${name}-${localDay(at)}.csv"`,
+});

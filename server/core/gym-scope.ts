@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ApiEnv } from "./context";
 import { invalid } from "./errors";
 import { isOrganisationAdmin } from "./current-user";
+import { assertCan, type Capability } from "./permissions";
 
 /**
  * Which gym a list is of (members, payments, visits): the current gym unless the request names another. Every gym
@@ -17,4 +18,12 @@ export function resolveGym(c: Context<ApiEnv>, gym: number | "all" | undefined):
   }
   if (!user.gyms.some((g) => g.id === gym)) throw invalid({ gym: ["Choose a gym from the list"] });
   return gym;
+}
+
+/** A list's filters with its gym resolved (resolveGym) and the capability checked in that gym (payments, visits). */
+export function scopedToGym<T extends { gym?: number | "all" }>(c: Context<ApiEnv>, q: T, capability: Capability) {
+  const { gym, ...rest } = q;
+  const gymId = resolveGym(c, gym);
+  assertCan(c.var.user!, capability, gymId);
+  return { ...rest, gymId };
 }

@@ -5,7 +5,7 @@ import { kisiSignature } from "./events";
 import { webhookSecrets } from "../core/webhooks/request-secrets";
 import { receiveKisi } from "./kisi-webhook";
 import { connectDoorSystem, doorGym, integrationView, linkPlace, listPlaces, placeDoors, placeGym, setDoorTracksVisits } from "./integration";
-import { findGym } from "../gyms/settings";
+import { findGym } from "../core/find-gym";
 import { sandboxPlace, sandboxUnlock } from "../core/providers/doors/sandbox";
 import { pathId, readBody } from "../core/body";
 import type { ApiEnv } from "../core/context";

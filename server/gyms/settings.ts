@@ -1,4 +1,5 @@
 import { asc, count, eq, inArray, isNull } from "drizzle-orm";
+import { findGym } from "../core/find-gym";
 import type { CredentialService, DestinationAccountInput, GymDetailsInput } from "../../domain/schemas/gyms";
 import { GYM_CREDENTIALS } from "../../domain/schemas/gyms";
 import { sealSecret } from "../core/crypto/secrets";
@@ -55,11 +56,6 @@ export async function listGyms(t: Tenant, ids: number[] | "all") {
   return rows.map((g) => ({ id: g.id, name: g.name, logo: g.logo, uuid: g.uuid, staff_count: c.staff.get(g.id) ?? 0, members_count: c.members.get(g.id) ?? 0, providers: providers(g), created_at: g.created_at }));
 }
 
-export async function findGym(t: Tenant, id: number) {
-  const [g] = await t.db.select().from(gyms).where(t.where(gyms, eq(gyms.id, id)));
-  if (!g) throw notFound("No such gym.");
-  return g;
-}
 
 /** GET /api/gyms/{id}: everything its settings page shows; the account number masked, credentials as set or not. */
 export async function gymDetail(t: Tenant, id: number) {
@@ -146,3 +142,5 @@ export async function saveCredentials(t: Tenant, gymId: number, service: Credent
   if (!Object.keys(kept).length) delete integrations[service];
   await t.db.update(gyms).set({ integrations, updated_at: new Date() }).where(t.where(gyms, eq(gyms.id, gymId)));
 }
+
+export { findGym };

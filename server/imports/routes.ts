@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { DATE_ORDERS, IMPORT_FIELDS, type ColumnTarget, type DateOrder } from "../../domain/imports";
 import { flag } from "../../domain/schemas/fields";
-import { findGym } from "../gyms/settings";
+import { findGym } from "../core/find-gym";
 import { importablePrices } from "./analyse";
 import { confirmImport, createImport, discardImport, findImport, importView, listImports, updateImport } from "./manage";
 import { rejectedRowsCsv } from "./rejected";

@@ -1,13 +1,13 @@
 import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
-import { addCalendarDays, localDay, startOfLocalDay } from "../../domain/dates";
+import { localDay } from "../../domain/dates";
 import { NON_FAILED_PAYMENT_STATUSES, paymentOutcome, SUCCESSFUL_PAYMENT_STATUS } from "../../domain/payment";
 import { LIST_PER_PAGE, PAYMENT_METHOD_LABELS, type PaymentListQuery, type PaymentMethodFilter } from "../../domain/schemas/money-lists";
 import { PIF_PAYMENT_METHODS } from "../../domain/payment";
-import { daily_revenue, gyms, organisation_users, payment_totals_daily, payment_types, payments, users } from "../core/db/schema";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { daily_revenue, gyms, payment_totals_daily, payment_types, payments, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { newestFirst } from "../core/keyset";
-import { personMatches } from "../search/queries";
+import { memberText } from "../search/member-text";
+import { dateRange } from "../../domain/date-range";
 import { adjustedIs, givenBackOfEach } from "./adjustments";
 
 /**
@@ -21,34 +21,9 @@ import { adjustedIs, givenBackOfEach } from "./adjustments";
  */
 export type PaymentFilters = Omit<PaymentListQuery, "gym" | "page"> & { gymId: number | null };
 
-export function dateRange(f: { from?: string; to?: string }, now: Date) {
-  const to = f.to ?? localDay(now);
-  const from = f.from ?? addCalendarDays(to, -29);
-  return { from, to, start: startOfLocalDay(from), end: startOfLocalDay(addCalendarDays(to, 1)) };
-}
 
 const DESK = new Set<string>(PIF_PAYMENT_METHODS);
 const FAILED = sql`${payments.status} not in ('sent', ${sql.join(NON_FAILED_PAYMENT_STATUSES.map((s) => sql`${s}`), sql`, `)})`;
-
-const TEXT_IDS_MAX = 5000;
-
-/**
- * A text search's members (name, e-mail or mobile, as on /members): found first, in the organisation, so the list
- * walks their own payments or visits by the member index rather than every row of the range testing each; a text
- * so broad it matches more than TEXT_IDS_MAX members stays a subquery.
- */
-export async function memberText(t: Tenant, q: string, column: PgColumn): Promise<SQL> {
-  const people = { name: users.name, email: users.email, mobile_number: users.mobile_number };
-  const found = await t.db
-    .select({ id: organisation_users.user_id })
-    .from(organisation_users)
-    .innerJoin(users, eq(users.id, organisation_users.user_id))
-    .where(t.where(organisation_users, personMatches(q, people)))
-    .limit(TEXT_IDS_MAX + 1);
-  // One array parameter, however many members: `= any` of it uses the (organisation, member, day) index.
-  if (found.length <= TEXT_IDS_MAX) return found.length ? sql`${column} = any(${`{${found.map((r) => r.id).join(",")}}`}::int[])` : sql`false`;
-  return sql`${column} in (select ${users.id} from ${users} where ${personMatches(q, people)} offset 0)`;
-}
 
 /** The filters, with a text search already turned into its members (memberText). */
 type Resolved = PaymentFilters & { text?: SQL };

@@ -5,7 +5,7 @@ import { organisation_users, organisations, payments, subscription_events, subsc
 import type { Tenant } from "../core/db/tenant";
 import { ApiError, invalid } from "../core/errors";
 import { StartError, writeStart } from "../billing/start";
-import { recordEvent } from "../subscriptions/events";
+import { recordEvent } from "../core/membership-history";
 import { formatCents } from "../../domain/money";
 import { pricesOnSale, privateLink } from "./catalogue";
 import { unfinishedSteps } from "../../domain/signup";

@@ -5,7 +5,7 @@ import { CANCELLATION_REASON_LABELS, type CancelRequest } from "../../domain/sch
 import { invalid } from "../core/errors";
 import { organisation_users, payments, price_changes, subscription_pauses } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { whatItTook } from "./undo-cancel";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 

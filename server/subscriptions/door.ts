@@ -4,7 +4,7 @@ import { access_control_credentials, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { ProviderError } from "../core/providers/errors";
 import type { DoorProvider } from "../core/providers/doors/door-provider";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 
 /**
  * A member's door access (issue 12): what their membership allows (domain/access.ts), what the door system holds

@@ -3,18 +3,6 @@ import { alias } from "drizzle-orm/pg-core";
 import { subscription_events, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 
-/** One action on a membership, written in the same transaction as the change (issue 12's history). */
-export async function recordEvent(
-  t: Tenant,
-  e: { subscriptionId: number | null; userId: number; actorId: number | null; action: string; summary: string; before?: Record<string, unknown> | null; after?: Record<string, unknown> | null },
-) {
-  const [row] = await t.db
-    .insert(subscription_events)
-    .values(t.owned({ subscription_id: e.subscriptionId, user_id: e.userId, actor_id: e.actorId, action: e.action, summary: e.summary, before: e.before ?? null, after: e.after ?? null }))
-    .returning();
-  return row;
-}
-
 const actor = alias(users, "actor");
 
 /** A member's history, newest first: what was done, by whom, when, and the facts before and after. */

@@ -5,7 +5,7 @@ import type { PauseRequest } from "../../domain/schemas/subscriptions";
 import { invalid } from "../core/errors";
 import { subscription_pauses } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
 /**

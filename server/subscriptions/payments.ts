@@ -7,7 +7,7 @@ import { latestAttempt } from "../billing/plan";
 import { settleIfPaidUp } from "../billing/settle";
 import { organisation_users, payments } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
 /**

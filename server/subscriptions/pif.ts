@@ -9,7 +9,7 @@ import type { PifRequest } from "../../domain/schemas/subscriptions";
 import { invalid } from "../core/errors";
 import { offering_gyms, offerings, payments, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { snapshot } from "./membership";
 
 /**

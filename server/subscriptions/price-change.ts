@@ -7,7 +7,7 @@ import { invalid } from "../core/errors";
 import { offering_gyms, offerings, price_changes, prices } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { priceChangeMail } from "../core/mail/templates";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
 /**

@@ -8,7 +8,7 @@ import { invalid } from "../core/errors";
 import { chargeKey } from "../billing/plan";
 import { organisation_users, payment_types, payments } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
 /**

@@ -5,7 +5,7 @@ import { currentOrNextPause, nextCharge, type PauseFacts } from "../../domain/li
 import { invalid } from "../core/errors";
 import { payments, price_changes, prices, subscription_events, subscription_pauses, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { recordEvent } from "./events";
+import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
 /**

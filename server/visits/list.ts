@@ -3,7 +3,8 @@ import { LIST_PER_PAGE, type VisitListQuery } from "../../domain/schemas/money-l
 import { daily_visits, gyms, users, visits } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { newestFirst } from "../core/keyset";
-import { dateRange, memberText } from "../payments/list";
+import { dateRange } from "../../domain/date-range";
+import { memberText } from "../search/member-text";
 
 /**
  * The visits list (issue 12, GET /api/visits): who came in (or was refused at the door), when and where, in a date

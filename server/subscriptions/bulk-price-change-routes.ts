@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { bulkPriceChangeConfirm, bulkPriceChangeRequest, bulkReportQuery, type BulkPriceChangeRequest } from "../../domain/schemas/bulk-price-change";
-import { bulkPriceChangeReport, createBulkPriceChange, previewBulkPriceChange, recentBulkPriceChanges, type BulkFilters } from "../subscriptions/bulk-price-change";
+import { bulkPriceChangeReport, createBulkPriceChange, previewBulkPriceChange, recentBulkPriceChanges, type BulkFilters } from "./bulk-price-change";
 import { pathId, readBody, readQuery } from "../core/body";
 import type { ApiEnv } from "../core/context";
 import { notFound } from "../core/errors";

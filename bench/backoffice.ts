@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { signIn, waitFor } from "./lib";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3296);
 const BASE = `http://localhost:${PORT}`;
@@ -47,36 +48,11 @@ function pagePatterns(routes: Record<string, Route>): string[] {
   return [...patterns].sort();
 }
 
-async function waitFor(url: string, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not come up at ${url}`);
-}
-
-async function signIn(email: string, password: string) {
-  const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" };
-  const login = await fetch(`${BASE}/api/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const mails = (await (await fetch(`${BASE}/dev/mail.json`)).json()) as { to: string; text: string }[];
-  const code = mails.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
-  const verify = await fetch(`${BASE}/api/email/verify`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ code }) });
-  if (!verify.ok) throw new Error(`code failed: ${verify.status}`);
-  return { cookie, headers: { ...headers, cookie } };
-}
-
 /** Ids from the demo for each kind of :param, read through the API as the pages would. */
 async function demoIds(headers: Record<string, string>) {
   const first = async (path: string) => {
     const body = (await (await fetch(`${BASE}/api${path}`, { headers })).json()) as { data?: { data?: { id: number }[] } | { id: number }[] };
-    const rows = Array.isArray(body.data) ? body.data : (body.data?.data ?? []);
+    const rows = Array.isArray(body.data) ? body.data : body.data?.data ?? [];
     return rows[0]?.id;
   };
   const me = (await (await fetch(`${BASE}/api/me`, { headers })).json()) as { data: { current_organisation: { id: number } } };
@@ -127,7 +103,8 @@ async function main() {
   });
   try {
     await waitFor(`${BASE}/login`);
-    const { cookie, headers } = await signIn("admin@example.com", "demo-gym-pass");
+    const cookie = await signIn(BASE, "admin@example.com", "demo-gym-pass");
+    const headers = { "x-requested-with": "XMLHttpRequest", cookie };
     const ids = await demoIds(headers);
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
     await context.addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: BASE })));

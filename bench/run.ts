@@ -17,6 +17,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { signIn, waitFor } from "./lib";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3299);
 const BASE = `http://localhost:${PORT}`;
@@ -27,34 +28,6 @@ const P99_BUDGET_MS = 100;
 const BASELINE_PORT = PORT + 1;
 /** The login page's throughput may be at most this many times lower than the one-route page's. */
 const BASELINE_RATIO = 2;
-
-async function waitFor(url: string, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not come up at ${url}`);
-}
-
-async function signIn(email: string, password: string) {
-  const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" };
-  const login = await fetch(`${BASE}/api/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const mails = (await (await fetch(`${BASE}/dev/mail.json`)).json()) as { to: string; text: string }[];
-  const code = mails.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
-  const verify = await fetch(`${BASE}/api/email/verify`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ code }) });
-  if (!verify.ok) throw new Error(`code failed: ${verify.status}`);
-  return cookie;
-}
 
 /** Every script the page loads (module scripts and modulepreloads under /build/), gzipped. */
 async function pageJs(path: string, cookie?: string) {
@@ -68,9 +41,8 @@ async function pageJs(path: string, cookie?: string) {
 
 function load(path: string, cookie?: string, base = BASE): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `${base}${path}`, connections: CONNECTIONS, duration: DURATION, headers: cookie ? { cookie } : {} },
-      (err, result) => (err ? reject(err) : resolve(result)),
+    autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: DURATION, headers: cookie ? { cookie } : {} }, (err, result) =>
+      err ? reject(err) : resolve(result),
     );
   });
 }
@@ -101,7 +73,7 @@ async function main() {
   });
   try {
     await waitFor(`${BASE}/login`);
-    const cookie = await signIn("admin@example.com", "demo-gym-pass");
+    const cookie = await signIn(BASE, "admin@example.com", "demo-gym-pass");
     const dash = await fetch(`${BASE}/dashboard`, { headers: { cookie }, redirect: "manual" });
     if (dash.status !== 200) throw new Error(`dashboard answered ${dash.status}`);
 
@@ -132,8 +104,15 @@ async function main() {
       ]);
     }
     // The baseline: built now (a second or two), served while ours idles, measured like the pages above.
-    execFileSync(resolve("node_modules/.bin/remix"), ["build"], { cwd: "bench/one-route", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "1" }, stdio: "ignore" });
-    const baseline = spawn("node_modules/.bin/tsx", ["bench/one-route-server.ts"], { env: { ...process.env, NODE_ENV: "production", PORT: String(BASELINE_PORT) }, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(resolve("node_modules/.bin/remix"), ["build"], {
+      cwd: "bench/one-route",
+      env: { ...process.env, VITE_CJS_IGNORE_WARNING: "1" },
+      stdio: "ignore",
+    });
+    const baseline = spawn("node_modules/.bin/tsx", ["bench/one-route-server.ts"], {
+      env: { ...process.env, NODE_ENV: "production", PORT: String(BASELINE_PORT) },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     try {
       const base = `http://localhost:${BASELINE_PORT}`;
       await waitFor(`${base}/`);
@@ -142,7 +121,11 @@ async function main() {
       const clean = r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.requests.total > 0;
       const login = Number(rows[1][1]);
       const ratio = r.requests.average / login;
-      const verdict = !clean ? `FAILED (${r.errors} errors, ${r.non2xx} non-2xx)` : ratio <= BASELINE_RATIO ? `login within ${BASELINE_RATIO}× (${ratio.toFixed(2)}×)` : `OVER BUDGET: login ${ratio.toFixed(2)}× slower`;
+      const verdict = !clean
+        ? `FAILED (${r.errors} errors, ${r.non2xx} non-2xx)`
+        : ratio <= BASELINE_RATIO
+        ? `login within ${BASELINE_RATIO}× (${ratio.toFixed(2)}×)`
+        : `OVER BUDGET: login ${ratio.toFixed(2)}× slower`;
       rows.push(["one-route Remix page (baseline)", r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99), "", "", verdict]);
     } finally {
       baseline.kill("SIGTERM");
@@ -150,7 +133,9 @@ async function main() {
     }
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
-    console.log(`\nbudgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; dashboard p99 ≤ ${P99_BUDGET_MS} ms; login's req/s within ${BASELINE_RATIO}× of a one-route Remix page; every page works with 0 KB JS (e2e no-js project)`);
+    console.log(
+      `\nbudgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; dashboard p99 ≤ ${P99_BUDGET_MS} ms; login's req/s within ${BASELINE_RATIO}× of a one-route Remix page; every page works with 0 KB JS (e2e no-js project)`,
+    );
   } finally {
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));

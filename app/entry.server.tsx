@@ -6,6 +6,7 @@ import { NonceContext } from "./components/nonce";
 import { InlineStylesContext } from "./components/stylesheet";
 import { appFor } from "./lib/host.server";
 import { stylesheetText } from "./lib/stylesheet.server";
+import { deferScripts } from "./lib/defer-scripts.server";
 import { reportError } from "../server/core/observability/report";
 import { ApiRequestError } from "./lib/api.server";
 
@@ -65,7 +66,8 @@ export default function handleRequest(
         body.on("error", reject);
         body.on("end", () => {
           clearTimeout(timer);
-          const html = Buffer.concat(chunks);
+          // The sign-up host fetches its scripts after the first paint (lib/defer-scripts.server.ts, decision 0054).
+          const html = signup ? Buffer.from(deferScripts(Buffer.concat(chunks).toString("utf8"), nonce)) : Buffer.concat(chunks);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Content-Length", String(html.length));
           resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));

@@ -8,7 +8,7 @@ import compression from "compression";
 import express from "express";
 import { createRequestHandler } from "../server/http/remix-handler";
 
-const root = path.resolve("tmp/one-route");
+const root = path.resolve(process.env.BASELINE_DIR ?? "tmp/one-route");
 const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
 const app = express();
 app.disable("x-powered-by");

@@ -21,11 +21,14 @@ export function Field({
   /** Errors found outside the schema (an address already taken), shown as the field's own. */
   errors?: string[];
 }) {
-  const props = getInputProps(field, { type, value: !hideValue, ariaDescribedBy: hint ? `${field.id}-hint` : undefined });
+  // Each read of a conform field builds its metadata afresh: read what the markup needs once.
+  const { id, errorId } = field;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const props = getInputProps(field, { type, value: !hideValue, ariaDescribedBy: hintId });
   const invalid = Boolean(errors?.length);
   return (
     <div className="space-y-1">
-      <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
       <input
@@ -33,17 +36,17 @@ export function Field({
         {...inputProps}
         key={props.key}
         aria-invalid={invalid || undefined}
-        aria-describedby={[hint ? `${field.id}-hint` : null, invalid ? field.errorId : null].filter(Boolean).join(" ") || undefined}
+        aria-describedby={[hintId, invalid ? errorId : null].filter(Boolean).join(" ") || undefined}
         className={`block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm focus:outline-none focus:ring-2 read-only:bg-slate-50 read-only:text-slate-600 ${
           invalid ? "border-red-500 focus:ring-red-300" : "border-slate-300 focus:ring-brand-100 focus:border-brand-500"
         }`}
       />
       {hint ? (
-        <p id={`${field.id}-hint`} className="text-xs text-slate-600">
+        <p id={hintId} className="text-xs text-slate-600">
           {hint}
         </p>
       ) : null}
-      <FieldErrors id={field.errorId} errors={errors} />
+      <FieldErrors id={errorId} errors={errors} />
     </div>
   );
 }
@@ -51,7 +54,9 @@ export function Field({
 export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   return (
     <div id={id} className="min-h-[1rem] text-sm text-red-700" aria-live="polite">
-      {errors?.map((e) => <p key={e}>{e}</p>)}
+      {errors?.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
     </div>
   );
 }

@@ -12,6 +12,8 @@ import { safeRedirect } from "../../lib/redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Gym Membership" }];
 
+const constraint = getZodConstraint(loginSchema);
+
 export async function action(args: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(args.request), { schema: loginSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
@@ -33,7 +35,7 @@ export default function Login() {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     lastResult,
-    constraint: getZodConstraint(loginSchema),
+    constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),

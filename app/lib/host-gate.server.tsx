@@ -37,6 +37,12 @@ export function hostAllows(match: ReturnType<typeof buildRouteMatcher>, app: App
 }
 
 /**
+ * Addresses a person may type on the other app's host, sent to that host's page for the same thing: members who
+ * try the sign-up host's /login get its member sign-in (issue 31).
+ */
+const SAME_THING_HERE: Record<AppKind, Record<string, string>> = { signup: { "/login": "/sign-in" }, backoffice: {} };
+
+/**
  * The one check, run by the HTTP server for every request before Remix runs any loader or action: a route of the
  * other app, or any page on an unknown host, answers 404. A page gets the bare "Page not found" document (no
  * scripts: nothing to hydrate), a data request a plain 404. The host's app is handed on to the root loader.
@@ -46,6 +52,8 @@ export function hostGate(routes: BuildRoutes) {
   const document = `<!DOCTYPE html>${renderToStaticMarkup(<NotFoundDocument stylesheet={stylesheetHref} />)}`;
   return (req: Request, res: Response, next: NextFunction) => {
     const app = appKindOfHost(req.hostname);
+    const here = app && (req.method === "GET" || req.method === "HEAD") ? SAME_THING_HERE[app][req.path] : undefined;
+    if (here) return res.redirect(302, here + req.originalUrl.slice(req.path.length));
     if (hostAllows(match, app, req.path)) {
       res.locals.app = app;
       return next();

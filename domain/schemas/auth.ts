@@ -23,6 +23,9 @@ export const loginSchema = z.object({
 
 export const forgotPasswordSchema = z.object({ email });
 
+/** A member asks for an e-mailed sign-in link on the sign-up host (issue 31). */
+export const signInLinkSchema = z.object({ email });
+
 export const twoFactorSchema = z.object({
   code: required(z.string({ required_error: MSG.required }).regex(/^\d{6}$/, MSG.code)),
 });

@@ -1,13 +1,7 @@
 import { Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import {
-  forgotPasswordSchema,
-  loginSchema,
-  setPasswordSchema,
-  twoFactorSchema,
-  validateLinkSchema,
-} from "../../domain/schemas/auth";
+import { forgotPasswordSchema, loginSchema, setPasswordSchema, twoFactorSchema, validateLinkSchema } from "../../domain/schemas/auth";
 import { checkCode, codeEntryLockedFor, endCodeEntryLock, sendWait } from "../core/auth/email-codes";
 import { hashPassword, isCommonPassword, verifyPassword } from "../core/auth/password";
 import { claimLink, createLink, endLinks, findLink } from "../core/auth/password-links";
@@ -20,19 +14,14 @@ import type { ApiEnv } from "../core/context";
 import { ApiError, invalid, tooMany } from "../core/errors";
 import { readBody } from "../core/body";
 import { isSignupHost, publicOrigin } from "../core/links";
-import {
-  clearSessionCookie,
-  clientIp,
-  now,
-  requireSession,
-  requireVerified,
-  secureCookies,
-  setSessionCookie,
-} from "../core/middleware";
+import { clearSessionCookie, clientIp, now, requireSession, requireVerified, secureCookies, setSessionCookie } from "../core/middleware";
 import { mePayload } from "./me";
+import { signInLinkRoutes } from "./sign-in-links";
 import { active, codeEntryLocked, COMMON_PASSWORD, mailCode, passwordStamp, placesOf, startSession } from "./start";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+/** The links that lead to setting a password (a handoff or a member's sign-in link never does). */
+const PASSWORD_LINKS: readonly string[] = ["reset", "invite"];
 /** Five wrong passwords lock an account for 15 minutes; an address gets 20 across all accounts. */
 const accountLimit = (email: string): Limit => ({ key: `login:account:${email}`, max: 5, windowMs: FIFTEEN_MINUTES });
 const ipLimit = (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 20, windowMs: FIFTEEN_MINUTES });
@@ -40,6 +29,7 @@ const forgotLimit = (ip: string): Limit => ({ key: `forgot:ip:${ip}`, max: 10, w
 const forgotPerEmail = (email: string): Limit => ({ key: `forgot:email:${email}`, max: 3, windowMs: 60 * 60 * 1000 });
 
 export const sessionRoutes = new Hono<ApiEnv>()
+  .route("/", signInLinkRoutes)
   .get("/me", requireVerified, async (c) => c.json({ data: mePayload(c.var.user!) }))
 
   .post("/login", async (c) => {
@@ -95,7 +85,11 @@ export const sessionRoutes = new Hono<ApiEnv>()
     if (result === "too_many_attempts") throw invalid({ code: ["Too many wrong codes. Send a new one."] });
     if (result === "wrong") throw invalid({ code: ["That code is not right. Check the e-mail and try again."] });
     await markTwoFactorPassed(db, session.id);
-    if (!user.email_verified_at) await db.update(users).set({ email_verified_at: now(c) }).where(eq(users.id, user.id));
+    if (!user.email_verified_at)
+      await db
+        .update(users)
+        .set({ email_verified_at: now(c) })
+        .where(eq(users.id, user.id));
     const device = signDevice(config.SESSION_SECRET, user.id, passwordStamp(user.password_hash), now(c));
     setCookie(c, TRUSTED_DEVICE_COOKIE, addDevice(getCookie(c, TRUSTED_DEVICE_COOKIE), device, user.id, now(c)), {
       path: "/",
@@ -128,7 +122,10 @@ export const sessionRoutes = new Hono<ApiEnv>()
     if (!byIp.allowed) throw tooMany(`Too many requests. Try again in ${waitInWords(byIp.retryAfter)}.`, byIp.retryAfter);
     // The same answer whether or not the address has an account.
     const answer = c.json({ data: { message: "If that e-mail address has an account, we have sent it a link to reset the password." } });
-    const [user] = await db.select().from(users).where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deleted_at)));
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deleted_at)));
     if (!user || !(await take(db, forgotPerEmail(email), at)).allowed) return answer;
     const token = await createLink(db, user.id, "reset", at);
     const url = `${publicOrigin(c, isSignupHost(c) ? "signup" : "backoffice")}/reset-password?token=${token}`;
@@ -159,7 +156,8 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const { token } = await readBody(c, validateLinkSchema);
     const link = await findLink(db, token, now(c));
-    if (!link || link.purpose === "handoff") throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
+    if (!link || !PASSWORD_LINKS.includes(link.purpose))
+      throw new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
     const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, link.user_id));
     return c.json({ data: { valid: true, purpose: link.purpose, name: user.name, email: user.email, needs_name: link.purpose === "invite" && !user.name } });
   })
@@ -171,7 +169,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     const at = now(c);
     const expired = () => new ApiError(422, "This link has expired or was already used. Ask for a new one.", "invalid_link");
     const seen = await findLink(db, body.token, at);
-    if (!seen || seen.purpose === "handoff") throw expired();
+    if (!seen || !PASSWORD_LINKS.includes(seen.purpose)) throw expired();
     const [person] = await db.select({ name: users.name }).from(users).where(eq(users.id, seen.user_id));
     // An invitee whose inviter left the name out gives it now (issue 15).
     if (seen.purpose === "invite" && !person.name && !body.name) throw invalid({ name: ["Value is required"] });

@@ -133,6 +133,10 @@ test("register refuses a taken e-mail and keeps what was typed", async ({ page }
   await expect(page.getByLabel("Full name")).toHaveValue("Riley Register");
   await expect(page.getByLabel("Mobile number")).toHaveValue("021 555 0123");
   if (!jsEnabled(test.info())) await expect(page.getByLabel("Password")).toHaveValue("");
+  // The way on: sign in instead, the address carried over (issue 31).
+  await page.getByRole("link", { name: "Sign in instead" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in?email=member%40example.com`);
+  await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue("member@example.com");
 });
 
 test("register refuses a common password", async ({ page }) => {

@@ -33,7 +33,14 @@ export function GymChooser({ gyms, notice }: { gyms: PublicGym[]; notice?: strin
     <AuthCard
       title="Choose your gym"
       intro="Pick the gym you are joining. Next you create your account with them."
-      footer={<span>Already a member? Ask the gym's staff for help signing in.</span>}
+      footer={
+        <span>
+          Already a member or part way through joining?{" "}
+          <Link to="/sign-in" className="font-medium text-brand-700 underline">
+            Sign in
+          </Link>
+        </span>
+      }
     >
       {notice ? (
         <p role="alert" className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">

@@ -54,7 +54,8 @@ function RegisterForm({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const navigation = useNavigation();
-  const [emailTaken, setEmailTaken] = useState(false);
+  // The address the unique-e-mail check found taken (as the person leaves the field).
+  const [takenEmail, setTakenEmail] = useState<string | null>(null);
   // No onValidate, so only submitting checks: conform would post every blur to the action to check it there.
   const [form, fields] = useForm<z.input<typeof registerSchema>>({ lastResult, constraint, shouldValidate: "onSubmit" });
 
@@ -63,14 +64,14 @@ function RegisterForm({
     if (!input) return;
     const check = async () => {
       const email = input.value.trim();
-      if (!email || !input.checkValidity()) return setEmailTaken(false);
+      if (!email || !input.checkValidity()) return setTakenEmail(null);
       const res = await fetch("/api/unique-email", {
         method: "POST",
         headers: { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" },
         body: JSON.stringify({ email }),
       }).catch(() => null);
       const body = res?.ok ? await res.json() : null;
-      setEmailTaken(body ? !body.data.unique : false);
+      setTakenEmail(body && !body.data.unique ? email : null);
     };
     input.addEventListener("blur", check);
     // An address typed before the page's scripts arrived (they come after the first paint) is checked at once.
@@ -78,7 +79,9 @@ function RegisterForm({
     return () => input.removeEventListener("blur", check);
   }, [fields.email.id]);
 
-  const emailErrors = fields.email.errors ?? (emailTaken ? [EMAIL_TAKEN_HINT] : undefined);
+  const emailErrors = fields.email.errors ?? (takenEmail ? [EMAIL_TAKEN_HINT] : undefined);
+  // Taken, by the check or by the server's answer to the post: the way to sign in instead (issue 31).
+  const signInAs = takenEmail ?? (fields.email.errors?.includes(EMAIL_TAKEN_HINT) ? fields.email.value ?? "" : null);
   return (
     <AuthCard
       badge={<GymLogo gym={gym} size="lg" />}
@@ -100,7 +103,14 @@ function RegisterForm({
           </p>
         </>
       }
-      footer={<span>Already a member? Ask the gym&apos;s staff for help signing in.</span>}
+      footer={
+        <span>
+          Already a member or part way through joining?{" "}
+          <Link to="/sign-in" className="font-medium text-brand-700 underline">
+            Sign in
+          </Link>
+        </span>
+      }
     >
       {/* The gym stays in the address after a refused post, so the page still shows it without JavaScript. */}
       <Form
@@ -121,6 +131,13 @@ function RegisterForm({
         {link ? <input type="hidden" name="link" value={link} /> : null}
         <Field field={fields.name} label="Full name" inputProps={{ autoComplete: "name", autoFocus: true }} />
         <Field field={fields.email} errors={emailErrors} label="E-mail" type="email" inputProps={{ autoComplete: "email" }} />
+        {signInAs !== null ? (
+          <p className="-mt-2 text-sm">
+            <Link to={`/sign-in?${new URLSearchParams(signInAs ? { email: signInAs } : {})}`} className="font-medium text-brand-700 underline">
+              Sign in instead
+            </Link>
+          </p>
+        ) : null}
         <Field field={fields.mobile_number} label="Mobile number" type="tel" inputProps={{ autoComplete: "tel" }} />
         <Field
           field={fields.password}

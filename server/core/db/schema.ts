@@ -285,7 +285,7 @@ export const email_codes = pgTable(
 export const password_links = pgTable("password_links", {
   id: serial("id").primaryKey(),
   user_id: integer("user_id").notNull().references(() => users.id),
-  purpose: text("purpose").$type<"reset" | "invite" | "handoff">().notNull(),
+  purpose: text("purpose").$type<"reset" | "invite" | "handoff" | "sign_in">().notNull(),
   token_hash: text("token_hash").notNull().unique(),
   expires_at: ts("expires_at").notNull(),
   used_at: ts("used_at"),

@@ -60,6 +60,21 @@ export function resetPasswordMail(to: string, name: string, url: string): Mail {
   };
 }
 
+/** A member's sign-in link (issue 31): single-use, fifteen minutes (server/session/sign-in-links.ts). */
+export function signInLinkMail(to: string, name: string, url: string, gymName?: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Here is your link to sign in${gymName ? ` to ${gymName}` : ""}. It works once, for 15 minutes.`,
+    "If you did not ask for it, ignore this e-mail: nobody can sign in without opening it.",
+  ];
+  return {
+    to,
+    subject: "Your sign-in link",
+    text: `${lines.join("\n\n")}\n\n${url}`,
+    html: layout("Sign in", lines, { label: "Sign in", url }),
+  };
+}
+
 /** A staff invitation (issue 15): a link to set a password, which works once, for seven days (server/core/auth/password-links.ts). */
 export function staffInviteMail(to: string, name: string | null, p: { organisation: string; role: string; invitedBy: string; url: string }): Mail {
   const lines = [

@@ -1,0 +1,80 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { codeFor, jsEnabled, lastMailTo, registerAndVerify, SIGNUP, uniqueEmail } from "./helpers";
+
+/** Issue 31: members sign in on the sign-up host, by password or by an e-mailed link, and pick up where they left off. */
+
+async function expectNoAxeViolations(page: Page) {
+  if (!jsEnabled(test.info())) return;
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("a person who left half way signs in with their password and is back at the step they reached", async ({ page, context }) => {
+  const email = uniqueEmail("resume", test.info());
+  await registerAndVerify(page, "Rene Resume", email);
+  // They close the browser: nothing of the session (or the trusted device) is left.
+  await context.clearCookies();
+
+  // /login on the sign-up host is the members' sign-in.
+  await page.goto(`${SIGNUP}/login`);
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `test-results/member-sign-in-${test.info().project.name}.png`, fullPage: true });
+
+  // A wrong password: the message, the address kept.
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("not my passphrase");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByText("These credentials do not match our records.")).toBeVisible();
+  await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue(email);
+  // Never sent back into the page (with JavaScript the box simply keeps what was typed).
+  if (!jsEnabled(test.info())) await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+
+  await page.getByLabel("Password", { exact: true }).fill("my gym passphrase");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  // A new device: the e-mailed code first.
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
+  await page.getByLabel("Code").fill(await codeFor(page, email));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+});
+
+test("a member asks for a sign-in link, opens it, and is signed in; the link works once", async ({ page, context }) => {
+  const email = uniqueEmail("link", test.info());
+  await registerAndVerify(page, "Lee Link", email);
+  await context.clearCookies();
+
+  await page.goto(`${SIGNUP}/sign-in`);
+  await page.getByLabel("E-mail for the link").fill(email);
+  await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "we have sent it a link to sign in" })).toBeVisible();
+  await expect(page.getByLabel("E-mail for the link")).toHaveValue(email);
+
+  const mail = await lastMailTo(page, email);
+  expect(mail?.subject).toBe("Your sign-in link");
+  const link = mail!.text.match(/https?:\/\/\S+/)![0];
+  expect(new URL(link).pathname).toBe("/sign-in/link");
+
+  // Opening the link signs nobody in (mail scanners open links); the button does.
+  await page.goto(link);
+  await expect(page.getByText(`Signing in as Lee Link (${email}).`)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+
+  // Used: another browser opening it is told so, and offered the way back.
+  await context.clearCookies();
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
+  await page.getByRole("link", { name: "Sign in, or ask for a new link" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
+});
+
+test("the gym chooser's footer leads members to sign in", async ({ page }) => {
+  await page.goto(`${SIGNUP}/`);
+  await page.getByRole("contentinfo").getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+});

@@ -36,6 +36,7 @@ import { refundRoutes } from "../payments/refunds";
 import { reconciliationRoutes } from "../reconciliation/routes";
 import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
 import { signupRoutes } from "../signup/routes";
+import { selfServiceRoutes } from "../self-service/routes";
 import { sandboxPageRoutes } from "../signup/sandbox-pages";
 import { inProcessJobs } from "../core/job-starter";
 import { loadWebhookSecrets } from "../core/webhooks/secrets";
@@ -84,6 +85,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", reconciliationRoutes)
   .route("/", bulkPriceChangeRoutes)
   .route("/", signupRoutes)
+  .route("/", selfServiceRoutes)
   .route("/", sandboxPageRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
@@ -109,7 +111,10 @@ export function createApi(given: ApiDeps) {
   // Loaded before any request goes on: one that needs them inside its unit of work must not wait there for a query
   // on the system's handle (on PGlite that query would wait for the unit of work in turn). A failure is answered by
   // the requests that need them (a 500), not an unhandled rejection.
-  const secretsLoaded = deps.webhookSecrets!.then(() => undefined, () => undefined);
+  const secretsLoaded = deps.webhookSecrets!.then(
+    () => undefined,
+    () => undefined,
+  );
   const app = new Hono<ApiEnv>().basePath("/api");
   app.onError(onError);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}`, error: "not_found" }, 404));

@@ -2,14 +2,7 @@ import { heldElsewhere } from "./custody";
 import { count, eq } from "drizzle-orm";
 import { termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { confidenceText, hearAboutUsText } from "../../domain/member";
-import {
-  cancellationUndoableUntil,
-  nextBillingDate,
-  scheduledPriceChange,
-  STATE_LABELS,
-  statusColour,
-  subscriptionState,
-} from "../../domain/subscription";
+import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange, STATE_LABELS, statusColour, subscriptionState } from "../../domain/subscription";
 import { gyms, offerings, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import type { FoundMember } from "./find";
@@ -36,9 +29,12 @@ async function priceSummary(t: Tenant, priceId: number) {
 }
 
 /** The member's latest subscription as the status card reads it, every derivation from domain/subscription.ts. */
-async function statusCard(t: Tenant, subscriptionId: number | null, at: Date) {
+export async function statusCard(t: Tenant, subscriptionId: number | null, at: Date) {
   if (!subscriptionId) return null;
-  const [s] = await t.db.select().from(subscriptions).where(t.where(subscriptions, eq(subscriptions.id, subscriptionId)));
+  const [s] = await t.db
+    .select()
+    .from(subscriptions)
+    .where(t.where(subscriptions, eq(subscriptions.id, subscriptionId)));
   if (!s) return null;
   const price = await priceSummary(t, s.price_id);
   const change = scheduledPriceChange({ ...s });
@@ -69,17 +65,23 @@ async function statusCard(t: Tenant, subscriptionId: number | null, at: Date) {
     cooling_period_ends_at: iso(s.cooling_period_ends_at),
     term_ends_at: iso(s.term_ends_at),
     pif_ends_at: iso(s.pif_ends_at),
-    scheduled_price_change: change
-      ? { to_price: await priceSummary(t, change.to_price_id), takes_effect_at: iso(change.takes_effect_at) }
-      : null,
+    scheduled_price_change: change ? { to_price: await priceSummary(t, change.to_price_id), takes_effect_at: iso(change.takes_effect_at) } : null,
   };
 }
 
 /** GET /api/members/{id}: every member field staff read (SPEC §3 Member) and the status card. */
 export async function memberDetail(t: Tenant, found: FoundMember, at: Date) {
   const { user: u, membership: m } = found;
-  const [home] = m.home_gym_id ? await t.db.select({ id: gyms.id, name: gyms.name }).from(gyms).where(t.where(gyms, eq(gyms.id, m.home_gym_id))) : [];
-  const [{ n: subscriptionCount }] = await t.db.select({ n: count() }).from(subscriptions).where(t.where(subscriptions, eq(subscriptions.user_id, u.id)));
+  const [home] = m.home_gym_id
+    ? await t.db
+        .select({ id: gyms.id, name: gyms.name })
+        .from(gyms)
+        .where(t.where(gyms, eq(gyms.id, m.home_gym_id)))
+    : [];
+  const [{ n: subscriptionCount }] = await t.db
+    .select({ n: count() })
+    .from(subscriptions)
+    .where(t.where(subscriptions, eq(subscriptions.user_id, u.id)));
   return {
     id: u.id,
     name: u.name,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { memberListQuery, memberUpdateSchema, type MemberListQuery } from "../../domain/schemas/members";
 import { localDay } from "../../domain/dates";
 import { readBody, readForm, readQuery } from "../core/body";
+import { pageParam } from "../core/pagination";
 import type { ApiEnv } from "../core/context";
 import { now, requireStaff } from "../core/middleware";
 import { ApiError, notFound } from "../core/errors";
@@ -136,11 +137,10 @@ export const memberRoutes = new Hono<ApiEnv>()
 
 const weeksMessage = "Weeks must be a whole number from 1 to 104";
 const weeksSchema = z.object({
-  weeks: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: weeksMessage }).int(weeksMessage).min(1, weeksMessage).max(104, weeksMessage).default(26)),
+  weeks: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ invalid_type_error: weeksMessage }).int(weeksMessage).min(1, weeksMessage).max(104, weeksMessage).default(26),
+  ),
 });
 
 const weeksParam = (c: Context<ApiEnv>) => readQuery(c, weeksSchema).weeks;
-
-const pageSchema = z.object({ page: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ invalid_type_error: "Page must be a whole number from 1" }).int("Page must be a whole number from 1").min(1, "Page must be a whole number from 1").max(100_000).default(1)) });
-
-const pageParam = (c: Context<ApiEnv>) => readQuery(c, pageSchema).page;

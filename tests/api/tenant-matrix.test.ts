@@ -314,6 +314,9 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/stripe/sync-payment-method": "a member's own card page, checked against its reference (tests/api/signup.test.ts)",
   "POST /api/subscriptions": "a member's own membership at their own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/active-subscription": "a member's own membership; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/me/membership": "a member's own membership; staff are refused (tests/api/self-service.test.ts)",
+  "GET /api/me/payments": "a member's own payments; staff are refused (tests/api/self-service.test.ts)",
+  "GET /api/me/payments/:id/receipt": "a member's own successful payment; another's is 404 (tests/api/self-service.test.ts)",
   "GET /api/me/signup/quote": "prices on sale at the member's own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/app-link": "a link to the member's own welcome page; staff are refused (tests/api/signup.test.ts)",
   "GET /api/gocardless/mandate-url": "a member's own mandate page; staff are refused (tests/api/signup.test.ts)",
@@ -345,6 +348,9 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/email/verify": "the caller's own e-mailed code",
   "POST /api/email/resend": "the caller's own e-mailed code",
   "POST /api/forgot-password": "public; the same answer for every address",
+  "POST /api/login-link": "public; the same answer for every address (tests/api/sign-in-links.test.ts)",
+  "POST /api/login-link/check": "public; checks the caller's own link token",
+  "POST /api/login-link/claim": "redeems the caller's own link token",
   "POST /api/session/handoff": "a one-time token for the caller's own session",
   "POST /api/session/claim": "redeems such a token",
   "POST /api/validate-link": "public; checks the caller's own link token",
@@ -466,17 +472,15 @@ for (const rowLevelSecurity of [true, false]) {
         await db
           .insert(schema.access_control_credentials)
           .values({ organisation_id: org, user_id: userId, gym_id: gym, provider: "kisi", kind: "card", identifier_hint: hint });
-        await db
-          .insert(schema.price_changes)
-          .values({
-            organisation_id: org,
-            subscription_id: s.id,
-            user_id: userId,
-            from_price_id: priceId,
-            to_price_id: priceId,
-            from_amount: amount,
-            to_amount: amount,
-          });
+        await db.insert(schema.price_changes).values({
+          organisation_id: org,
+          subscription_id: s.id,
+          user_id: userId,
+          from_price_id: priceId,
+          to_price_id: priceId,
+          from_amount: amount,
+          to_amount: amount,
+        });
         return { s, p };
       };
 

@@ -41,9 +41,9 @@ test("a member on a staff page goes to the sign-up flow", async ({ page }) => {
     await expect(page).toHaveURL(`${BACKOFFICE}/session-handoff`);
     await page.getByRole("button", { name: "Continue" }).click();
   }
-  // Morgan's membership stands: the sign-up's first page for them is the welcome.
-  await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
-  await expect(page.getByRole("heading", { name: /^Welcome to .*, Morgan!$/ })).toBeVisible();
+  // Morgan's membership stands: they land on their membership page, not the welcome of the day they joined (issue 31).
+  await expect(page).toHaveURL(`${SIGNUP}/membership`);
+  await expect(page.getByRole("heading", { name: "Hi Morgan" })).toBeVisible();
 });
 
 test("the code page without a session goes to sign in", async ({ page }) => {
@@ -66,9 +66,12 @@ test("guest pages need no sign-in", async ({ page }) => {
 });
 
 test("host split: each app's routes answer 404 on the other host, unknown hosts get 404", async ({ page }) => {
-  let res = await page.goto(`${SIGNUP}/login`);
+  let res = await page.goto(`${SIGNUP}/forgot-password`);
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  // The one exception: /login on the sign-up host is the members' sign-in (issue 31).
+  res = await page.goto(`${SIGNUP}/login`);
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
   res = await page.goto(`${SIGNUP}/dashboard`);
   expect(res?.status()).toBe(404);
   res = await page.goto(`${BACKOFFICE}/verification-code`);

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { codeFor, jsEnabled, lastMailTo, registerAndVerify, SIGNUP, uniqueEmail } from "./helpers";
+import { codeFor, jsEnabled, lastMailTo, PASSWORD, registerAndVerify, SIGNUP, uniqueEmail } from "./helpers";
 
 /** Issue 31: members sign in on the sign-up host, by password or by an e-mailed link, and pick up where they left off. */
 
@@ -77,4 +77,40 @@ test("the gym chooser's footer leads members to sign in", async ({ page }) => {
   await page.getByRole("contentinfo").getByRole("link", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+});
+
+test("a joined member signs in and finds their membership, their payments and a receipt", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`${SIGNUP}/sign-in`);
+  await page.getByLabel("E-mail", { exact: true }).fill("member@example.com");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
+  await page.getByLabel("Code").fill(await codeFor(page, "member@example.com"));
+  await page.getByRole("button", { name: "Continue" }).click();
+
+  // Joined: their membership page, not the welcome of the day they joined.
+  await expect(page).toHaveURL(`${SIGNUP}/membership`);
+  await expect(page.getByRole("heading", { name: "Hi Morgan" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Membership" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Getting in" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `test-results/my-membership-${test.info().project.name}.png`, fullPage: true });
+
+  const receipt = page.getByRole("link", { name: /^Receipt/ }).first();
+  await receipt.click();
+  await expect(page).toHaveURL(/\/membership\/receipts\/\d+$/);
+  await expect(page.getByRole("heading", { name: /^Receipt R-\d{6}$/ })).toBeVisible();
+  await expect(page.getByText("Total paid")).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Another member's payment, or none, is not found (the same for both).
+  await page.goto(`${SIGNUP}/membership/receipts/999999`);
+  await expect(page.getByText("Not found", { exact: false })).toBeVisible();
+
+  // Signed out, the page asks them to sign in.
+  await page.goto(`${SIGNUP}/membership`);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.goto(`${SIGNUP}/membership`);
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
 });

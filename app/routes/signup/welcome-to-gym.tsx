@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { Confetti } from "../../features/signup/confetti";
@@ -40,7 +40,12 @@ export default function WelcomeToGym() {
             {m.price.term ? ` (${m.price.term})` : ""}
             {m.start_date ? `, from ${formatDay(m.start_date)}` : ""}.
           </p>
-          {m.term_ends ? <p className="mt-1 text-sm">Your term runs until {formatDay(m.term_ends)}{m.cooling_off_ends ? `; you can cancel free of charge until ${formatDay(m.cooling_off_ends)}` : ""}.</p> : null}
+          {m.term_ends ? (
+            <p className="mt-1 text-sm">
+              Your term runs until {formatDay(m.term_ends)}
+              {m.cooling_off_ends ? `; you can cancel free of charge until ${formatDay(m.cooling_off_ends)}` : ""}.
+            </p>
+          ) : null}
           {m.pif_ends ? <p className="mt-1 text-sm">Paid in full until {formatDay(m.pif_ends)}.</p> : null}
         </section>
         {first ? (
@@ -52,8 +57,8 @@ export default function WelcomeToGym() {
               {first.outcome === "successful"
                 ? `Paid ${formatCents(first.total)} today`
                 : first.status === "upcoming"
-                  ? `${formatCents(first.total)} will be taken on ${formatDay(first.charge_date ?? m.start_date ?? "")}`
-                  : `${formatCents(first.total)} is on its way`}
+                ? `${formatCents(first.total)} will be taken on ${formatDay(first.charge_date ?? m.start_date ?? "")}`
+                : `${formatCents(first.total)} is on its way`}
               {first.joining_fee ? `, including the ${formatCents(first.joining_fee)} joining fee` : ""}
               {first.surcharge ? ` and ${formatCents(first.surcharge)} card surcharge` : ""}.
             </p>
@@ -72,13 +77,18 @@ export default function WelcomeToGym() {
             {m.access.allowed
               ? "Your door access is on. Open the app at the door to get in, or give your name at the front desk."
               : m.state === "upcoming"
-                ? `Your door access starts on ${m.start_date ? formatDay(m.start_date) : "your start day"}.`
-                : `Door access: ${m.access.reason}`}
+              ? `Your door access starts on ${m.start_date ? formatDay(m.start_date) : "your start day"}.`
+              : `Door access: ${m.access.reason}`}
           </p>
         </section>
         <a href={appLink} className={primaryLink}>
           Get the app
         </a>
+        <p className="text-center">
+          <Link to="/membership" className="font-medium text-brand-700 underline">
+            See your membership and payments
+          </Link>
+        </p>
         <Form method="post" action="/logout" className="text-center">
           <button type="submit" className="text-sm font-medium text-slate-700 underline">
             Sign out

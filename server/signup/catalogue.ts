@@ -1,6 +1,7 @@
-import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
-import { offering_gyms, offerings, prices, private_price_links } from "../core/db/schema";
+import { dayName, formatClock } from "../../domain/offering";
+import { offering_gyms, offering_hours, offerings, prices, private_price_links } from "../core/db/schema";
 import type { Db } from "../core/db/client";
 import { withTenant, type Tenant } from "../core/db/tenant";
 
@@ -14,7 +15,8 @@ export function soldAtGym(gymId: number): SQL {
 
 export interface SignupPrice {
   id: number;
-  offering: { id: number; name: string; description: string | null };
+  /** `hours`: a limited-access offering's opening hours in words ("Monday 6:00 AM – 4:00 PM"); null when open at every hour. */
+  offering: { id: number; name: string; description: string | null; hours: string[] | null };
   amount: number;
   joining_fee: number;
   billing_frequency: BillingFrequency;
@@ -42,7 +44,7 @@ export async function privateLink(t: Tenant, linkId: number | null) {
 export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | null): Promise<SignupPrice[]> {
   const link = await privateLink(t, linkId);
   const rows = await t.db
-    .select({ price: prices, offering: { id: offerings.id, name: offerings.name, description: offerings.description } })
+    .select({ price: prices, offering: { id: offerings.id, name: offerings.name, description: offerings.description, type: offerings.type } })
     .from(prices)
     .innerJoin(offerings, eq(offerings.id, prices.offering_id))
     .where(
@@ -55,11 +57,23 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
       ),
     )
     .orderBy(asc(offerings.name), asc(offerings.id), sql`${prices.billing_frequency} = 'one_off'`, asc(prices.term_amount), asc(prices.amount), asc(prices.id));
-  return rows.map(({ price: p, offering }) => {
+  const limited = [...new Set(rows.filter((r) => r.offering.type === "limited_access").map((r) => r.offering.id))];
+  const hours = limited.length
+    ? await t.db
+        .select()
+        .from(offering_hours)
+        .where(t.where(offering_hours, inArray(offering_hours.offering_id, limited)))
+        .orderBy(asc(offering_hours.day), asc(offering_hours.open_at))
+    : [];
+  const hoursOf = (offeringId: number) =>
+    hours
+      .filter((h) => h.offering_id === offeringId)
+      .map((h) => `${dayName(h.day)} ${formatClock(h.open_at.slice(0, 5))} – ${formatClock(h.close_at.slice(0, 5))}`);
+  return rows.map(({ price: p, offering: { type, ...offering } }) => {
     const frequency = p.billing_frequency as BillingFrequency;
     return {
       id: p.id,
-      offering,
+      offering: { ...offering, hours: type === "limited_access" ? hoursOf(offering.id) : null },
       amount: p.amount,
       joining_fee: p.joining_fee,
       billing_frequency: frequency,
@@ -80,22 +94,17 @@ export async function pricesOnSale(t: Tenant, gymId: number, linkId: number | nu
  */
 export async function signupChoice(db: Db, gym: { id: number; organisation_id: number }, wanted: { price?: number | null; link?: string | null }) {
   const token = wanted.link && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted.link) ? wanted.link.toLowerCase() : null;
-  return withTenant(
-    db,
-    gym.organisation_id,
-    gym.id,
-    async (t) => {
-      const [link] = token
-        ? await t.db
-            .select({ id: private_price_links.id, price_id: private_price_links.price_id, age_bypass: private_price_links.age_bypass })
-            .from(private_price_links)
-            .where(t.where(private_price_links, eq(private_price_links.token, token), isNull(private_price_links.revoked_at)))
-        : [];
-      const on = await pricesOnSale(t, gym.id, link?.id ?? null);
-      const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
-      // A private price's link counts when its price is on sale; an organisation's age-bypass link (no price) always.
-      const good = Boolean(link && (price || link.price_id === null));
-      return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
-    },
-  );
+  return withTenant(db, gym.organisation_id, gym.id, async (t) => {
+    const [link] = token
+      ? await t.db
+          .select({ id: private_price_links.id, price_id: private_price_links.price_id, age_bypass: private_price_links.age_bypass })
+          .from(private_price_links)
+          .where(t.where(private_price_links, eq(private_price_links.token, token), isNull(private_price_links.revoked_at)))
+      : [];
+    const on = await pricesOnSale(t, gym.id, link?.id ?? null);
+    const price = on.find((p) => p.id === (link?.price_id ?? wanted.price)) ?? null;
+    // A private price's link counts when its price is on sale; an organisation's age-bypass link (no price) always.
+    const good = Boolean(link && (price || link.price_id === null));
+    return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
+  });
 }

@@ -13,7 +13,9 @@ async function expectNoAxeViolations(page: Page, what: string) {
 }
 
 async function addPhoto(page: Page) {
-  const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#4a7" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#4a7" } })
+    .png()
+    .toBuffer();
   await page.getByLabel("Take or choose a photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
   await page.getByRole("button", { name: "Use this photo" }).click();
   await expect(page.getByRole("img", { name: "Your photo as the gym will see it" })).toBeVisible();
@@ -36,6 +38,12 @@ async function addCard(page: Page, number: string) {
 }
 
 async function fillDetails(page: Page) {
+  // Nothing is chosen for them unless their link named a price (issue 31): the weekly Anytime 24/7 price.
+  if (!(await page.getByRole("radio", { checked: true }).count()))
+    await page
+      .getByRole("radio", { name: /\$19\.99 weekly/ })
+      .first()
+      .check();
   await page.getByLabel("Street address").fill("12 Dominion Road");
   await page.getByLabel("Town or city").fill("Auckland");
   await page.getByLabel("Postcode").fill("1024");
@@ -83,12 +91,20 @@ test("a person joins from their phone with a card, and the gym's staff see the m
   await expect(page.getByRole("heading", { name: "Confirm your membership" })).toBeVisible();
   await expectNoAxeViolations(page, "confirm-subscription");
 
-  // Nothing filled in: each field says so, and nothing is made.
+  // Nothing chosen for them (issue 31), and nothing filled in: each field says so, and nothing is made.
+  await expect(page.getByRole("radio", { checked: true })).toHaveCount(0);
+  // A limited-hours offering says its hours, and a term says its commitment and break fee before anyone works out a quote.
+  await expect(page.getByTestId("offering-hours").first()).toContainText(/Limited hours: Monday \d/);
+  await expect(page.getByText(/A 12-month commitment\. You can cancel free of charge in the first 7 days/).first()).toBeVisible();
   await page.getByRole("button", { name: /^Join/ }).click();
   await expect(page.getByText("Accept the terms to join")).toBeVisible();
+  await expect(page.getByText("Choose a membership")).toBeVisible();
   await fillDetails(page);
   // The weekly Anytime 24/7 price: the quote shows the joining fee and the card surcharge.
-  await page.getByRole("radio", { name: /\$19\.99 weekly/ }).first().check();
+  await page
+    .getByRole("radio", { name: /\$19\.99 weekly/ })
+    .first()
+    .check();
   if (!jsEnabled(test.info())) await page.getByRole("button", { name: "Work out my payments" }).click();
   await expect(page.getByTestId("quote")).toContainText("$49.00 joining fee");
   await expect(page.getByTestId("quote")).toContainText("weekly from");
@@ -135,8 +151,12 @@ test("a card saved but declined at the first payment: the person is told, choose
   await expect(page.getByText(/insufficient funds/)).toBeVisible();
   await addCard(page, "5555 5555 5555 4444");
   await page.getByRole("link", { name: "Continue" }).click();
-  // Their details were kept from the first try.
+  // Their details were kept from the first try; the membership they choose again.
   await expect(page.getByLabel("Street address")).toHaveValue("12 Dominion Road");
+  await page
+    .getByRole("radio", { name: /\$19\.99 weekly/ })
+    .first()
+    .check();
   await page.getByLabel(/I accept/).check();
   await page.getByRole("button", { name: /^Join/ }).click();
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
@@ -208,7 +228,9 @@ test("a person joins paying from their bank account, connected through the open-
 test("a gym's own site links straight to a price: it is shown on register and chosen on the confirm page", async ({ page }) => {
   const link = await joinLink(page);
   const uuid = new URL(link).searchParams.get("gym")!;
-  const gym = (await (await page.request.get(`${BACKOFFICE}/api/public/gyms/${uuid}`)).json()).data as { prices: { id: number; offering: string; amount: number; billing_frequency: string }[] };
+  const gym = (await (await page.request.get(`${BACKOFFICE}/api/public/gyms/${uuid}`)).json()).data as {
+    prices: { id: number; offering: string; amount: number; billing_frequency: string }[];
+  };
   const fortnightly = gym.prices.find((p) => p.offering === "Anytime 24/7" && p.billing_frequency === "fortnightly")!;
   const email = uniqueEmail("ivy.integrated", test.info());
   await registerAndVerify(page, `Ivy Integrated ${test.info().project.name}`, email, `${link}&price=${fortnightly.id}`);
@@ -240,7 +262,8 @@ test("a confirmation sent twice (a double tap, a retry after the time-out) makes
   await fillDetails(page);
   // The very form the page drew, sent twice at once from the page as a browser resends it: the same idempotency key.
   const answers = await page.locator("form[aria-label='Confirm your membership']").evaluate(async (f: HTMLFormElement) => {
-    const send = () => fetch("/confirm-subscription", { method: "POST", body: new URLSearchParams([...new FormData(f)].map(([k, v]) => [k, String(v)])), redirect: "manual" });
+    const send = () =>
+      fetch("/confirm-subscription", { method: "POST", body: new URLSearchParams([...new FormData(f)].map(([k, v]) => [k, String(v)])), redirect: "manual" });
     return (await Promise.all([send(), send()])).map((r) => r.type);
   });
   // Both are answered with the redirect to the welcome page.
@@ -251,7 +274,9 @@ test("a confirmation sent twice (a double tap, a retry after the time-out) makes
   const staff = await browser.newContext();
   const office = await staff.newPage();
   await signIn(office);
-  const payments = (await (await office.request.get(`${BACKOFFICE}/api/payments?q=${encodeURIComponent(email)}&gym=all`)).json()) as { data: { meta: { total: number } } };
+  const payments = (await (await office.request.get(`${BACKOFFICE}/api/payments?q=${encodeURIComponent(email)}&gym=all`)).json()) as {
+    data: { meta: { total: number } };
+  };
   expect(payments.data.meta.total).toBe(1);
   await staff.close();
 });
@@ -277,8 +302,12 @@ test("the sign-up can be done with the keyboard alone", async ({ page }) => {
     }
     throw new Error(`Tab never reached ${name}`);
   };
-  await tabTo(/\$19\.99 weekly/);
+  // The prices are one radio group with nothing chosen (issue 31): Tab stops once on it, the arrow keys move and choose.
+  const focusedLabel = () => page.evaluate(() => (document.activeElement?.closest("label")?.textContent ?? "").trim());
+  await tabTo(/weekly|fortnightly|monthly|paid in full/);
+  for (let i = 0; i < 30 && !/^\$19\.99 weekly(?!.*commitment)/.test(await focusedLabel()); i++) await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Space");
+  await expect(page.getByRole("radio", { name: /^\$19\.99 weekly/ }).first()).toBeChecked();
   for (const [label, value] of [
     [/^Street address$/, "12 Dominion Road"],
     [/^Town or city$/, "Auckland"],

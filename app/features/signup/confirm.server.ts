@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { addCalendarDays, localDay } from "../../../domain/dates";
+import { COOLING_OFF_DAYS } from "../../../domain/start";
 import { confirmSubscriptionSchema, LATEST_START_DAYS, registerFieldsSchema } from "../../../domain/schemas/signup";
 import { ApiRequestError } from "../../lib/api.server";
 import { readForm } from "../../lib/forms.server";
@@ -25,9 +26,20 @@ export async function confirmLoader(args: LoaderFunctionArgs) {
   try {
     const signup = await api.get("/me/signup");
     const today = localDay(new Date());
-    const priceId = signup.chosen_price_id ?? signup.prices[0]?.id ?? null;
+    // Nothing is chosen for the person unless their link named a price (issue 31): a first price preselected (a
+    // 12-month term, say) would commit whoever did not look.
+    const priceId = signup.chosen_price_id ?? null;
     const quote = priceId ? await api.get("/me/signup/quote", { query: { price_id: priceId, start_date: today } }).catch(() => null) : null;
-    return { me: { name: me.name }, signup, today, latest: addCalendarDays(today, LATEST_START_DAYS), priceId, quote, key: randomBytes(18).toString("base64url") };
+    return {
+      me: { name: me.name },
+      signup,
+      today,
+      coolingOffDays: COOLING_OFF_DAYS,
+      latest: addCalendarDays(today, LATEST_START_DAYS),
+      priceId,
+      quote,
+      key: randomBytes(18).toString("base64url"),
+    };
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -43,7 +55,8 @@ export async function confirmAction(args: ActionFunctionArgs) {
     try {
       return data({ result: submission.reply(), quote: (await api.get("/me/signup/quote", { query: q })) as Quote | null });
     } catch (err) {
-      if (err instanceof ApiRequestError && err.status === 422) return data({ result: submission.reply({ fieldErrors: err.errors ?? {} }), quote: null }, { status: 422 });
+      if (err instanceof ApiRequestError && err.status === 422)
+        return data({ result: submission.reply({ fieldErrors: err.errors ?? {} }), quote: null }, { status: 422 });
       redirectForApiError(args.request, err);
     }
   }
@@ -57,7 +70,12 @@ export async function confirmAction(args: ActionFunctionArgs) {
       const why = joined.first_payment?.error ?? "The payment was declined.";
       return redirectWithToast(
         "/choose-payment-method",
-        { severity: "error", summary: "Your first payment did not go through", detail: `${why} Nothing else was charged. Connect another way to pay, or try again.`, life: 10_000 },
+        {
+          severity: "error",
+          summary: "Your first payment did not go through",
+          detail: `${why} Nothing else was charged. Connect another way to pay, or try again.`,
+          life: 10_000,
+        },
         api.headers,
       );
     }
@@ -70,4 +88,3 @@ export async function confirmAction(args: ActionFunctionArgs) {
   }
   return redirect("/welcome-to-gym", { headers: api.headers });
 }
-

@@ -23,6 +23,16 @@ const CONFIDENCE_FOR_YOU: Record<(typeof CONFIDENCE_ANSWERS)[number], string> = 
   experienced_and_confident: "I'm experienced and confident",
 };
 
+/**
+ * A term said in words next to its price (issue 31), before anyone works out a quote: how long the commitment is, the
+ * free cooling-off, and what leaving early costs.
+ */
+function termInWords(amount: number, unit: string, breakFeePercentage: number | null, coolingOffDays: number) {
+  const length = `${amount}-${unit}`;
+  const fee = breakFeePercentage ? `a break fee of ${breakFeePercentage}% of the payments left in the term` : "no break fee at this gym";
+  return `A ${length} commitment. You can cancel free of charge in the first ${coolingOffDays} days; after that, leaving before the term ends costs ${fee}.`;
+}
+
 /** The last step before joining (issue 13): the page; what it loads and does is in features/signup/confirm.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => confirmLoader(args);
 export const action = (args: ActionFunctionArgs) => confirmAction(args);
@@ -70,13 +80,16 @@ export default function ConfirmSubscription() {
     quoted.load(`/confirm-subscription/quote?${new URLSearchParams({ price_id: choice.price, start_date: choice.start })}`);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the fetcher is stable; only the choice starts a load
   }, [choice.price, choice.start]);
-  const quote = quoted.data?.quote ?? (answer && "quote" in answer ? answer.quote : null) ?? (choice.price === String(page.priceId) && choice.start === page.today ? page.quote : null);
+  const quote =
+    quoted.data?.quote ??
+    (answer && "quote" in answer ? answer.quote : null) ??
+    (choice.price === String(page.priceId) && choice.start === page.today ? page.quote : null);
 
   const prices = page.signup.prices;
   const groups = useMemo(() => {
-    const byOffering = new Map<number, { name: string; description: string | null; prices: typeof prices }>();
+    const byOffering = new Map<number, { name: string; description: string | null; hours: string[] | null; prices: typeof prices }>();
     for (const p of prices) {
-      const g = byOffering.get(p.offering.id) ?? { name: p.offering.name, description: p.offering.description, prices: [] };
+      const g = byOffering.get(p.offering.id) ?? { name: p.offering.name, description: p.offering.description, hours: p.offering.hours, prices: [] };
       g.prices.push(p);
       byOffering.set(p.offering.id, g);
     }
@@ -86,9 +99,21 @@ export default function ConfirmSubscription() {
   const hearOther = (fields.hear_about_us.value ?? "") === "other";
 
   return (
-    <StepFrame step="Confirm" title="Confirm your membership" intro={`Choose your membership at ${page.signup.gym.name}, check what it costs, and tell us a little about you.`}>
+    <StepFrame
+      step="Confirm"
+      title="Confirm your membership"
+      intro={`Choose your membership at ${page.signup.gym.name}, check what it costs, and tell us a little about you.`}
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-6" aria-label="Confirm your membership">
-        <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.idempotency_key.errors ?? []), ...(answer?.result?.error?.register_fields ?? []), ...(answer?.result?.error?.payment_type ?? [])]} />
+        <FormErrors
+          id={form.errorId}
+          errors={[
+            ...(form.errors ?? []),
+            ...(fields.idempotency_key.errors ?? []),
+            ...(answer?.result?.error?.register_fields ?? []),
+            ...(answer?.result?.error?.payment_type ?? []),
+          ]}
+        />
         <input {...getInputProps(fields.idempotency_key, { type: "hidden" })} key={fields.idempotency_key.key} />
 
         <fieldset className="space-y-3" aria-describedby={fields.price_id.errors ? fields.price_id.errorId : undefined}>
@@ -97,8 +122,16 @@ export default function ConfirmSubscription() {
             <div key={g.name} className="space-y-2">
               <h3 className="text-sm font-semibold text-slate-800">{g.name}</h3>
               {g.description ? <p className="text-xs text-slate-600">{g.description}</p> : null}
+              {g.hours ? (
+                <p className="text-xs text-slate-600" data-testid="offering-hours">
+                  {g.hours.length ? `Limited hours: ${g.hours.join("; ")}.` : "Limited hours, set by the gym."}
+                </p>
+              ) : null}
               {g.prices.map((p) => (
-                <label key={p.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                <label
+                  key={p.id}
+                  className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+                >
                   <input
                     type="radio"
                     name={fields.price_id.name}
@@ -113,6 +146,11 @@ export default function ConfirmSubscription() {
                     </span>
                     {p.term ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-800">{p.term}</span> : null}
                     {p.joining_fee ? <span className="block text-xs text-slate-600">plus a {formatCents(p.joining_fee)} joining fee</span> : null}
+                    {p.term_amount && p.term_unit && p.billing_frequency !== "one_off" ? (
+                      <span className="block text-xs text-slate-600">
+                        {termInWords(p.term_amount, p.term_unit, page.signup.gym.break_fee_percentage, page.coolingOffDays)}
+                      </span>
+                    ) : null}
                     {p.private ? <span className="block text-xs text-slate-600">Offered to you through your link</span> : null}
                   </span>
                 </label>
@@ -141,7 +179,13 @@ export default function ConfirmSubscription() {
 
         {quote ? <QuotePanel quote={quote} /> : null}
         <noscript>
-          <button type="submit" name="intent" value="quote" formNoValidate className="w-full rounded-md border border-slate-300 px-4 py-2 font-medium text-slate-800">
+          <button
+            type="submit"
+            name="intent"
+            value="quote"
+            formNoValidate
+            className="w-full rounded-md border border-slate-300 px-4 py-2 font-medium text-slate-800"
+          >
             Work out my payments
           </button>
         </noscript>
@@ -194,7 +238,12 @@ export default function ConfirmSubscription() {
             placeholder="Choose one"
             options={CONFIDENCE_ANSWERS.map((a) => ({ value: a, label: CONFIDENCE_FOR_YOU[a] }))}
           />
-          <SelectField field={fields.hear_about_us} label="How did you hear about us?" placeholder="Choose one" options={HEAR_ABOUT_US_ANSWERS.map((a) => ({ value: a, label: HEAR_ABOUT_US_LABELS[a] }))} />
+          <SelectField
+            field={fields.hear_about_us}
+            label="How did you hear about us?"
+            placeholder="Choose one"
+            options={HEAR_ABOUT_US_ANSWERS.map((a) => ({ value: a, label: HEAR_ABOUT_US_LABELS[a] }))}
+          />
           <Field field={fields.hear_about_us_other} label={hearOther ? "Where did you hear about us?" : "If other, where? (optional)"} />
         </fieldset>
 

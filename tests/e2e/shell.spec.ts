@@ -108,11 +108,13 @@ test("global search", async ({ page }) => {
     // Headless UI's Combobox comes when the box takes focus (decision 0052), and keeps it.
     await box.focus();
     await expect(page.getByRole("combobox", { name: "Search" })).toBeFocused();
-    // Slow the API a little so the spinner can be seen, and count the calls.
+    // Hold the first call until the spinner has been seen (a fixed delay was a race on a busy machine), and count the calls.
     let calls = 0;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
     await page.route("**/api/search", async (route) => {
       calls++;
-      await new Promise((r) => setTimeout(r, 500));
+      if (calls === 1) await held;
       await route.continue();
     });
     await box.pressSequentially("morg", { delay: 80 });
@@ -120,6 +122,7 @@ test("global search", async ({ page }) => {
     expect(calls).toBe(0);
     await expect(page.getByTestId("search-spinner")).toBeVisible();
     await expect(page.getByRole("listbox", { name: "Members found" })).toBeHidden();
+    release();
     const hit = hits(page).filter({ hasText: "member@example.com" });
     await expect(hit).toBeVisible();
     await expect(page.getByTestId("search-spinner")).toBeHidden();

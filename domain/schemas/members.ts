@@ -8,7 +8,6 @@ import { defaultDirection, MEMBER_SORTS, MEMBER_STATUS_FILTERS, MEMBERS_PER_PAGE
 
 export { defaultDirection, MEMBER_SORTS, MEMBER_STATUS_FILTERS, MEMBERS_PER_PAGE, type MemberSort, type MemberStatusFilter };
 
-
 /** A GET form sends every field, empty ones as "": those mean "no filter". */
 const id = (what: string) => {
   const message = `Choose ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} from the list`;
@@ -37,7 +36,7 @@ export type MemberListQuery = z.infer<typeof memberListQuery>;
 
 // ───────────────────────────── editing a member ─────────────────────────────
 
-const blank = (v: unknown) => (typeof v === "string" && v.trim() === "") || v === null ? undefined : v;
+const blank = (v: unknown) => ((typeof v === "string" && v.trim() === "") || v === null ? undefined : v);
 const text = (max: number) => z.preprocess(blank, z.string().trim().max(max, MSG.max(max)).optional());
 const phone = z.preprocess(
   blank,
@@ -97,6 +96,26 @@ export const memberUpdateSchema = z
     if (v.hear_about_us === "other" && !v.hear_about_us_other) ctx.addIssue({ code: "custom", path: ["hear_about_us_other"], message: MSG.required });
   });
 export type MemberUpdate = z.infer<typeof memberUpdateSchema>;
+
+/**
+ * PUT /api/me/details (issue 31): what a member changes about themselves on the sign-up host, checked by the same
+ * rules as staff's form. The e-mail (their sign-in) and date of birth (the age rule) stay with the gym's staff.
+ */
+export const memberSelfUpdateSchema = memberUpdateSchema.innerType().pick({
+  name: true,
+  mobile_number: true,
+  address: true,
+  suburb: true,
+  city: true,
+  post_code: true,
+  emergency_contact_name: true,
+  emergency_contact_number: true,
+  emergency_contact_relationship: true,
+  email_notifications: true,
+  push_notifications: true,
+  payment_reminders: true,
+});
+export type MemberSelfUpdate = z.infer<typeof memberSelfUpdateSchema>;
 
 /** The person's own fields (decision 0048), as the form and the users row name them:
  * an organisation writes them only while no other holds the person (server/members/edit.ts). */

@@ -120,3 +120,42 @@ describe("payments and receipts", () => {
     expect((await b.call("GET", `/api/me/payments/${othersPaid}/receipt`)).status).toBe(404);
   });
 });
+
+describe("the member's own details", () => {
+  it("are changed by the member with staff's rules, and bad input keeps the record as it was", async () => {
+    const b = await signedIn(env.api, env.db, "sasha@example.com", PASSWORD);
+    const bad = await b.call("PUT", "/api/me/details", { name: "", mobile_number: "not a phone", email_notifications: "on" });
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors.name).toBeDefined();
+    expect(bad.json.errors.mobile_number).toBeDefined();
+    expect((await b.call("GET", "/api/me/details")).json.data.name).toBe("Sasha Self");
+
+    const ok = await b.call("PUT", "/api/me/details", {
+      name: "Sasha Selfridge",
+      mobile_number: "021 555 0177",
+      emergency_contact_name: "Kim",
+      emergency_contact_number: "021 555 0199",
+      emergency_contact_relationship: "Sister",
+      email_notifications: "on",
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.data).toMatchObject({
+      name: "Sasha Selfridge",
+      email: "sasha@example.com",
+      emergency_contact_relationship: "Sister",
+      email_notifications: true,
+      payment_reminders: false,
+    });
+  });
+
+  it("cannot change the e-mail address (their sign-in) from here", async () => {
+    const b = await signedIn(env.api, env.db, "sasha@example.com", PASSWORD);
+    await b.call("PUT", "/api/me/details", { name: "Sasha Self", email: "taken.over@example.com" });
+    expect((await b.call("GET", "/api/me/details")).json.data.email).toBe("sasha@example.com");
+  });
+
+  it("are refused to staff", async () => {
+    const staff = await signedIn(env.api, env.db, "stef@example.com", PASSWORD);
+    expect((await staff.call("PUT", "/api/me/details", { name: "Changed" })).status).toBe(403);
+  });
+});

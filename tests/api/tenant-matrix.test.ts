@@ -316,6 +316,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "GET /api/me/active-subscription": "a member's own membership; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/membership": "a member's own membership; staff are refused (tests/api/self-service.test.ts)",
   "GET /api/me/payments": "a member's own payments; staff are refused (tests/api/self-service.test.ts)",
+  "GET /api/me/details": "a member's own details; staff are refused (tests/api/self-service.test.ts)",
+  "PUT /api/me/details": "a member's own details; staff are refused (tests/api/self-service.test.ts)",
   "GET /api/me/payments/:id/receipt": "a member's own successful payment; another's is 404 (tests/api/self-service.test.ts)",
   "GET /api/me/signup/quote": "prices on sale at the member's own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/app-link": "a link to the member's own welcome page; staff are refused (tests/api/signup.test.ts)",

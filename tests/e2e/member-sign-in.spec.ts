@@ -114,3 +114,41 @@ test("a joined member signs in and finds their membership, their payments and a 
   await page.goto(`${SIGNUP}/membership`);
   await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
 });
+
+test("a member changes their own details: a bad phone number is refused with what they typed kept, then saved", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  // Part way through joining, the page sends a person on to their step.
+  await registerAndVerify(page, "Dana Details", uniqueEmail("details", test.info()));
+  await page.goto(`${SIGNUP}/membership/details`);
+  await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
+
+  await page.context().clearCookies();
+  await page.goto(`${SIGNUP}/sign-in`);
+  await page.getByLabel("E-mail", { exact: true }).fill("member@example.com");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
+  await page.getByLabel("Code").fill(await codeFor(page, "member@example.com"));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("link", { name: "Your details" }).click();
+  await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  const mobile = page.getByLabel("Mobile number");
+  const before = await mobile.inputValue();
+  const relationship = `Friend ${test.info().project.name}`;
+  await page.getByLabel("How they know you").fill(relationship);
+  await mobile.fill("not a phone");
+  await page.getByRole("button", { name: "Save my details" }).click();
+  await expect(mobile).toHaveAttribute("aria-invalid", "true");
+  await expect(mobile).toHaveValue("not a phone");
+  await expect(page.getByLabel("How they know you")).toHaveValue(relationship);
+
+  await mobile.fill(before);
+  await page.getByRole("button", { name: "Save my details" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/membership`);
+  await expect(page.getByText("Your details are saved.")).toBeVisible();
+  await page.getByRole("link", { name: "Your details" }).click();
+  await expect(page.getByLabel("How they know you")).toHaveValue(relationship);
+  await expect(page.getByLabel("Mobile number")).toHaveValue(before);
+});

@@ -44,7 +44,10 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
     <MemberFrame title={`Hi ${d.name.split(" ")[0]}`} gym={d.gym?.name}>
       <p className="text-sm text-slate-600">
         Your membership with {d.organisation}
-        {d.gym ? `, at ${d.gym.name}` : ""}.
+        {d.gym ? `, at ${d.gym.name}` : ""}.{" "}
+        <Link to="/membership/details" className="font-medium text-brand-700 underline">
+          Your details
+        </Link>
       </p>
       <StatusCard subscription={d.membership} />
 

@@ -5,7 +5,8 @@ import { fetchMe, guardSignupPage, nextSignupStep, redirectForApiError, type Me 
 
 /**
  * A member's own pages on the sign-up host (issue 31): only once their membership stands. Not signed in: the
- * members' sign-in, coming back here after; part way through joining: their next step; staff: the back-office.
+ * members' sign-in (which brings a joined member to /membership); part way through joining: their next step; staff:
+ * the back-office.
  */
 export async function requireJoinedMember(args: ApiContext) {
   const api = gymApi(args);

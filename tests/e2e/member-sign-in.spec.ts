@@ -111,6 +111,8 @@ test("a joined member signs in and finds their membership, their payments and a 
   // Signed out, the page asks them to sign in.
   await page.goto(`${SIGNUP}/membership`);
   await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
+  await expect(page.getByText("You have been signed out.")).toBeVisible();
   await page.goto(`${SIGNUP}/membership`);
   await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
 });

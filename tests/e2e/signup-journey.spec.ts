@@ -129,6 +129,7 @@ test("a person joins from their phone with a card, and the gym's staff see the m
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
 
   await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page);
   await page.goto(`${BACKOFFICE}/members?q=${encodeURIComponent(email)}&gym=all`);

@@ -18,7 +18,7 @@ export default tseslint.config(
   {
     // Organisation data is reached through the request's Tenant (server/core/db/tenant.ts), never the raw handle.
     // Only the routes that work before there is an organisation (sign-in, sign-up, providers' webhooks, the sandbox
-    // Branch's public short links, the sandbox providers' hosted pages, a trainer's calendar feed found by its token, an invitation answered by its link's token) and the middleware that makes the Tenant may hold it.
+    // Branch's public short links, the sandbox providers' hosted pages, a trainer's calendar feed found by its token, an invitation answered by its link's token, a member's unsubscribe link found by its signed token) and the middleware that makes the Tenant may hold it.
     // Applies to every resource folder (routes, queries and commands) and the composition.
     files: ["server/**/*.ts"],
     ignores: [
@@ -27,6 +27,7 @@ export default tseslint.config(
       "server/webhooks/incoming.ts",
       "server/calendar/feed-routes.ts",
       "server/invitations/answer.ts",
+      "server/member-mail/routes.ts",
       "server/deep-links/**",
       "server/signup/sandbox-pages.ts",
       "server/core/middleware.ts",

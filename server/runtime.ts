@@ -47,7 +47,7 @@ export function boot(): Promise<Runtime> {
     // The installation's own webhook secrets, made at its first start where none is set (server/core/webhooks/secrets.ts).
     const webhookSecrets = await loadWebhookSecrets(database.db, cfg);
     // Jobs a request starts run here until the scheduler is up, then wherever pg-boss hands them.
-    const starter = switchableJobs(localJobs({ db: database.db, mailer, config: cfg }));
+    const starter = switchableJobs(localJobs({ db: database.db, mailer, config: cfg, providers }));
     const api = createApi({ db: database.db, mailer, config: cfg, providers, jobs: starter, webhookSecrets: Promise.resolve(webhookSecrets) });
     const jobs = cfg.BILLING_JOBS ? await startScheduler(database, { billingCron: cfg.BILLING_CRON, config: cfg, api, mailer, providers, webhookSecrets }) : null;
     if (jobs) starter.use(jobs);

@@ -83,6 +83,16 @@ export function TextSetting({ result, intent, name, label, value, type = "text" 
   );
 }
 
+/** Several lines of text (an organisation's membership terms). */
+export function TextAreaSetting({ result, intent, name, label, value, rows = 6 }: { result: SectionResult; intent: string; name: string; label: string; value: string; rows?: number }) {
+  const shown = sentValue(result, intent, name) ?? value;
+  return (
+    <Setting intent={intent} name={name} label={label} result={result}>
+      {(aria) => <textarea {...aria} rows={rows} defaultValue={shown} key={shown} autoFocus={Boolean(aria["aria-invalid"])} />}
+    </Setting>
+  );
+}
+
 export function SelectSetting({ result, intent, name, label, value, options }: { result: SectionResult; intent: string; name: string; label: string; value: string; options: { value: string; label: string }[] }) {
   const shown = sentValue(result, intent, name) ?? value;
   return (

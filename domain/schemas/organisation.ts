@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../billing";
 import { PERIOD_UNITS } from "../organisation";
-import { flag } from "./fields";
+import { flag, optional } from "./fields";
 import { MSG } from "./messages";
 import { CHOOSE } from "./offerings";
 
@@ -52,3 +52,28 @@ export const minimumAgeRequest = z.object({
     z.number({ required_error: MSG.required, invalid_type_error: "Enter a whole number" }).int("Enter a whole number").min(0, "The minimum value allowed is 0").max(99, MSG.max(99)),
   ),
 });
+
+/** PUT /api/organisations/{id}/member-mail { payment_receipts, signup_reminders }: which e-mails members get (issue 31). */
+export const memberMailRequest = z.object({ payment_receipts: flag, signup_reminders: flag });
+
+/**
+ * PUT /api/organisations/{id}/membership-terms { text, url }: the terms members accept when they join (issue 31),
+ * in the organisation's own words, or a link to its own page (https), or both. Empty clears it.
+ */
+export const membershipTermsRequest = z.object({
+  text: optional(z.string().trim().max(20_000, MSG.max(20_000))),
+  url: optional(
+    z
+      .string()
+      .trim()
+      .max(2_000, MSG.max(2_000))
+      .refine((v) => {
+        try {
+          return new URL(v).protocol === "https:";
+        } catch {
+          return false;
+        }
+      }, "Enter a web address starting with https://"),
+  ),
+});
+export type MembershipTermsInput = z.output<typeof membershipTermsRequest>;

@@ -42,12 +42,17 @@ import { inProcessJobs } from "../core/job-starter";
 import { loadWebhookSecrets } from "../core/webhooks/secrets";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importLinks, runImports } from "../imports/run";
+import { runMemberNotices } from "../member-notices/run";
+import { memberMailRoutes, UNSUBSCRIBE_PATH } from "../member-mail/routes";
+import { sandboxProviders } from "../core/providers/registry";
+import { mailSite } from "../member-mail/brand";
 
 /**
- * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), and
- * the providers' webhooks (their signatures guard them; they carry no cookie to forge).
+ * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), the
+ * one-click unsubscribe of members' e-mails (its signed token guards it), and the providers' webhooks (their
+ * signatures guard them; they carry no cookie to forge).
  */
-const CROSS_SITE_ALLOWED = ["/api/register", ...INCOMING_WEBHOOK_PATHS];
+const CROSS_SITE_ALLOWED = ["/api/register", UNSUBSCRIBE_PATH, ...INCOMING_WEBHOOK_PATHS];
 
 /**
  * Every endpoint, in one chain so that its type holds each path's answer: the web app's client
@@ -86,6 +91,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", bulkPriceChangeRoutes)
   .route("/", signupRoutes)
   .route("/", selfServiceRoutes)
+  .route("/", memberMailRoutes)
   .route("/", sandboxPageRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
@@ -93,10 +99,11 @@ export type ApiRoutes = typeof apiRoutes;
 export type Api = ReturnType<typeof createApi>;
 
 /** Jobs run in this process, for an API made without a scheduler's (tests, BILLING_JOBS=0). */
-export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config">) {
+export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config" | "providers">) {
   return inProcessJobs({
     "bulk-price-changes": () => runBulkPriceChanges(deps.db, deps.mailer, deps.now),
     "member-imports": () => runImports(deps.db, deps.mailer, importLinks(deps.config), deps.now),
+    "member-mail": () => runMemberNotices(deps.db, deps.mailer, deps.providers ?? sandboxProviders(deps.db), deps.now?.() ?? new Date(), mailSite(deps.config)),
   });
 }
 

@@ -12,6 +12,8 @@ import type { WebhookSecrets } from "../core/webhooks/secrets";
 import { defaultWindow, reconcile } from "../reconciliation/reconcile";
 import { runBulkPriceChanges } from "../subscriptions/bulk-price-change";
 import { importLinks, runImports } from "../imports/run";
+import { runMemberNotices } from "../member-notices/run";
+import { mailSite } from "../member-mail/brand";
 import type { JobStarter } from "../core/job-starter";
 
 /**
@@ -26,6 +28,9 @@ import type { JobStarter } from "../core/job-starter";
  * - `member-imports`: started when staff confirm an import (server/imports/run.ts), and every minute as a catch-up.
  * - `bulk-price-changes`: started when staff confirm a bulk price change (server/core/job-starter.ts), and every minute
  *   as a catch-up: it goes on with any change a stopped process left half-done.
+ * - `member-mail`: receipts and welcomes for payments that went through, and reminders to people who stopped joining
+ *   (server/member-notices/), started after a request's charges and every minute as a catch-up (a webhook settles
+ *   payments too).
  * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
  *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
@@ -83,6 +88,10 @@ const JOBS = {
     const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now, settings.mailer);
     log.info({ job: "reconciliation", ...report, byKind }, "job done");
   },
+  "member-mail": async ({ database, settings }: JobContext) => {
+    const report = await runMemberNotices(database.db, settings.mailer, settings.providers, new Date(), mailSite(settings.config));
+    if (report.receipts + report.welcomes + report.skipped + report.reminded) log.info({ job: "member-mail", ...report }, "job done");
+  },
   "member-imports": async ({ database, settings }: JobContext) => {
     const report = await runImports(database.db, settings.mailer, importLinks(settings.config));
     if (report.imports) log.info({ job: "member-imports", ...report }, "job done");
@@ -95,6 +104,7 @@ const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; 
   reconciliation: () => ({ cron: "0 4 * * *", tz: "Pacific/Auckland" }),
   "bulk-price-changes": () => ({ cron: "* * * * *" }),
   "member-imports": () => ({ cron: "* * * * *" }),
+  "member-mail": () => ({ cron: "* * * * *" }),
 };
 
 export type JobName = keyof typeof JOBS;

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { failedPaymentGraceRequest, minimumAgeRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../domain/schemas/organisation";
+import { failedPaymentGraceRequest, memberMailRequest, membershipTermsRequest, minimumAgeRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../domain/schemas/organisation";
 import { webhookCallsQuery } from "../../domain/schemas/webhooks";
 import { signupUrl } from "../core/config";
 import { ageBypassLinks, createAgeBypassLink, revokeLink } from "../offerings/links";
@@ -9,6 +9,8 @@ import {
   readOrganisation,
   renameOrganisation,
   setFailedPaymentGrace,
+  setMemberMail,
+  setMembershipTerms,
   setMinimumAge,
   setOfferingPermissions,
   setPriceFrequencies,
@@ -35,6 +37,10 @@ export const organisationRoutes = new Hono<ApiEnv>()
   .put("/organisations/:id{[0-9]+}/term-membership-grace-period", ...admin, async (c) => c.json({ data: await setTermGrace(c.var.tenant, await readBody(c, termGraceRequest)) }))
   /** PUT …/minimum-age { minimum_age }: the youngest who may join online without an age-bypass link (0: no minimum). */
   .put("/organisations/:id{[0-9]+}/minimum-age", ...admin, async (c) => c.json({ data: await setMinimumAge(c.var.tenant, (await readBody(c, minimumAgeRequest)).minimum_age) }))
+  /** PUT …/member-mail { payment_receipts, signup_reminders }: a receipt per payment (on by default), one reminder to people who stopped joining (off). */
+  .put("/organisations/:id{[0-9]+}/member-mail", ...admin, async (c) => c.json({ data: await setMemberMail(c.var.tenant, await readBody(c, memberMailRequest)) }))
+  /** PUT …/membership-terms { text?, url? }: what members accept when they join, shown at /membership-terms on the sign-up app. */
+  .put("/organisations/:id{[0-9]+}/membership-terms", ...admin, async (c) => c.json({ data: await setMembershipTerms(c.var.tenant, await readBody(c, membershipTermsRequest)) }))
   .put("/organisations/:id{[0-9]+}/offering-permissions", ...admin, async (c) => c.json({ data: await setOfferingPermissions(c.var.tenant, await readBody(c, offeringPermissionsRequest)) }))
   .put("/organisations/:id{[0-9]+}/price-frequencies", ...admin, async (c) => c.json({ data: await setPriceFrequencies(c.var.tenant, await readBody(c, priceFrequenciesRequest)) }))
   /** GET …/akahu-webhooks?status=&from=&to=&page=: the open-banking provider's deliveries to this organisation. */

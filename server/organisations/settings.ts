@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../../domain/billing";
 import { OFFERING_TYPE_LABELS, SWITCH_LABELS, switchedFrequency, type OfferingPermissions, type PriceFrequencies } from "../../domain/offering";
-import type { GracePeriodInput } from "../../domain/schemas/organisation";
+import type { GracePeriodInput, MembershipTermsInput } from "../../domain/schemas/organisation";
 import { offerings, organisations, prices } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { invalid } from "../core/errors";
@@ -24,6 +24,9 @@ export const organisationView = (o: OrganisationRow) => ({
   grace_period: { failed_payment_grace_period: o.failed_payment_grace_period, failed_payment_grace_period_unit: o.failed_payment_grace_period_unit },
   term_grace_period: { term_membership_grace_period: o.term_membership_grace_period, term_membership_grace_period_unit: o.term_membership_grace_period_unit },
   minimum_age: o.minimum_age,
+  payment_receipts: o.payment_receipts,
+  signup_reminders: o.signup_reminders,
+  membership_terms: { text: o.membership_terms_text, url: o.membership_terms_url },
 });
 
 export async function readOrganisation(t: Tenant) {
@@ -45,6 +48,10 @@ export const renameOrganisation = (t: Tenant, name: string) => update(t, { name 
 export const setFailedPaymentGrace = (t: Tenant, g: GracePeriodInput) => update(t, { failed_payment_grace_period: g.period, failed_payment_grace_period_unit: g.unit });
 
 export const setMinimumAge = (t: Tenant, age: number) => update(t, { minimum_age: age });
+
+export const setMemberMail = (t: Tenant, m: { payment_receipts: boolean; signup_reminders: boolean }) => update(t, m);
+
+export const setMembershipTerms = (t: Tenant, terms: MembershipTermsInput) => update(t, { membership_terms_text: terms.text ?? null, membership_terms_url: terms.url ?? null });
 
 export const setTermGrace = (t: Tenant, g: GracePeriodInput) => update(t, { term_membership_grace_period: g.period, term_membership_grace_period_unit: g.unit });
 

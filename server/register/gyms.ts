@@ -68,6 +68,22 @@ export const publicGymRoutes = new Hono<ApiEnv>()
     return c.json({ data: { ...publicGym(row), price: choice.price ? offer(choice.price) : null, prices: choice.onSale.map(offer) } });
   })
   /**
+   * GET /api/public/gyms/{uuid}/membership-terms → { data: { gym, organisation, text, url } }: the terms people accept
+   * when they join there (issue 31; the organisation's setting), public as any shop's terms are. Both null when the
+   * organisation has not written them here.
+   */
+  .get("/public/gyms/:uuid/membership-terms", async (c) => {
+    const uuid = gymUuid.safeParse(c.req.param("uuid"));
+    if (!uuid.success) throw notFound("No such gym.");
+    const [row] = await c.var.deps.db
+      .select({ gym: gyms.name, organisation: organisations.name, text: organisations.membership_terms_text, url: organisations.membership_terms_url })
+      .from(gyms)
+      .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
+      .where(eq(gyms.uuid, uuid.data.toLowerCase()));
+    if (!row) throw notFound("No such gym.");
+    return c.json({ data: row });
+  })
+  /**
    * GET /api/public/gyms/{uuid}/logo: the gym's uploaded logo, public like the gym's name (its sign-up pages show it
    * before anyone signs in). Its address carries a version (?v=), so it may be cached for a year.
    */

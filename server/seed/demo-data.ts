@@ -34,6 +34,7 @@ import { Stage, insertAll, insertReturningIds } from "./bulk-insert";
 import { addStaff, makeOrganisation, makeUser } from "./factories";
 import { chargeKey } from "../billing/plan";
 import { directDebitChargeback, disputeChargeback, recordChargeback } from "../billing/chargebacks";
+import { RECENT_HOURS } from "../member-notices/payment-mail";
 
 /**
  * The demo data set: two organisations, four gyms, three sign-in accounts and `members` more members
@@ -125,8 +126,22 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     await seedCalendar(tx, ctx, people);
     await seedDoorAccessAndPriceChanges(tx, people.admin.id);
     await seedMoneyGivenBack(tx, ctx);
+    await markPaymentMailSent(tx, cal.now);
     return summarise(tx, ctx);
   });
+}
+
+/**
+ * The seeded history's payments were e-mailed about when they were paid: without this, the first run of the
+ * member-mail job (server/member-notices/payment-mail.ts) would send receipts for the last two days of made-up payments.
+ */
+async function markPaymentMailSent(db: Db, now: Date) {
+  const since = new Date(now.getTime() - RECENT_HOURS * 3_600_000);
+  await db.execute(sql`
+    insert into billing_notices (organisation_id, user_id, kind, key, payment_id, subscription_id, emailed)
+    select organisation_id, user_id, 'receipt', 'receipt:' || id, id, subscription_id, false
+    from payments where status = 'sent' and paid_at > ${since.toISOString()}::timestamptz
+    on conflict (key) do nothing`);
 }
 
 // ───────────────────────────── randomness ─────────────────────────────
@@ -295,6 +310,15 @@ const SUBURBS = {
   devonport: [["Devonport", "0624"], ["Takapuna", "0622"], ["Belmont", "0622"], ["Bayswater", "0622"], ["Stanley Point", "0624"]],
 } as const;
 
+/** Demo Fitness's membership terms (issue 31): what its members accept on the confirm page. */
+const DEMO_TERMS = [
+  "1. Your membership carries on, and is charged as the confirm page shows, until you or the gym cancel it.",
+  "2. You may cancel at any time: your access lasts until the end of the period you have paid for. A term membership cancelled after its cooling-off period pays the break fee its price shows.",
+  "3. A payment that does not go through is tried again; your access continues for the grace period and stops if it is still unpaid after that.",
+  "4. You may pause your membership for holidays or injury by asking the front desk; nothing is charged while it is paused.",
+  "5. Look after the equipment, wipe it down after use, and follow staff instructions. The gym may end the membership of anyone who puts others at risk.",
+].join("\n\n");
+
 async function seedOrganisations(db: Db, cal: Calendar): Promise<World> {
   const r = Rng.for(STREAM.world, 0);
   const founded = cal.start(addDays(cal.today, -3 * 365));
@@ -305,6 +329,7 @@ async function seedOrganisations(db: Db, cal: Calendar): Promise<World> {
     price_frequencies: { weekly: true, fortnightly: true, monthly: true, quarterly: true, six_monthly: true, yearly: true },
     failed_payment_grace_period: 7,
     failed_payment_grace_period_unit: "day",
+    membership_terms_text: DEMO_TERMS,
     created_at: founded,
     updated_at: founded,
   });

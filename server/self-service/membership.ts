@@ -104,7 +104,7 @@ export async function myReceipt(t: Tenant, userId: number, paymentId: number) {
     is_pro_rata: p.is_pro_rata,
     period_start_at: iso(p.period_start_at),
     period_end_at: iso(p.period_end_at),
-    paid_at: iso(p.created_at),
+    paid_at: iso(p.paid_at ?? p.created_at),
     outcome: paymentOutcome(p.status),
     method: row.method ? methodSummary(row.method).text : p.pif_payment ? `Paid at the gym (${p.pif_payment.replace("_", " ")})` : null,
     ...adjustmentsView(p.amount + p.surcharge, adjustments),

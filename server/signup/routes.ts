@@ -87,7 +87,7 @@ export const signupRoutes = new Hono<ApiEnv>()
     const r = u.row;
     return c.json({
       data: {
-        gym: { id: gym.id, name: gym.name, break_fee_percentage: gym.break_fee_percentage },
+        gym: { id: gym.id, uuid: gym.uuid, name: gym.name, break_fee_percentage: gym.break_fee_percentage },
         methods: offeredMethods(gym, providersOf(c)),
         payment_types: u.paymentTypes.map((p) => ({ id: p.id, type: p.type, last_four: p.details.last_four == null ? null : String(p.details.last_four), brand: p.details.type == null ? null : String(p.details.type), name: p.details.name == null ? null : String(p.details.name), account_number: p.details.account_number == null ? null : String(p.details.account_number) })),
         default_payment_type_id: u.defaultPaymentTypeId,
@@ -198,7 +198,11 @@ export const signupRoutes = new Hono<ApiEnv>()
     const made = await confirmSubscription(c.var.tenant, joiner(c), body, at);
     if (!made.repeated && made.payment.status === "pending") {
       const deps = c.var.deps;
-      c.var.afterCommit(() => chargeCommitted(deps, { ids: [made.payment.id], subscriptionId: made.subscription.id, first: true }, at));
+      c.var.afterCommit(async () => {
+        await chargeCommitted(deps, { ids: [made.payment.id], subscriptionId: made.subscription.id, first: true }, at);
+        // The welcome e-mail, with the first payment's receipt, once the charge went through.
+        deps.jobs?.start("member-mail");
+      });
     }
     return c.json({ data: { id: made.subscription.id, first_payment: { id: made.payment.id, amount: made.payment.amount, surcharge: made.payment.surcharge, status: made.payment.status } } }, made.repeated ? 200 : 201);
   })

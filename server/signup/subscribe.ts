@@ -91,13 +91,15 @@ export async function confirmSubscription(t: Tenant, member: Joiner, req: Confir
       .where(eq(subscriptions.id, latest.id));
   }
 
+  // What "I accept the membership terms" meant at this moment: the organisation's words or link, kept with the membership.
+  const [terms] = await t.db.select({ text: organisations.membership_terms_text, url: organisations.membership_terms_url }).from(organisations).where(eq(organisations.id, t.organisationId));
   let written: Awaited<ReturnType<typeof writeStart>>;
   try {
     written = await writeStart(
       t.db,
       { organisationId: t.organisationId, userId: member.id, gymId: member.gymId, priceId: req.price_id, start: req.start_date, paymentTypeId: member.defaultPaymentTypeId },
       now,
-      { signup_key: req.idempotency_key, terms_accepted_at: now, private_price_link_id: member.linkId },
+      { signup_key: req.idempotency_key, terms_accepted_at: now, terms_accepted: terms ?? { text: null, url: null }, private_price_link_id: member.linkId },
     );
   } catch (err) {
     if (err instanceof StartError) throw new ApiError(422, err.message, "cannot_start", { price_id: [err.message] });

@@ -27,6 +27,9 @@ import { applyStartNow, startNowEffect } from "./start-now";
 import { membershipView } from "./view";
 import { onboardEffect, onboardPif, resendInvite } from "./onboard";
 import { publicOrigin } from "../core/links";
+import { tellMembershipChange, type MembershipChange } from "../member-mail/membership-changes";
+import { mailSite } from "../member-mail/brand";
+import type { PauseRequest } from "../../domain/schemas/subscriptions";
 import { pathId, readBody } from "../core/body";
 import type { ApiEnv } from "../core/context";
 import { organisationDoors } from "../doors/system";
@@ -53,7 +56,29 @@ const rights = (c: Context<ApiEnv>, gymId: number) => ({ change: can(c.var.user!
 function chargeAfterCommit(c: Context<ApiEnv>, paymentIds: number[], subscriptionId: number, opts: { first?: boolean } = {}) {
   const at = now(c);
   const deps = c.var.deps;
-  c.var.afterCommit(() => chargeCommitted(deps, { ids: paymentIds, subscriptionId, first: opts.first }, at));
+  c.var.afterCommit(async () => {
+    await chargeCommitted(deps, { ids: paymentIds, subscriptionId, first: opts.first }, at);
+    deps.jobs?.start("member-mail");
+  });
+}
+
+/** A payment written as received (cash, EFTPOS, a transfer that arrived): its receipt goes now, not at the next minute. */
+const receiptsAfterCommit = (c: Context<ApiEnv>) => c.var.afterCommit(async () => c.var.deps.jobs?.start("member-mail"));
+
+/** The member hears of a change staff made, once it is committed (server/member-mail/membership-changes.ts). */
+function tellAfterCommit(c: Context<ApiEnv>, m: { s: { user_id: number; gym_id: number } }, change: MembershipChange) {
+  const deps = c.var.deps;
+  const actorId = c.var.user!.row.id;
+  c.var.afterCommit(async () => {
+    await tellMembershipChange(deps.db, deps.mailer, mailSite(deps.config), { userId: m.s.user_id, gymId: m.s.gym_id, actorId, change });
+  });
+}
+
+/** A pause request's change in the member's words; a credit of pause days is staff's bookkeeping, not news. */
+export function pauseChange(req: PauseRequest, effect: ReturnType<typeof pauseEffect>): MembershipChange | null {
+  if (req.action === "credit" || !("card" in effect)) return null;
+  if (req.action === "pause") return { kind: "pause", start: req.start, end: req.end, effect };
+  return { kind: req.action === "end" ? "pause.end" : "pause.remove", effect };
 }
 
 const subscriptionId = (c: Context<ApiEnv>) => pathId(c, "No such membership.");
@@ -76,6 +101,8 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, pauseRequest);
     if (req.preview) return c.json({ data: { preview: pauseEffect(m, req, now(c)) } });
     const done = await applyPause(c.var.tenant, m, req, c.var.user!.row.id, now(c));
+    const change = pauseChange(req, done.effect);
+    if (change) tellAfterCommit(c, m, change);
     return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/{id}/cancel: { when, reasons, comments?, version, preview? } */
@@ -84,6 +111,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, cancelRequest);
     if (req.preview) return c.json({ data: { preview: cancelEffect(m, req, now(c)) } });
     const done = await applyCancel(c.var.tenant, m, req, c.var.user!.row.id, now(c));
+    tellAfterCommit(c, m, { kind: "cancel", when: req.when, effect: done.effect });
     if (done.feePaymentId) chargeAfterCommit(c, [done.feePaymentId], m.s.id);
     return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
   })
@@ -93,6 +121,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, undoCancelRequest);
     if (req.preview) return c.json({ data: { preview: strip(await undoEffect(c.var.tenant, m, now(c))) } });
     const done = await applyUndoCancel(c.var.tenant, m, req.version, c.var.user!.row.id, now(c));
+    tellAfterCommit(c, m, { kind: "undo-cancel", effect: done.effect });
     return c.json({ data: { effect: strip(done.effect), event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/change-price-email-preview: the e-mail the member would get, before anything is scheduled. */
@@ -146,6 +175,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     if (req.preview) return c.json({ data: { preview: await manualPaymentEffect(c.var.tenant, m, req) } });
     const done = await applyManualPayment(c.var.tenant, m, req, c.var.user!.row.id, now(c));
     if (done.charge && !done.repeated) chargeAfterCommit(c, done.paymentIds, m.s.id);
+    else receiptsAfterCommit(c);
     return c.json({ data: { effect: done.effect, event: done.event, payment_ids: done.paymentIds, repeated: done.repeated } });
   })
   /** POST /api/payments/{id}/received: a bank transfer that arrived. */
@@ -157,6 +187,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     assertCan(c.var.user!, "money.write", p.gym_id);
     const done = await markReceived(t, id, c.var.user!.row.id, now(c));
     if (!done) throw notFound("No such payment.");
+    receiptsAfterCommit(c);
     return c.json({ data: { payment: { id: done.payment.id, status: done.payment.status }, event: done.event } });
   })
   /** POST /api/members/{id}/pif: { price_id, start, method, key, preview? }: a paid-in-full membership paid at the desk. */
@@ -169,6 +200,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, pifRequest);
     if (req.preview) return c.json({ data: { preview: await pifEffect(c.var.tenant, found.user.id, gymId, req, now(c)) } });
     const done = await applyPif(c.var.tenant, found.user.id, gymId, req, c.var.user!.row.id, now(c));
+    receiptsAfterCommit(c);
     return c.json({ data: { effect: done.effect, subscription_id: done.subscriptionId, repeated: done.repeated } });
   })
   /**
@@ -183,6 +215,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     assertCan(c.var.user!, "money.write", req.gym_id);
     if (req.preview) return c.json({ data: { preview: await onboardEffect(c.var.tenant, req, now(c)) } });
     const done = await onboardPif(c.var.tenant, req, c.var.user!.row.id, now(c), inviteUrl(c));
+    receiptsAfterCommit(c);
     const mail = done.mail;
     c.var.afterCommit(() => c.var.deps.mailer.send(mail));
     return c.json({ data: { effect: done.effect, user_id: done.userId, subscription_id: done.subscriptionId, invited: true } });

@@ -34,6 +34,8 @@ const receive = (provider: WebhookProvider) => async (c: Context<ApiEnv>) => {
   const body = await c.req.text();
   const answer = await receiveWebhook(await webhookDeps(c, c.var.deps.db), provider, body, keptHeaders(c.req.raw.headers), null, clientIp(c));
   if (answer.retryAfter) c.header("Retry-After", String(answer.retryAfter));
+  // A payment the event settled gets its receipt now rather than at the next minute's catch-up.
+  if (answer.status === 200) c.var.deps.jobs?.start("member-mail");
   return c.json(answer.body, answer.status);
 };
 

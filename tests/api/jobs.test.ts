@@ -62,6 +62,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
         ["billing-run", "0 10 * * *", "Pacific/Auckland"],
         ["bulk-price-changes", "* * * * *", "UTC"],
         ["member-imports", "* * * * *", "UTC"],
+        ["member-mail", "* * * * *", "UTC"],
         ["reconciliation", "0 4 * * *", "Pacific/Auckland"],
         ["sandbox-webhooks", "* * * * *", "UTC"],
       ]);

@@ -358,12 +358,15 @@ describe("a new member who paid in full at the desk", () => {
     const { user_id, subscription_id } = res.json.data;
     const member = (await admin.call("GET", `/api/members/${user_id}`)).json.data;
     expect([member.should_onboard, member.invited_at !== null, member.latest_subscription.id]).toEqual([true, true, subscription_id]);
-    const [mail] = await env.db.select().from(mail_outbox).where(eq(mail_outbox.to, "desk.joiner@example.com"));
-    expect(mail.subject).toBe("Welcome to Ponsonby: set your password");
+    const mail = (await env.db.select().from(mail_outbox).where(eq(mail_outbox.to, "desk.joiner@example.com"))).find((m) => m.subject === "Welcome to Ponsonby: set your password")!;
+    expect(mail).toBeDefined();
     expect(mail.text).toContain("paid in full, from 2 Dec 2026 until 2 Dec 2027");
     expect(mail.text).toMatch(/\/set-password\?token=[\w-]{43}/); // base64url: may hold - and _
     expect((await admin.call("POST", `/api/members/${user_id}/resend-pif-invite`)).status).toBe(200);
-    expect(await env.db.select().from(mail_outbox).where(eq(mail_outbox.to, "desk.joiner@example.com"))).toHaveLength(2);
+    const mails = (await env.db.select().from(mail_outbox).where(eq(mail_outbox.to, "desk.joiner@example.com"))).map((m) => m.subject);
+    // Two invitations, and the receipt for what was paid at the desk (issue 31).
+    expect(mails.filter((m) => m === "Welcome to Ponsonby: set your password")).toHaveLength(2);
+    expect(mails.filter((m) => /^Your Ponsonby receipt R-\d{6}$/.test(m))).toHaveLength(1);
   });
 
   it("refuses an address that already has an account, another organisation, and a missing name, and writes nothing", async () => {

@@ -141,6 +141,8 @@ describe("the sign-up through the API", () => {
     expect(privatePrice.json.errors.price_id).toEqual(["Choose a membership from the list"]);
     expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toEqual([]);
 
+    // The terms the person accepts are the organisation's of that moment, kept with the membership (issue 31).
+    await env.db.update(organisations).set({ membership_terms_text: "Fourteen days' notice to cancel.", membership_terms_url: "https://gym.example/terms" }).where(eq(organisations.id, gym.organisation_id));
     // Sent twice (a double tap; the two at once: the race below): the first is made (201), the second answers it (200).
     const made = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
     const again = await b.call("POST", "/api/subscriptions", { price_id: weekly.id, start_date: "2026-12-02", terms: "on", idempotency_key: key });
@@ -148,6 +150,10 @@ describe("the sign-up through the API", () => {
     expect(again.json.data.id).toBe(made.json.data.id);
     expect(await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id))).toHaveLength(1);
     expect(await env.db.select().from(payments).where(eq(payments.user_id, id))).toHaveLength(1);
+    await env.db.update(organisations).set({ membership_terms_text: "Changed later.", membership_terms_url: null }).where(eq(organisations.id, gym.organisation_id));
+    const [joined] = await env.db.select().from(subscriptions).where(eq(subscriptions.user_id, id));
+    expect(joined.terms_accepted).toEqual({ text: "Fourteen days' notice to cancel.", url: "https://gym.example/terms" });
+    expect(joined.terms_accepted_at).not.toBeNull();
 
     const active = (await b.call("GET", "/api/me/active-subscription")).json.data;
     // Wednesday to Monday is 5 of 7 days of $20 (pro-rata $14.29), plus the $50 joining fee, plus 1.5% by card.

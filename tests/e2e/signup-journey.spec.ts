@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { BACKOFFICE, enterCode, joinLink, jsEnabled, registerAndVerify, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
+import { BACKOFFICE, enterCode, joinLink, jsEnabled, lastMailTo, registerAndVerify, SIGNUP, signIn, submitLogin, uniqueEmail } from "./helpers";
 
 // The sign-up journey (issue 13) on a phone-sized screen, with JavaScript on and off: register → code → photo →
 // payment method on the provider's page → confirm → welcome, against the demo's sandbox providers.
@@ -113,6 +113,10 @@ test("a person joins from their phone with a card, and the gym's staff see the m
     await expect(page.getByLabel("Street address")).toHaveValue("12 Dominion Road");
     await page.getByLabel(/I accept/).check();
   }
+  // The terms the sentence names are the organisation's page on this host (issue 31).
+  const termsLink = page.getByRole("link", { name: "membership terms" });
+  await expect(termsLink).toHaveAttribute("href", /^\/membership-terms\?gym=[0-9a-f-]{36}$/);
+  const termsHref = (await termsLink.getAttribute("href"))!;
   await page.screenshot({ path: `test-results/confirm-subscription-${test.info().project.name}.png`, fullPage: true });
   await page.getByRole("button", { name: /^Join and pay \$/ }).click();
 
@@ -122,6 +126,31 @@ test("a person joins from their phone with a card, and the gym's staff see the m
   await expect(page.getByTestId("welcome-first-payment")).toContainText(/^Paid \$\d+\.\d\d today, including the \$49\.00 joining fee/);
   await expect(page.getByTestId("welcome-next-charge")).toContainText("Next:");
   await expect(page.getByRole("link", { name: "Get the app" })).toHaveAttribute("href", /\/api\/links\//);
+
+  // The welcome e-mail, with the first payment's receipt, in the gym's name (issue 31).
+  await expect.poll(async () => (await lastMailTo(page, email))?.subject, { timeout: 20_000 }).toBe("Welcome to Demo Fitness Central");
+  const welcomeMail = (await lastMailTo(page, email))!;
+  expect(welcomeMail.text).toContain("Your membership: Anytime 24/7: $19.99 weekly");
+  expect(welcomeMail.text).toMatch(/Total paid:\s+\$\d+\.\d\d/);
+  expect(welcomeMail.text).toContain("Getting in: Your door access is on.");
+
+  // Its unsubscribe link: opening it changes nothing; the button turns the member's e-mails off, which their details then show.
+  const unsubscribe = welcomeMail.text.match(/Unsubscribe from .*?: (http\S+)/)![1];
+  const tab = await page.context().newPage();
+  await tab.goto(unsubscribe);
+  await expect(tab.getByRole("heading", { name: "Unsubscribe from e-mails?" })).toBeVisible();
+  await expectNoAxeViolations(tab, "unsubscribe");
+  await tab.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(tab.getByRole("heading", { name: "You're unsubscribed" })).toBeVisible();
+  await tab.goto(`${SIGNUP}/membership/details`);
+  await expect(tab.getByLabel("E-mails from the gym")).not.toBeChecked();
+  await tab.close();
+
+  // The terms page the confirm page linked to.
+  const terms = await page.context().newPage();
+  await terms.goto(`${SIGNUP}${termsHref}`);
+  await expect(terms.getByRole("heading", { name: "Demo Fitness Central: membership terms" })).toBeVisible();
+  await terms.close();
   await expectNoAxeViolations(page, "welcome-to-gym");
   await page.screenshot({ path: `test-results/welcome-${test.info().project.name}.png`, fullPage: true });
   // Every sign-up step now leads to the welcome page.

@@ -92,11 +92,15 @@ export function MyDetailsPage({
           <Field field={fields.emergency_contact_number} label="Phone number" type="tel" />
           <Field field={fields.emergency_contact_relationship} label="How they know you" />
         </fieldset>
-        <fieldset className="space-y-3">
+        <fieldset id="notifications" className="space-y-3">
           <legend className="text-base font-semibold text-slate-900">What we send you</legend>
-          <Choice field={fields.email_notifications} label="News by e-mail" hint="The gym's news and offers." />
+          <Choice
+            field={fields.email_notifications}
+            label="E-mails from the gym"
+            hint="Receipts, changes to your membership, replies from staff and the gym's news. Sign-in codes and links you ask for always come."
+          />
           <Choice field={fields.push_notifications} label="App notifications" hint="Messages from the gym in its app." />
-          <Choice field={fields.payment_reminders} label="Payment reminders" hint="A note before each charge." />
+          <Choice field={fields.payment_reminders} label="Payment reminders" hint="When a payment did not go through, and before your access stops because of it." />
         </fieldset>
         <SubmitButton pending={busy}>Save my details</SubmitButton>
       </Form>

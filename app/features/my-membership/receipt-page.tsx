@@ -1,21 +1,11 @@
-import { formatCents } from "../../../domain/money";
+import { receiptRows, type ReceiptFacts } from "../../../domain/receipt";
 import { useDates } from "../../lib/date-texts";
 import { MemberFrame } from "./member-frame";
 
-export interface ReceiptData {
+export interface ReceiptData extends ReceiptFacts {
   number: string;
   organisation: string;
   gym: string;
-  amount: number;
-  surcharge: number;
-  total: number;
-  joining_fee: number;
-  is_pro_rata: boolean;
-  period_start_at: string | null;
-  period_end_at: string | null;
-  paid_at: string | null;
-  method: string | null;
-  adjustments: { id: number; in_words: string }[];
 }
 
 /** A receipt for one payment that went through: a page that prints on its own (the frame's links hide in print). */
@@ -33,22 +23,8 @@ export function ReceiptPage({ receipt: r }: { receipt: ReceiptData }) {
         <p className="font-semibold text-slate-900">{r.organisation}</p>
         <p className="text-slate-600">{r.gym}</p>
         <dl className="mt-4 divide-y divide-slate-100">
-          <Row label="Paid on" value={r.paid_at ? dates.dateTime(r.paid_at) : "—"} />
-          <Row
-            label="For"
-            value={
-              r.period_start_at && r.period_end_at
-                ? `Membership, ${dates.range(r.period_start_at, r.period_end_at)}${r.is_pro_rata ? " (part period)" : ""}`
-                : "Membership"
-            }
-          />
-          {r.joining_fee ? <Row label="Joining fee" value={formatCents(r.joining_fee)} /> : null}
-          <Row label="Amount" value={formatCents(r.amount)} />
-          {r.surcharge ? <Row label="Card surcharge" value={formatCents(r.surcharge)} /> : null}
-          <Row label="Total paid" value={formatCents(r.total)} />
-          <Row label="Paid with" value={r.method ?? "—"} />
-          {r.adjustments.map((a) => (
-            <Row key={a.id} label="Since" value={a.in_words} />
+          {receiptRows(r, dates).map(([label, value], i) => (
+            <Row key={i} label={label} value={value} />
           ))}
         </dl>
       </section>

@@ -8,7 +8,7 @@ import { PERIOD_UNIT_LABELS, PERIOD_UNITS } from "../../../domain/organisation";
 import { orRefusal } from "../../features/members/member-route.server";
 import { CopyButton } from "../../components/copy-button";
 import { offeringsRoute } from "../../features/offerings/offering-route.server";
-import { SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../../components/settings-sections";
+import { SelectSetting, SettingsSection, SwitchSetting, TextAreaSetting, TextSetting } from "../../components/settings-sections";
 import { CallTable } from "../../features/webhooks/calls";
 import { pageQuery } from "../../lib/params.server";
 import { formOn, formText, settingsAction, type Section } from "../../lib/settings-action.server";
@@ -64,6 +64,16 @@ const SECTIONS: Record<string, Section<number>> = {
     summary: "Price frequencies saved",
     fields: [...ORGANISATION_PRICE_FREQUENCIES],
   },
+  "member-mail": {
+    save: (api, id, f) => api.put("/organisations/:id/member-mail", { params: { id }, body: { payment_receipts: on(f, "payment_receipts"), signup_reminders: on(f, "signup_reminders") } }),
+    summary: "Member e-mails saved",
+    fields: ["payment_receipts", "signup_reminders"],
+  },
+  terms: {
+    save: (api, id, f) => api.put("/organisations/:id/membership-terms", { params: { id }, body: { text: text(f, "text"), url: text(f, "url") } }),
+    summary: "Membership terms saved",
+    fields: ["text", "url"],
+  },
   "create-link": { save: (api, id) => api.post("/organisations/:id/age-bypass-links", { params: { id } }), summary: "Age-bypass link created", fields: [] },
   "revoke-link": { save: (api, id, f) => api.delete("/organisations/:id/age-bypass-links/:linkId", { params: { id, linkId: Number(f.get("link_id")) || 0 } }), summary: "Link revoked", fields: [] },
 };
@@ -101,6 +111,14 @@ export default function OrganisationSettings() {
         </SettingsSection>
         <SettingsSection id="minimum-age" title="Joining online" intent="minimum-age" result={result} hint="The youngest a person may be to join on the sign-up app by themselves; an age-bypass link lets a parent or guardian sign someone younger up. 0 means no minimum.">
           <TextSetting result={result} intent="minimum-age" name="minimum_age" label="Minimum age (years)" type="number" value={String(o.minimum_age)} />
+        </SettingsSection>
+        <SettingsSection id="member-mail" title="Member e-mails" intent="member-mail" result={result} hint="E-mails members get besides the ones they need (sign-in codes, failed payments, changes to their membership). Members can turn e-mails off themselves.">
+          <SwitchSetting result={result} intent="member-mail" name="payment_receipts" label="A receipt for each successful payment" on={o.payment_receipts} />
+          <SwitchSetting result={result} intent="member-mail" name="signup_reminders" label="One reminder, a day later, to people who stopped part way through joining" on={o.signup_reminders} />
+        </SettingsSection>
+        <SettingsSection id="terms" title="Membership terms" intent="terms" result={result} hint="What members accept when they join: your own words, shown on the sign-up app, or a link to your own page, or both. What a member accepted is kept with their membership.">
+          <TextAreaSetting result={result} intent="terms" name="text" label="Terms" value={o.membership_terms.text ?? ""} />
+          <TextSetting result={result} intent="terms" name="url" label="Or a link to them (https://…)" type="url" value={o.membership_terms.url ?? ""} />
         </SettingsSection>
         <SettingsSection id="permissions" title="Offering types" intent="permissions" result={result} hint="The kinds of offering staff may create.">
           <SwitchSetting result={result} intent="permissions" name="enable_offerings" label="Staff may create and change offerings" on={o.offering_permissions.enable_offerings} />

@@ -257,7 +257,11 @@ export default function ConfirmSubscription() {
               className="mt-1 h-4 w-4"
             />
             <label htmlFor={fields.terms.id} className="text-sm text-slate-800">
-              I accept {page.signup.gym.name}&apos;s membership terms, and agree to be charged as shown above until I cancel
+              I accept {page.signup.gym.name}&apos;s{" "}
+              <a href={`/membership-terms?gym=${page.signup.gym.uuid}`} target="_blank" rel="noopener" className="underline">
+                membership terms
+              </a>
+              , and agree to be charged as shown above until I cancel
               {quote?.term ? " (and to the term's commitment)" : ""}. See the{" "}
               <Link to="/legal/privacy-policy" className="underline">
                 privacy policy

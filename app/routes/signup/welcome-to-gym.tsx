@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
+import { doorInWords, membershipInWords } from "../../../domain/welcome-words";
 import { formatCents } from "../../../domain/money";
 import { Confetti } from "../../features/signup/confetti";
 import { primaryLink, StepFrame } from "../../features/signup/step-frame";
@@ -36,9 +37,7 @@ export default function WelcomeToGym() {
             Your membership
           </h2>
           <p className="mt-1" data-testid="welcome-membership">
-            {m.offering.name}: {formatCents(m.price.amount)} {m.price.billing_frequency === "one_off" ? "paid in full" : m.price.frequency_label.toLowerCase()}
-            {m.price.term ? ` (${m.price.term})` : ""}
-            {m.start_date ? `, from ${formatDay(m.start_date)}` : ""}.
+            {membershipInWords(m)}.
           </p>
           {m.term_ends ? (
             <p className="mt-1 text-sm">
@@ -73,13 +72,7 @@ export default function WelcomeToGym() {
           <h2 id="access-heading" className="font-semibold text-slate-900">
             Getting in
           </h2>
-          <p className="mt-1">
-            {m.access.allowed
-              ? "Your door access is on. Open the app at the door to get in, or give your name at the front desk."
-              : m.state === "upcoming"
-              ? `Your door access starts on ${m.start_date ? formatDay(m.start_date) : "your start day"}.`
-              : `Door access: ${m.access.reason}`}
-          </p>
+          <p className="mt-1">{doorInWords(m.access, m.state, m.start_date)}</p>
         </section>
         <a href={appLink} className={primaryLink}>
           Get the app

@@ -60,6 +60,13 @@ export const organisations = pgTable("organisations", {
   term_membership_grace_period_unit: text("term_membership_grace_period_unit").$type<PeriodUnit>().notNull().default("day"),
   /** The youngest a person may join online without an age-bypass link (decision 0025; its settings section, decision 0026). */
   minimum_age: integer("minimum_age").notNull().default(DEFAULT_MINIMUM_AGE),
+  /** Issue 31's member e-mails: a receipt for each successful payment (on by default). */
+  payment_receipts: boolean("payment_receipts").notNull().default(true),
+  /** One reminder a day after a person stopped part way through sign-up (off by default). */
+  signup_reminders: boolean("signup_reminders").notNull().default(false),
+  /** The membership terms members accept on the confirm page: the organisation's own words, or a link to them. */
+  membership_terms_text: text("membership_terms_text"),
+  membership_terms_url: text("membership_terms_url"),
   created_at: created(),
   updated_at: updated(),
 });
@@ -352,6 +359,8 @@ export const mail_outbox = pgTable("mail_outbox", {
   html: text("html").notNull(),
   /** Where the member's answer goes (a gym's price-change notices: its price_change_notification_reply_to). */
   reply_to: text("reply_to"),
+  /** Extra headers (List-Unsubscribe on members' e-mails). */
+  headers: jsonb("headers").$type<Record<string, string>>(),
   sent_at: ts("sent_at").notNull().defaultNow(),
 });
 
@@ -463,6 +472,8 @@ export const subscriptions = pgTable(
     signup_key: text("signup_key"),
     /** When the member accepted the gym's terms on the sign-up confirm page. */
     terms_accepted_at: ts("terms_accepted_at"),
+    /** What those terms were then: the organisation's text or link as the confirm page showed it. */
+    terms_accepted: jsonb("terms_accepted").$type<{ text: string | null; url: string | null }>(),
     version: integer("version").notNull().default(1),
     created_at: created(),
     updated_at: updated(),
@@ -541,6 +552,8 @@ export const payments = pgTable(
     expected_charge_date: date("expected_charge_date"),
     /** When the provider's answer made it failed: a period's retry schedule counts from its first failure (issue 28). */
     failed_at: ts("failed_at"),
+    /** When it became successful (filled by a trigger, drizzle/0042): the member's receipt is sent from then. */
+    paid_at: ts("paid_at"),
     created_at: created(),
   },
   (t) => [
@@ -568,6 +581,7 @@ export const payments = pgTable(
     index("payments_akahu_id_idx").on(t.akahu_payment_id).where(sql`akahu_payment_id is not null`),
     // The billing run's retries look at the last week's failures only (server/billing/plan.ts planRetries).
     index("payments_failed_at_idx").on(t.failed_at).where(sql`status = 'failed'`),
+    index("payments_paid_at_idx").on(t.paid_at).where(sql`status = 'sent'`),
   ],
 );
 
@@ -1082,7 +1096,7 @@ export const billing_notices = pgTable(
     id: serial("id").primaryKey(),
     organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
     user_id: integer("user_id").notNull().references(() => users.id),
-    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund" | "chargeback">().notNull(),
+    kind: text("kind").$type<"payment_failed" | "card_unusable" | "grace_ending" | "refund" | "chargeback" | "receipt" | "welcome" | "signup_reminder">().notNull(),
     key: text("key").notNull(),
     payment_id: integer("payment_id"),
     subscription_id: integer("subscription_id"),

@@ -8,6 +8,8 @@ export interface Mail {
   html: string;
   /** Where an answer goes, when not to the sender. */
   replyTo?: string | null;
+  /** Extra headers: List-Unsubscribe on members' e-mails (server/member-mail/layout.ts). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -18,8 +20,8 @@ export interface Mailer {
 export function outboxMailer(db: Db): Mailer {
   return {
     async send(mail) {
-      const { replyTo, ...rest } = mail;
-      await db.insert(mail_outbox).values({ ...rest, reply_to: replyTo ?? null });
+      const { replyTo, headers, ...rest } = mail;
+      await db.insert(mail_outbox).values({ ...rest, reply_to: replyTo ?? null, headers: headers ?? null });
     },
   };
 }
@@ -29,8 +31,8 @@ export async function smtpMailer(url: string, from: string): Promise<Mailer> {
   const transport = nodemailer.createTransport(url);
   return {
     async send(mail) {
-      const { replyTo, ...rest } = mail;
-      await transport.sendMail({ from, ...rest, ...(replyTo ? { replyTo } : {}) });
+      const { replyTo, headers, ...rest } = mail;
+      await transport.sendMail({ from, ...rest, ...(replyTo ? { replyTo } : {}), ...(headers ? { headers } : {}) });
     },
   };
 }

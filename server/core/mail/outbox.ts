@@ -5,7 +5,7 @@ import { mail_outbox, push_outbox } from "../db/schema";
 /** The newest mail first, for /dev/mail and /dev/mail.json. */
 export async function listOutbox(db: Db, limit = 50) {
   return db
-    .select({ to: mail_outbox.to, subject: mail_outbox.subject, text: mail_outbox.text, html: mail_outbox.html, sent_at: mail_outbox.sent_at })
+    .select({ to: mail_outbox.to, subject: mail_outbox.subject, text: mail_outbox.text, html: mail_outbox.html, reply_to: mail_outbox.reply_to, headers: mail_outbox.headers, sent_at: mail_outbox.sent_at })
     .from(mail_outbox)
     .orderBy(desc(mail_outbox.id))
     .limit(limit);

@@ -34,6 +34,8 @@ export interface MembershipFacts {
   pifEndsAt: LocalDay | null;
   priceChange: { from: LocalDay; amount: number } | null;
   pauseDaysCredit: number;
+  /** A cancellation waiting for its day (decision 0058): access until this period end; nothing charged from it. */
+  cancelAt?: LocalDay | null;
 }
 
 export interface NextCharge {
@@ -60,7 +62,7 @@ export function nextCharge(f: MembershipFacts, today: LocalDay): NextCharge | nu
   if (f.frequency === "one_off" || !f.anchor || !f.paidUntil || f.cancelledAt || f.upcomingState === "failed") return null;
   // Far enough ahead for a year's pause and a yearly period after it.
   const horizon = addCalendarDays(today > f.paidUntil ? today : f.paidUntil, 800);
-  const due = chargesDue({ frequency: f.frequency, anchor: f.anchor, paidUntil: f.paidUntil, amount: f.amount, pauses: f.pauses, priceChange: f.priceChange }, horizon);
+  const due = chargesDue({ frequency: f.frequency, anchor: f.anchor, paidUntil: f.paidUntil, amount: f.amount, pauses: f.pauses, priceChange: f.priceChange, cancelledFrom: f.cancelAt ?? undefined }, horizon);
   const first = due[0];
   return first ? { day: first.period.start, amount: first.amount } : null;
 }
@@ -123,6 +125,7 @@ const dayLabel = (d: LocalDay) => formatDay(d);
 function refuse(f: MembershipFacts, action: string): Errors | null {
   if (f.frequency === "one_off") return { _: [`A paid-in-full membership cannot be ${action}`] };
   if (f.cancelledAt) return { _: [`A cancelled membership cannot be ${action}`] };
+  if (f.cancelAt) return { _: [`A membership that is cancelling on ${dayLabel(f.cancelAt)} cannot be ${action}: withdraw the cancellation first`] };
   if (f.upcomingState) return { _: [f.upcomingState === "failed" ? `A membership stopped for an unpaid payment cannot be ${action}: settle it first` : `A membership that has not started cannot be ${action}`] };
   return null;
 }

@@ -7,6 +7,7 @@
  * through. Prints which adapters it asked, what it checked and the differences by kind; exits 1 when any difference
  * is left open for a person or a provider could not be asked.
  */
+import { mailSite } from "../server/member-mail/brand";
 import { pathToFileURL } from "node:url";
 import { defaultWindow, reconcile } from "../server/reconciliation/reconcile";
 import { openDatabase, type Database } from "../server/core/db/client";
@@ -53,7 +54,7 @@ export async function main(
     const providers = configuredProviders(database.db, config, simulatedClock(now));
     const mailer = config.SMTP_URL ? await smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db);
     print(`Providers: cards ${providers.cards.mode}, direct debits ${providers.directDebit({ id: 0, stripe_id: null, gocardless_organisation_id: null, integrations: null }).mode} (the deployment's; a gym's own connection is used for its payments).`);
-    const r = await reconcile(database.db, providers, { from, until }, now, mailer);
+    const r = await reconcile(database.db, providers, { from, until }, now, { mailer, site: mailSite(config) });
     print(`Reconciled ${from} to ${until}: ${r.checked} checked, ${r.corrected} corrected, ${r.open} new open, ${r.stillOpen} open in all.`);
     for (const [kind, c] of Object.entries(r.byKind)) print(`  ${kind}: ${c.corrected} corrected, ${c.open} open`);
     for (const e of r.errors) print(`  not compared: ${e}`);

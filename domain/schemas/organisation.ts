@@ -77,3 +77,21 @@ export const membershipTermsRequest = z.object({
   ),
 });
 export type MembershipTermsInput = z.output<typeof membershipTermsRequest>;
+
+const wholeDays = (max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z.number({ required_error: MSG.required, invalid_type_error: "Enter a whole number" }).int("Enter a whole number").min(0, "The minimum value allowed is 0").max(max, MSG.max(max)),
+  );
+
+/**
+ * PUT /api/organisations/{id}/member-self-service: what members may do themselves (issue 31, decision 0058): pause,
+ * up to so many days in any twelve months; cancel, with so many days' notice.
+ */
+export const memberSelfServiceRequest = z.object({
+  members_may_pause: flag,
+  member_pause_days_per_year: wholeDays(365),
+  members_may_cancel: flag,
+  member_cancel_notice_days: wholeDays(90),
+});
+export type MemberSelfServiceInput = z.output<typeof memberSelfServiceRequest>;

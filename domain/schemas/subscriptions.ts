@@ -45,6 +45,7 @@ export const pauseRequest = z.discriminatedUnion("action", [
 export type PauseRequest = z.infer<typeof pauseRequest>;
 
 export const CANCELLATION_REASONS = ["moving_away", "cost", "injury_or_health", "not_using_it", "joined_another_gym", "unhappy_with_service", "other"] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 export const CANCELLATION_REASON_LABELS: Record<(typeof CANCELLATION_REASONS)[number], string> = {
   moving_away: "Moving away",
   cost: "Cost",
@@ -134,3 +135,19 @@ export const onboardPifRequest = z.object({
   preview: optional(flag),
 });
 export type OnboardPifRequest = z.infer<typeof onboardPifRequest>;
+
+/** POST /api/me/membership/pause (issue 31): a member pausing their own membership, from tomorrow at the earliest. */
+export const memberPauseRequest = z.object({
+  start: calendarDay("Enter the day your pause starts"),
+  end: calendarDay("Enter the day you are back"),
+  ...common,
+});
+export type MemberPauseRequest = z.infer<typeof memberPauseRequest>;
+
+/** POST /api/me/membership/cancel (issue 31): a member cancelling their own membership, with the organisation's notice. */
+export const memberCancelRequest = z.object({
+  reasons: list(z.enum(CANCELLATION_REASONS, { errorMap: () => ({ message: "Choose reasons from the list" }) })).refine((r) => r.length > 0, "Choose at least one reason"),
+  comments: optional(z.string().trim().max(1000, MSG.max(1000))),
+  ...common,
+});
+export type MemberCancelRequest = z.infer<typeof memberCancelRequest>;

@@ -101,7 +101,7 @@ export type Api = ReturnType<typeof createApi>;
 /** Jobs run in this process, for an API made without a scheduler's (tests, BILLING_JOBS=0). */
 export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config" | "providers">) {
   return inProcessJobs({
-    "bulk-price-changes": () => runBulkPriceChanges(deps.db, deps.mailer, deps.now),
+    "bulk-price-changes": () => runBulkPriceChanges(deps.db, { mailer: deps.mailer, site: mailSite(deps.config) }, deps.now),
     "member-imports": () => runImports(deps.db, deps.mailer, importLinks(deps.config), deps.now),
     "member-mail": () => runMemberNotices(deps.db, deps.mailer, deps.providers ?? sandboxProviders(deps.db), deps.now?.() ?? new Date(), mailSite(deps.config)),
   });

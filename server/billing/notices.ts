@@ -5,7 +5,9 @@ import { formatCents } from "../../domain/money";
 import type { Db } from "../core/db/client";
 import { billing_notices, gyms, payments, subscriptions, users } from "../core/db/schema";
 import type { Mail, Mailer } from "../core/mail/mailer";
-import { cardUnusableMail, graceEndingMail, paymentFailedMail } from "../core/mail/templates";
+import { cardUnusableMail, graceEndingMail, paymentFailedMail } from "../member-mail/templates";
+import { brandFor, type MailSite } from "../member-mail/brand";
+import type { Brand } from "../member-mail/layout";
 import { ProviderError } from "../core/providers/errors";
 import type { GymAccounts } from "../core/providers/gym-accounts";
 import { deepLinkOr } from "../core/providers/links/link-provider";
@@ -55,13 +57,13 @@ const PUSH_HEADINGS: Record<Kind, string> = {
   grace_ending: "Your membership access ends soon",
 };
 
-export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Providers, now: Date, signupUrl: string): Promise<{ sent: number; skipped: number; pushed: number }> {
+export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Providers, now: Date, site: MailSite): Promise<{ sent: number; skipped: number; pushed: number }> {
   const report = { sent: 0, skipped: 0, pushed: 0 };
   const give = async (
     n: { organisation_id: number; user_id: number; kind: Kind; key: string; payment_id?: number; subscription_id?: number },
     member: { email_notifications: boolean; push_notifications: boolean; payment_reminders: boolean; deleted_at: Date | null },
     gym: GymAccounts,
-    mail: (url: string) => Mail,
+    mail: (url: string, brand: Brand) => Mail,
   ) => {
     const wants = member.email_notifications && member.payment_reminders && !member.deleted_at;
     const push = member.push_notifications && member.payment_reminders && !member.deleted_at;
@@ -71,8 +73,8 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
       if (written) report.skipped++;
       return;
     }
-    const url = await deepLinkOr(providers.links(gym), { url: signupUrl, channel: "email", feature: "billing", data: { notice: n.kind } });
-    const message = mail(url);
+    const url = await deepLinkOr(providers.links(gym), { url: `${site.origin}/`, channel: "email", feature: "billing", data: { notice: n.kind } });
+    const message = mail(url, await brandFor(db, gym.id, n.user_id, site));
     if (wants) {
       await mailer.send(message);
       report.sent++;
@@ -113,11 +115,11 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
     const base = { organisation_id: p.organisation_id, user_id: p.user_id, payment_id: p.id, subscription_id: p.subscription_id ?? undefined };
     if (hard) {
       const reason = HARD_REASONS[p.error_status ?? ""] ?? "it was refused";
-      await give({ ...base, kind: "card_unusable", key: `card_unusable:${p.id}` }, user, gym, (url) => cardUnusableMail(user.email, user.name, { amount, gym: gym.name, reason, graceEnds, url }));
+      await give({ ...base, kind: "card_unusable", key: `card_unusable:${p.id}` }, user, gym, (url, brand) => cardUnusableMail(brand, user.email, user.name, { amount, reason, graceEnds, url }));
     } else {
       const retry = nextRetryDay(localDay(p.failed_at ?? p.created_at), 0, "soft", grace ? localDay(grace) : null);
       const retryOn = retry ? formatDate(`${retry}T00:00:00Z`) : null;
-      await give({ ...base, kind: "payment_failed", key: `payment_failed:${p.id}` }, user, gym, (url) => paymentFailedMail(user.email, user.name, { amount, gym: gym.name, retryOn, graceEnds, url }));
+      await give({ ...base, kind: "payment_failed", key: `payment_failed:${p.id}` }, user, gym, (url, brand) => paymentFailedMail(brand, user.email, user.name, { amount, retryOn, graceEnds, url }));
     }
   }
 
@@ -143,7 +145,7 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
       { organisation_id: s.organisation_id, user_id: s.user_id, subscription_id: s.id, kind: "grace_ending", key: `grace_ending:${s.id}:${s.grace_period_ends_at!.toISOString()}` },
       user,
       gym,
-      (url) => graceEndingMail(user.email, user.name, { gym: gym.name, owing: formatCents(debt.balance), ends, url }),
+      (url, brand) => graceEndingMail(brand, user.email, user.name, { owing: formatCents(debt.balance), ends, url }),
     );
   }
   return report;

@@ -58,6 +58,7 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
           pause_end_at: subscriptions.pause_end_at,
           transition_to_price_id: subscriptions.transition_to_price_id,
           transition_takes_effect_at: subscriptions.transition_takes_effect_at,
+          cancel_at: subscriptions.cancel_at,
           grace_period_ends_at: subscriptions.grace_period_ends_at,
         },
         amount: prices.amount,
@@ -114,6 +115,8 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
           amount: s.force_price_amount ?? row.amount,
           pauses: schedulePauses(row.pauses, s),
           priceChange: change,
+          // A cancellation waiting for its day: no period from then is charged (server/subscriptions/scheduled-cancel.ts).
+          cancelledFrom: s.cancel_at ? localDay(s.cancel_at) : null,
         },
         today,
       );

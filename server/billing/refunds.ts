@@ -7,8 +7,8 @@ import { invalid } from "../core/errors";
 import type { Db } from "../core/db/client";
 import { billing_notices, gyms, payment_adjustments, payment_types, payments, subscriptions, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import type { Mailer } from "../core/mail/mailer";
-import { chargebackMail, refundMail } from "../core/mail/templates";
+import { chargebackMail, refundMail } from "../member-mail/templates";
+import { brandFor, type MemberMailer } from "../member-mail/brand";
 import { logWarning } from "../core/observability/log";
 import { ProviderError } from "../core/providers/errors";
 import type { Providers } from "../core/providers/registry";
@@ -124,7 +124,7 @@ function refundRail(providers: Providers, method: RefundMethod, p: Payment, gym:
  * again, and the provider answers what it did the first time; one sent is read back. The answers are written down,
  * and each refund that settled is e-mailed to its member. `only`: these refunds (a request's, after its commit).
  */
-export async function pursueRefunds(db: Db, providers: Providers, mailer: Mailer | null, now: Date, only?: number[]): Promise<{ succeeded: number; failed: number; pending: number }> {
+export async function pursueRefunds(db: Db, providers: Providers, tell: MemberMailer | null, now: Date, only?: number[]): Promise<{ succeeded: number; failed: number; pending: number }> {
   const report = { succeeded: 0, failed: 0, pending: 0 };
   const rows = await db
     .select({ a: payment_adjustments, p: payments, gym: { name: gyms.name, stripe_id: gyms.stripe_id, gocardless_organisation_id: gyms.gocardless_organisation_id, integrations: gyms.integrations } })
@@ -185,7 +185,7 @@ export async function pursueRefunds(db: Db, providers: Providers, mailer: Mailer
       .returning();
     if (settled) report.succeeded++;
   }
-  if (mailer) await tellMembers(db, mailer, rows.map((r) => r.a.id));
+  if (tell) await tellMembers(db, tell, rows.map((r) => r.a.id));
   return report;
 }
 
@@ -203,14 +203,13 @@ async function refundedBefore(db: Db, a: typeof payment_adjustments.$inferSelect
  * of a chargeback once it is lost (the amount is owing again, and until when their access lasts). Once each: the
  * notice's key (billing_notices) is the refund's or chargeback's id.
  */
-export async function tellMembers(db: Db, mailer: Mailer, adjustmentIds: number[]): Promise<void> {
+export async function tellMembers(db: Db, { mailer, site }: MemberMailer, adjustmentIds: number[]): Promise<void> {
   if (!adjustmentIds.length) return;
   const rows = await db
-    .select({ a: payment_adjustments, p: payments, user: users, gym: gyms.name, grace: subscriptions.grace_period_ends_at })
+    .select({ a: payment_adjustments, p: payments, user: users, grace: subscriptions.grace_period_ends_at })
     .from(payment_adjustments)
     .innerJoin(payments, eq(payments.id, payment_adjustments.payment_id))
     .innerJoin(users, eq(users.id, payment_adjustments.user_id))
-    .innerJoin(gyms, eq(gyms.id, payment_adjustments.gym_id))
     .leftJoin(subscriptions, eq(subscriptions.id, payments.subscription_id))
     .where(
       and(
@@ -222,7 +221,7 @@ export async function tellMembers(db: Db, mailer: Mailer, adjustmentIds: number[
         ),
       ),
     );
-  for (const { a, p, user, gym, grace } of rows) {
+  for (const { a, p, user, grace } of rows) {
     if (!user.email_notifications || user.deleted_at) continue;
     // Written first, sent after: a crash in between loses one e-mail, never sends two.
     const [told] = await db
@@ -231,13 +230,14 @@ export async function tellMembers(db: Db, mailer: Mailer, adjustmentIds: number[
       .onConflictDoNothing()
       .returning({ id: billing_notices.id });
     if (!told) continue;
-    const facts = { gym, amount: formatCents(a.amount), paid: formatCents(p.amount + p.surcharge), paidOn: formatDate(p.created_at) };
+    const brand = await brandFor(db, a.gym_id, a.user_id, site);
+    const facts = { amount: formatCents(a.amount), paid: formatCents(p.amount + p.surcharge), paidOn: formatDate(p.created_at) };
     if (a.kind === "chargeback") {
-      await mailer.send(chargebackMail(user.email, user.name, { ...facts, accessUntil: grace ? formatDate(grace) : null }));
+      await mailer.send(chargebackMail(brand, user.email, user.name, { ...facts, accessUntil: grace ? formatDate(grace) : null }));
       continue;
     }
     const how = REFUND_METHOD_LABELS[a.method as RefundMethod] ?? "Refunded";
-    await mailer.send(refundMail(user.email, user.name, { ...facts, how, pending: a.status === "pending" }));
+    await mailer.send(refundMail(brand, user.email, user.name, { ...facts, how, pending: a.status === "pending" }));
   }
 }
 

@@ -2,8 +2,9 @@ import { log, logError } from "../core/observability/log";
 import { reportError } from "../core/observability/report";
 import PgBoss from "pg-boss";
 import { billingRun } from "../billing/run";
+import { applyDueCancellations } from "../subscriptions/scheduled-cancel";
 import type { Database } from "../core/db/client";
-import { signupUrl, type Config } from "../core/config";
+import type { Config } from "../core/config";
 import { sendBillingNotices } from "../billing/notices";
 import type { Mailer } from "../core/mail/mailer";
 import type { Providers } from "../core/providers/registry";
@@ -68,9 +69,11 @@ interface JobContext {
 
 const JOBS = {
   "billing-run": async ({ database, settings }: JobContext) => {
+    // Cancellations that waited for their notice first (decision 0058): their last period was planned by an earlier run.
+    const cancelled = await applyDueCancellations(database.db, new Date());
     const report = await billingRun(database.db, settings.providers, new Date());
-    const notices = await sendBillingNotices(database.db, settings.mailer, settings.providers, new Date(), signupUrl(settings.config));
-    log.info({ job: "billing-run", ...report, notices }, "job done");
+    const notices = await sendBillingNotices(database.db, settings.mailer, settings.providers, new Date(), mailSite(settings.config));
+    log.info({ job: "billing-run", cancelled, ...report, notices }, "job done");
   },
   // Every minute: the sandbox providers' webhooks that have come due, signed as our endpoint checks them.
   "sandbox-webhooks": async ({ database, settings }: JobContext) => {
@@ -80,12 +83,12 @@ const JOBS = {
     if (report.delivered + report.dropped + report.refused) log.info({ job: "sandbox-webhooks", ...report }, "job done");
   },
   "bulk-price-changes": async ({ database, settings }: JobContext) => {
-    const report = await runBulkPriceChanges(database.db, settings.mailer);
+    const report = await runBulkPriceChanges(database.db, { mailer: settings.mailer, site: mailSite(settings.config) });
     if (report.changes) log.info({ job: "bulk-price-changes", ...report }, "job done");
   },
   "reconciliation": async ({ database, settings }: JobContext) => {
     const now = new Date();
-    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now, settings.mailer);
+    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now, { mailer: settings.mailer, site: mailSite(settings.config) });
     log.info({ job: "reconciliation", ...report, byKind }, "job done");
   },
   "member-mail": async ({ database, settings }: JobContext) => {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { signupUrl, type Config } from "../core/config";
 import type { Db } from "../core/db/client";
+import type { Mailer } from "../core/mail/mailer";
 import { gyms } from "../core/db/schema";
 import type { Brand } from "./layout";
 import { unsubscribeToken } from "./unsubscribe";
@@ -35,4 +36,10 @@ export async function brandFor(db: Db, gymId: number, userId: number, site: Mail
       oneClick: `${origin}/api/public/unsubscribe?token=${token}`,
     },
   };
+}
+
+/** A mailer with the site its members' e-mails link to: what a job or a webhook needs to tell a member something. */
+export interface MemberMailer {
+  mailer: Mailer;
+  site: MailSite;
 }

@@ -5,7 +5,9 @@ import type { CardPreview, NextCharge } from "../../domain/lifecycle";
 import type { Db } from "../core/db/client";
 import { gyms, users } from "../core/db/schema";
 import type { Mailer } from "../core/mail/mailer";
-import { brandFor, type MailSite } from "./brand";
+import type { Context } from "hono";
+import type { ApiEnv } from "../core/context";
+import { brandFor, mailSite, type MailSite } from "./brand";
 import { membershipChangeMail } from "./templates";
 
 /**
@@ -18,7 +20,7 @@ export type MembershipChange =
   | { kind: "pause"; start: string; end: string; effect: { card: CardPreview; nextChargeAfter: NextCharge | null } }
   | { kind: "pause.end"; effect: { card: CardPreview; nextChargeAfter: NextCharge | null } }
   | { kind: "pause.remove"; effect: { card: CardPreview; nextChargeAfter: NextCharge | null } }
-  | { kind: "cancel"; when: "now" | "period_end"; effect: { card: CardPreview; breakFee: number; undoUntil: string | null } }
+  | { kind: "cancel"; when: "now" | "period_end"; effect: { card: CardPreview; breakFee: number; undoUntil: string | null; paymentsBefore?: NextCharge[] } }
   | { kind: "undo-cancel"; effect: { nextCharge: NextCharge | null } }
   | { kind: "payment-method"; method: string };
 
@@ -50,6 +52,13 @@ export function changeInWords(change: MembershipChange, who: string): { happened
           change.effect.card.detail
         }.`,
         lines: [
+          ...(change.effect.paymentsBefore?.length
+            ? [
+                `With your gym's notice, these payments are still taken: ${change.effect.paymentsBefore
+                  .map((p) => `${formatCents(p.amount)} on ${formatDay(p.day)}`)
+                  .join(", ")}.`,
+              ]
+            : []),
           ...(change.effect.breakFee ? [`A break fee of ${formatCents(change.effect.breakFee)} is charged, as your term's agreement says.`] : []),
           ...(change.effect.undoUntil ? [`Changed your mind? It can be undone until ${formatDay(change.effect.undoUntil)}.`] : []),
         ],
@@ -79,4 +88,13 @@ export async function tellMembershipChange(
   const { happened, lines } = changeInWords(p.change, who);
   await mailer.send(membershipChangeMail(brand, member.email, member.name, { subject: SUBJECTS[p.change.kind], happened, lines, url: brand.links.membership }));
   return true;
+}
+
+/** Tells the member of a change made in this request, once it is committed (the staff's routes and the member's own). */
+export function tellChangeAfterCommit(c: Context<ApiEnv>, m: { s: { user_id: number; gym_id: number } }, change: MembershipChange) {
+  const deps = c.var.deps;
+  const actorId = c.var.user!.row.id;
+  c.var.afterCommit(async () => {
+    await tellMembershipChange(deps.db, deps.mailer, mailSite(deps.config), { userId: m.s.user_id, gymId: m.s.gym_id, actorId, change });
+  });
 }

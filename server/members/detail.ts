@@ -39,6 +39,7 @@ export async function statusCard(t: Tenant, subscriptionId: number | null, at: D
   const price = await priceSummary(t, s.price_id);
   const change = scheduledPriceChange({ ...s });
   const state = subscriptionState(s, at);
+  const nextBilling = price ? nextBillingDate(s, price.billing_frequency, at) : null;
   return {
     id: s.id,
     state,
@@ -47,7 +48,8 @@ export async function statusCard(t: Tenant, subscriptionId: number | null, at: D
     created_at: iso(s.created_at),
     current_period_start: iso(s.current_period_start),
     current_period_end: iso(s.current_period_end),
-    next_billing_date: iso(price ? nextBillingDate(s, price.billing_frequency, at) : null),
+    // A waiting cancellation (decision 0058) takes nothing from its day on.
+    next_billing_date: iso(nextBilling && s.cancel_at && nextBilling >= s.cancel_at ? null : nextBilling),
     price,
     amount: s.force_price_amount ?? price?.amount ?? null,
     force_price_amount: s.force_price_amount,
@@ -65,6 +67,7 @@ export async function statusCard(t: Tenant, subscriptionId: number | null, at: D
     cooling_period_ends_at: iso(s.cooling_period_ends_at),
     term_ends_at: iso(s.term_ends_at),
     pif_ends_at: iso(s.pif_ends_at),
+    scheduled_cancellation: s.cancel_at ? { access_until: iso(s.cancel_at), requested_at: s.cancel_request?.requested_at ?? null, reasons: s.cancel_request?.reasons ?? [] } : null,
     scheduled_price_change: change ? { to_price: await priceSummary(t, change.to_price_id), takes_effect_at: iso(change.takes_effect_at) } : null,
   };
 }

@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import { conversationsQuery, memberSendRequest, sendRequest, threadQuery } from "../../domain/schemas/messaging";
+import { tellReplyAfterCommit } from "./tell";
 import { addMessage, conversationWith, existingConversation, findConversation, listConversations, markRead, threadOf } from "./conversations";
 import { pathId, readBody, readQuery } from "../core/body";
 import type { ApiEnv } from "../core/context";
@@ -40,6 +41,7 @@ export const messagingRoutes = new Hono<ApiEnv>()
       assertCan(c.var.user!, "members.read", conversation.gym_id);
     }
     const message = await addMessage(c.var.tenant, conversation.id, c.var.user!.row.id, false, req.body, now(c));
+    tellReplyAfterCommit(c, conversation.id, message);
     // Answering a conversation reads it: what the member said is no longer waiting.
     const unread = await markRead(c.var.tenant, scope(c), conversation.id, now(c));
     return c.json({ data: { conversation_id: conversation.id, message, unread_messages: unread } }, 201);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { failedPaymentGraceRequest, memberMailRequest, membershipTermsRequest, minimumAgeRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../domain/schemas/organisation";
+import { failedPaymentGraceRequest, memberMailRequest, memberSelfServiceRequest, membershipTermsRequest, minimumAgeRequest, offeringPermissionsRequest, organisationNameRequest, priceFrequenciesRequest, termGraceRequest } from "../../domain/schemas/organisation";
 import { webhookCallsQuery } from "../../domain/schemas/webhooks";
 import { signupUrl } from "../core/config";
 import { ageBypassLinks, createAgeBypassLink, revokeLink } from "../offerings/links";
@@ -10,6 +10,7 @@ import {
   renameOrganisation,
   setFailedPaymentGrace,
   setMemberMail,
+  setMemberSelfService,
   setMembershipTerms,
   setMinimumAge,
   setOfferingPermissions,
@@ -41,6 +42,8 @@ export const organisationRoutes = new Hono<ApiEnv>()
   .put("/organisations/:id{[0-9]+}/member-mail", ...admin, async (c) => c.json({ data: await setMemberMail(c.var.tenant, await readBody(c, memberMailRequest)) }))
   /** PUT …/membership-terms { text?, url? }: what members accept when they join, shown at /membership-terms on the sign-up app. */
   .put("/organisations/:id{[0-9]+}/membership-terms", ...admin, async (c) => c.json({ data: await setMembershipTerms(c.var.tenant, await readBody(c, membershipTermsRequest)) }))
+  /** PUT …/member-self-service { members_may_pause, member_pause_days_per_year, members_may_cancel, member_cancel_notice_days }: all off by default. */
+  .put("/organisations/:id{[0-9]+}/member-self-service", ...admin, async (c) => c.json({ data: await setMemberSelfService(c.var.tenant, await readBody(c, memberSelfServiceRequest)) }))
   .put("/organisations/:id{[0-9]+}/offering-permissions", ...admin, async (c) => c.json({ data: await setOfferingPermissions(c.var.tenant, await readBody(c, offeringPermissionsRequest)) }))
   .put("/organisations/:id{[0-9]+}/price-frequencies", ...admin, async (c) => c.json({ data: await setPriceFrequencies(c.var.tenant, await readBody(c, priceFrequenciesRequest)) }))
   /** GET …/akahu-webhooks?status=&from=&to=&page=: the open-banking provider's deliveries to this organisation. */

@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { ORGANISATION_PRICE_FREQUENCIES } from "../../domain/billing";
 import { OFFERING_TYPE_LABELS, SWITCH_LABELS, switchedFrequency, type OfferingPermissions, type PriceFrequencies } from "../../domain/offering";
-import type { GracePeriodInput, MembershipTermsInput } from "../../domain/schemas/organisation";
+import type { GracePeriodInput, MemberSelfServiceInput, MembershipTermsInput } from "../../domain/schemas/organisation";
 import { offerings, organisations, prices } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { invalid } from "../core/errors";
@@ -27,6 +27,12 @@ export const organisationView = (o: OrganisationRow) => ({
   payment_receipts: o.payment_receipts,
   signup_reminders: o.signup_reminders,
   membership_terms: { text: o.membership_terms_text, url: o.membership_terms_url },
+  member_self_service: {
+    members_may_pause: o.members_may_pause,
+    member_pause_days_per_year: o.member_pause_days_per_year,
+    members_may_cancel: o.members_may_cancel,
+    member_cancel_notice_days: o.member_cancel_notice_days,
+  },
 });
 
 export async function readOrganisation(t: Tenant) {
@@ -52,6 +58,8 @@ export const setMinimumAge = (t: Tenant, age: number) => update(t, { minimum_age
 export const setMemberMail = (t: Tenant, m: { payment_receipts: boolean; signup_reminders: boolean }) => update(t, m);
 
 export const setMembershipTerms = (t: Tenant, terms: MembershipTermsInput) => update(t, { membership_terms_text: terms.text ?? null, membership_terms_url: terms.url ?? null });
+
+export const setMemberSelfService = (t: Tenant, m: MemberSelfServiceInput) => update(t, m);
 
 export const setTermGrace = (t: Tenant, g: GracePeriodInput) => update(t, { term_membership_grace_period: g.period, term_membership_grace_period_unit: g.unit });
 

@@ -1,3 +1,4 @@
+import { mailSite } from "../member-mail/brand";
 import { Hono, type Context } from "hono";
 import { formatCents } from "../../domain/money";
 import { refundMethodFor, REFUND_METHOD_LABELS } from "../../domain/refunds";
@@ -51,8 +52,8 @@ export const refundRoutes = new Hono<ApiEnv>()
       const at = now(c);
       const id = done.refund.id;
       c.var.afterCommit(async () => {
-        if (done.effect?.through_provider) await pursueRefunds(deps.db, deps.providers ?? sandboxProviders(deps.db), deps.mailer, at, [id]);
-        else await tellMembers(deps.db, deps.mailer, [id]);
+        if (done.effect?.through_provider) await pursueRefunds(deps.db, deps.providers ?? sandboxProviders(deps.db), { mailer: deps.mailer, site: mailSite(deps.config) }, at, [id]);
+        else await tellMembers(deps.db, { mailer: deps.mailer, site: mailSite(deps.config) }, [id]);
       });
     }
     return c.json({ data: { refund: { id: done.refund.id, status: done.refund.status, amount: done.refund.amount }, effect: done.effect, repeated: done.repeated } }, done.repeated ? 200 : 201);

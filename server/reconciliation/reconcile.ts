@@ -4,7 +4,7 @@ import type { LocalDay } from "../../domain/periods";
 import { directDebitChargeback, disputeChargeback, recordChargeback, type Chargeback } from "../billing/chargebacks";
 import { recordOutcomes, type ChargeOutcome } from "../billing/outcomes";
 import { tellMembers } from "../billing/refunds";
-import type { Mailer } from "../core/mail/mailer";
+import type { MemberMailer } from "../member-mail/brand";
 import type { Db } from "../core/db/client";
 import { bank_connections, gyms, payment_adjustments, payments, reconciliation_differences, reconciliation_runs } from "../core/db/schema";
 import { log } from "../core/observability/log";
@@ -75,7 +75,7 @@ const UNSETTLED = new Set(["pending", "awaiting_payment"]);
 const metaPaymentId = (metadata: Record<string, string>) => (/^\d{1,9}$/.test(metadata.payment_id ?? "") ? Number(metadata.payment_id) : null);
 const stateOf = (r: ChargeResult) => (r.status === "declined" ? `declined (${r.declineCode})` : r.status);
 
-export async function reconcile(db: Db, providers: Providers, window: { from: LocalDay; until: LocalDay }, now: Date = new Date(), mailer: Mailer | null = null): Promise<ReconcileReport> {
+export async function reconcile(db: Db, providers: Providers, window: { from: LocalDay; until: LocalDay }, now: Date = new Date(), tell: MemberMailer | null = null): Promise<ReconcileReport> {
   const between: CreatedBetween = { from: startOfLocalDay(window.from), until: startOfLocalDay(addCalendarDays(window.until, 1)) };
   const [run] = await db.insert(reconciliation_runs).values({ from_day: window.from, until_day: window.until, started_at: now }).returning({ id: reconciliation_runs.id });
   const report: ReconcileReport = { runId: run.id, from: window.from, until: window.until, checked: 0, corrected: 0, open: 0, stillOpen: 0, byKind: {}, errors: [] };
@@ -323,8 +323,8 @@ export async function reconcile(db: Db, providers: Providers, window: { from: Lo
     });
   }
 
-  if (mailer && told.length) {
-    await tellMembers(db, mailer, told).catch((err: unknown) => reportError("[reconciliation] members not told of refunds or chargebacks", err, { job: "reconciliation" }));
+  if (tell && told.length) {
+    await tellMembers(db, tell, told).catch((err: unknown) => reportError("[reconciliation] members not told of refunds or chargebacks", err, { job: "reconciliation" }));
   }
   report.stillOpen = await db.$count(reconciliation_differences, eq(reconciliation_differences.status, "open"));
   await db.update(reconciliation_runs).set({ finished_at: new Date(), checked: report.checked, corrected: report.corrected, open: report.open, errors: report.errors.length ? report.errors : null }).where(eq(reconciliation_runs.id, run.id));

@@ -1,3 +1,4 @@
+import { mailSite } from "../member-mail/brand";
 import { Hono, type Context } from "hono";
 import { bulkPriceChangeConfirm, bulkPriceChangeRequest, bulkReportQuery, type BulkPriceChangeRequest } from "../../domain/schemas/bulk-price-change";
 import { bulkPriceChangeReport, createBulkPriceChange, previewBulkPriceChange, recentBulkPriceChanges, type BulkFilters } from "./bulk-price-change";
@@ -22,7 +23,7 @@ export const bulkPriceChangeRoutes = new Hono<ApiEnv>()
   /** POST /api/members/change-price/preview: how many members, the first ten and what happens to each, the e-mail. */
   .post("/members/change-price/preview", requireStaff, requireCan("subscriptions.write"), async (c) => {
     const req = await readBody(c, bulkPriceChangeRequest);
-    return c.json({ data: await previewBulkPriceChange(c.var.tenant, req, filtersOf(c, req), now(c)) });
+    return c.json({ data: await previewBulkPriceChange(c.var.tenant, req, filtersOf(c, req), now(c), mailSite(c.var.deps.config)) });
   })
   /** POST /api/members/change-price: confirms it (the same body and the form's `key`); 202 with the change's id. */
   .post("/members/change-price", requireStaff, requireCan("subscriptions.write"), async (c) => {

@@ -8,7 +8,8 @@ import { memberWhere, type MemberFilters } from "../members/list";
 import type { Db } from "../core/db/client";
 import { bulk_price_change_members, bulk_price_changes, offerings, organisation_users, prices, users } from "../core/db/schema";
 import { withTenant, type Tenant } from "../core/db/tenant";
-import type { Mailer } from "../core/mail/mailer";
+import type { MemberMailer, MailSite } from "../member-mail/brand";
+import type { Mail } from "../core/mail/mailer";
 import { loadMembership } from "./membership";
 import { applyPriceChange, priceChangeEffect } from "./price-change";
 
@@ -56,11 +57,11 @@ async function checkPrices(t: Tenant, req: BulkPriceChangeRequest) {
 }
 
 /** The verdict for one member: what the change would do, or why they are skipped. */
-async function verdict(t: Tenant, subscriptionId: number, req: BulkPriceChangeRequest, now: Date) {
+async function verdict(t: Tenant, subscriptionId: number, req: BulkPriceChangeRequest, now: Date, site: MailSite) {
   const m = await loadMembership(t, subscriptionId);
   if (!req.from_price_ids.includes(m.s.price_id)) return { m, skip: "No longer on one of the prices moved from" };
   try {
-    const { effect, mail } = await priceChangeEffect(t, m, { price_id: req.to_price_id, from: req.from, date: req.date }, now);
+    const { effect, mail } = await priceChangeEffect(t, m, { price_id: req.to_price_id, from: req.from, date: req.date }, now, site);
     if (m.s.transition_to_price_id === req.to_price_id && m.s.transition_takes_effect_at && localDay(m.s.transition_takes_effect_at) === effect.takesEffect) {
       return { m, skip: `Already moving to this price from ${formatDay(effect.takesEffect)}` };
     }
@@ -75,7 +76,7 @@ async function verdict(t: Tenant, subscriptionId: number, req: BulkPriceChangeRe
 }
 
 /** How many members the change would take, the first few with what happens to each, and the first one's e-mail. */
-export async function previewBulkPriceChange(t: Tenant, req: BulkPriceChangeRequest, f: BulkFilters, now: Date) {
+export async function previewBulkPriceChange(t: Tenant, req: BulkPriceChangeRequest, f: BulkFilters, now: Date, site: MailSite) {
   await checkPrices(t, req);
   const [{ count }] = await t.db.select({ count: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(chosen(t, req, f, now));
   const first = await t.db
@@ -88,7 +89,7 @@ export async function previewBulkPriceChange(t: Tenant, req: BulkPriceChangeRequ
   const sample = [];
   let email = null;
   for (const { subscription_id } of first) {
-    const v = await verdict(t, subscription_id!, req, now);
+    const v = await verdict(t, subscription_id!, req, now, site);
     sample.push({
       member: { id: v.m.member.id, name: v.m.member.name },
       from_amount: v.m.facts.amount,
@@ -149,8 +150,8 @@ const requestOf = (b: typeof bulk_price_changes.$inferSelect): BulkPriceChangeRe
 });
 
 /** One member of a change, in its own transaction; false when there is none left to take. */
-async function moveOne(root: Db, mailer: Mailer, b: typeof bulk_price_changes.$inferSelect, now: () => Date): Promise<boolean> {
-  let mail: Parameters<Mailer["send"]>[0] | null = null;
+async function moveOne(root: Db, { mailer, site }: MemberMailer, b: typeof bulk_price_changes.$inferSelect, now: () => Date): Promise<boolean> {
+  let mail: Mail | null = null;
   const took = await withTenant(
     root,
     b.organisation_id,
@@ -166,11 +167,11 @@ async function moveOne(root: Db, mailer: Mailer, b: typeof bulk_price_changes.$i
       if (!next) return false;
       const at = now();
       const req = requestOf(b);
-      const v = await verdict(t, next.subscription_id, req, at);
+      const v = await verdict(t, next.subscription_id, req, at, site);
       let outcome: "changed" | "skipped" = "skipped";
       let reason = v.skip ?? null;
       if (!v.skip) {
-        const done = await applyPriceChange(t, v.m, { price_id: req.to_price_id, from: req.from, date: req.date, notify: req.notify, version: v.m.s.version }, b.requested_by ?? 0, at);
+        const done = await applyPriceChange(t, v.m, { price_id: req.to_price_id, from: req.from, date: req.date, notify: req.notify, version: v.m.s.version }, b.requested_by ?? 0, at, site);
         outcome = "changed";
         reason = `${formatCents(done.effect.fromAmount)} to ${formatCents(done.effect.toAmount)} from ${formatDay(done.effect.takesEffect)}`;
         mail = done.mail;
@@ -191,13 +192,13 @@ async function moveOne(root: Db, mailer: Mailer, b: typeof bulk_price_changes.$i
  * Works through every unfinished bulk change, oldest first (the `bulk-price-changes` job, and the API in a process
  * without jobs). Safe to run in several processes at once.
  */
-export async function runBulkPriceChanges(root: Db, mailer: Mailer, now: () => Date = () => new Date()) {
+export async function runBulkPriceChanges(root: Db, tell: MemberMailer, now: () => Date = () => new Date()) {
   const open = await root.select().from(bulk_price_changes).where(inArray(bulk_price_changes.status, ["queued", "running"])).orderBy(asc(bulk_price_changes.id));
   let moved = 0;
   for (const b of open) {
     await root.update(bulk_price_changes).set({ status: "running", started_at: sql`coalesce(${bulk_price_changes.started_at}, now())` }).where(eq(bulk_price_changes.id, b.id));
     for (;;) {
-      if (!(await moveOne(root, mailer, b, now))) break;
+      if (!(await moveOne(root, tell, b, now))) break;
       moved++;
     }
     // Done when none is pending: another process may still hold the last few, and it finishes the change then.

@@ -41,6 +41,9 @@ export async function applyCancel(t: Tenant, m: Membership, req: CancelRequest, 
     pause_end_at: m.s.pause_start_at && localDay(m.s.pause_start_at) < effect.accessEnds ? m.s.pause_end_at : null,
     transition_to_price_id: null,
     transition_takes_effect_at: null,
+    // A cancellation that was waiting for its day (./scheduled-cancel.ts) is this one now.
+    cancel_at: null,
+    cancel_request: null,
   });
   const removedPauses = await t.db
     .update(subscription_pauses)

@@ -60,6 +60,7 @@ export function membershipFacts(
     pifEndsAt: day(s.pif_ends_at),
     priceChange: s.transition_to_price_id && toAmount !== null ? { from: localDay(s.transition_takes_effect_at ?? s.current_period_end!), amount: toAmount } : null,
     pauseDaysCredit: s.pause_days_credit,
+    cancelAt: day(s.cancel_at),
   };
 }
 
@@ -80,6 +81,7 @@ export function snapshot(s: typeof subscriptions.$inferSelect) {
     upcoming_state: s.upcoming_state,
     transition_to_price_id: s.transition_to_price_id,
     transition_takes_effect_at: iso(s.transition_takes_effect_at),
+    cancel_at: iso(s.cancel_at),
     version: s.version,
   };
 }

@@ -6,7 +6,8 @@ import { formatCents } from "../../domain/money";
 import { invalid } from "../core/errors";
 import { offering_gyms, offerings, price_changes, prices } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { priceChangeMail } from "../core/mail/templates";
+import { priceChangeMail } from "../member-mail/templates";
+import { brandFor, type MailSite } from "../member-mail/brand";
 import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
 
@@ -40,25 +41,30 @@ async function targetPrice(t: Tenant, m: Membership, priceId: number) {
   return row;
 }
 
-export async function priceChangeEffect(t: Tenant, m: Membership, req: { price_id: number; from: "period_end" | "date"; date?: string }, now: Date) {
+export async function priceChangeEffect(t: Tenant, m: Membership, req: { price_id: number; from: "period_end" | "date"; date?: string }, now: Date, site: MailSite) {
   const target = await targetPrice(t, m, req.price_id);
   const answer = previewPriceChange(m.facts, { amount: target.price.amount, frequency: target.price.billing_frequency as BillingFrequency }, req.from === "date" ? req.date! : null, localDay(now));
   if ("errors" in answer) throw invalid(answer.errors);
   const [currentOffering] = await t.db.select({ name: offerings.name }).from(offerings).where(t.where(offerings, eq(offerings.id, m.price.offering_id)));
-  const mail = priceChangeMail(m.member.email, m.member.name, {
-    gym: m.gym.name,
+  const mail = priceChangeMail(await brandFor(t.db, m.s.gym_id, m.member.id, site), m.member.email, m.member.name, {
     offering: target.offering.name === currentOffering?.name ? target.offering.name : `${currentOffering?.name ?? "membership"} to ${target.offering.name}`,
     fromAmount: formatCents(answer.effect.fromAmount),
     toAmount: formatCents(answer.effect.toAmount),
     frequency: FREQUENCY_LABELS[target.price.billing_frequency as BillingFrequency].toLowerCase(),
     takesEffect: day(answer.effect.takesEffect),
-    replyTo: m.gym.price_change_notification_reply_to,
   });
   return { effect: { ...answer.effect, toPrice: { id: target.price.id, amount: target.price.amount, offering: target.offering.name } }, mail };
 }
 
-export async function applyPriceChange(t: Tenant, m: Membership, req: { price_id: number; from: "period_end" | "date"; date?: string; notify?: boolean; version: number }, actorId: number, now: Date) {
-  const { effect, mail } = await priceChangeEffect(t, m, req, now);
+export async function applyPriceChange(
+  t: Tenant,
+  m: Membership,
+  req: { price_id: number; from: "period_end" | "date"; date?: string; notify?: boolean; version: number },
+  actorId: number,
+  now: Date,
+  site: MailSite,
+) {
+  const { effect, mail } = await priceChangeEffect(t, m, req, now, site);
   const before = snapshot(m.s);
   // A change scheduled before is replaced by this one.
   await t.db

@@ -27,7 +27,7 @@ import { applyStartNow, startNowEffect } from "./start-now";
 import { membershipView } from "./view";
 import { onboardEffect, onboardPif, resendInvite } from "./onboard";
 import { publicOrigin } from "../core/links";
-import { tellMembershipChange, type MembershipChange } from "../member-mail/membership-changes";
+import { tellChangeAfterCommit, type MembershipChange } from "../member-mail/membership-changes";
 import { mailSite } from "../member-mail/brand";
 import type { PauseRequest } from "../../domain/schemas/subscriptions";
 import { pathId, readBody } from "../core/body";
@@ -66,13 +66,7 @@ function chargeAfterCommit(c: Context<ApiEnv>, paymentIds: number[], subscriptio
 const receiptsAfterCommit = (c: Context<ApiEnv>) => c.var.afterCommit(async () => c.var.deps.jobs?.start("member-mail"));
 
 /** The member hears of a change staff made, once it is committed (server/member-mail/membership-changes.ts). */
-function tellAfterCommit(c: Context<ApiEnv>, m: { s: { user_id: number; gym_id: number } }, change: MembershipChange) {
-  const deps = c.var.deps;
-  const actorId = c.var.user!.row.id;
-  c.var.afterCommit(async () => {
-    await tellMembershipChange(deps.db, deps.mailer, mailSite(deps.config), { userId: m.s.user_id, gymId: m.s.gym_id, actorId, change });
-  });
-}
+const tellAfterCommit = tellChangeAfterCommit;
 
 /** A pause request's change in the member's words; a credit of pause days is staff's bookkeeping, not news. */
 export function pauseChange(req: PauseRequest, effect: ReturnType<typeof pauseEffect>): MembershipChange | null {
@@ -128,7 +122,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
   .post("/subscriptions/change-price-email-preview", requireStaff, requireCan("subscriptions.write"), async (c) => {
     const req = await readBody(c, priceChangeEmailRequest);
     const m = await membershipFor(c, req.subscription_id, "subscriptions.write");
-    const { mail } = await priceChangeEffect(c.var.tenant, m, req, now(c));
+    const { mail } = await priceChangeEffect(c.var.tenant, m, req, now(c), mailSite(c.var.deps.config));
     return c.json({ data: { to: mail.to, reply_to: mail.replyTo ?? null, subject: mail.subject, text: mail.text, html: mail.html } });
   })
   /** POST /api/subscriptions/schedule-price-change: { subscription_id, price_id, from, date?, notify?, version, preview? } */
@@ -136,10 +130,10 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, priceChangeRequest);
     const m = await membershipFor(c, req.subscription_id, "subscriptions.write");
     if (req.preview) {
-      const { effect, mail } = await priceChangeEffect(c.var.tenant, m, req, now(c));
+      const { effect, mail } = await priceChangeEffect(c.var.tenant, m, req, now(c), mailSite(c.var.deps.config));
       return c.json({ data: { preview: effect, email: { to: mail.to, reply_to: mail.replyTo ?? null, subject: mail.subject, text: mail.text } } });
     }
-    const done = await applyPriceChange(c.var.tenant, m, req, c.var.user!.row.id, now(c));
+    const done = await applyPriceChange(c.var.tenant, m, req, c.var.user!.row.id, now(c), mailSite(c.var.deps.config));
     if (done.mail) {
       const mail = done.mail;
       // Sent once the change is committed: a change rolled back e-mails nobody.

@@ -1,3 +1,4 @@
+import { mailSite } from "../member-mail/brand";
 import { reportError } from "../core/observability/report";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type Stripe from "stripe";
@@ -140,7 +141,7 @@ export async function receiveWebhook(
     await finish({ status: processed.status, event_id: event.id, event_type: event.type, organisation_id: processed.organisationId ?? replay?.organisationId ?? null, result: processed.result });
     if (deps.mailer && processed.told?.length) {
       // After the books are written; each e-mail once (its notice). A mail server down loses the e-mail, not the event.
-      await tellMembers(db, deps.mailer, processed.told).catch((err: unknown) => logWarning("[webhooks] member not told of a refund or chargeback", err, { call: call.id }));
+      await tellMembers(db, { mailer: deps.mailer, site: mailSite(deps.config) }, processed.told).catch((err: unknown) => logWarning("[webhooks] member not told of a refund or chargeback", err, { call: call.id }));
     }
     // A refused event is answered 2xx too: sent again it would be refused again, for as long as the provider retries.
     const message = { processed: "Processed.", ignored: "Ignored.", refused: "Refused: not applied." }[processed.status];

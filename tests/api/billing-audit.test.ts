@@ -220,7 +220,7 @@ describe("finding 5: retries only while the member has access, and the e-mail sa
     await makePayment(env.db, s, { amount: 2_500, status: "upcoming", period_start_at: startOfLocalDay("2026-01-12"), period_end_at: startOfLocalDay("2026-01-19"), created_at: at("2025-12-20") });
     await billingRun(env.db, providers, at("2026-01-12"));
     const url = "http://signup.localhost:3000/";
-    await sendBillingNotices(env.db, outboxMailer(env.db), sandboxProviders(env.db, systemClock, url), at("2026-01-12", 11), url);
+    await sendBillingNotices(env.db, outboxMailer(env.db), sandboxProviders(env.db, systemClock, url), at("2026-01-12", 11), { origin: url.replace(/\/$/, ""), secret: "billing-audit-test-secret" });
     const [{ email }] = await env.db.select({ email: users.email }).from(users).where(eq(users.id, s.user_id));
     const [mail] = await env.db.select({ text: mail_outbox.text }).from(mail_outbox).where(eq(mail_outbox.to, email));
     expect(mail?.text).toContain("keeps working until 13 Jan 2026");

@@ -17,6 +17,8 @@ let price: Awaited<ReturnType<typeof makePrice>>;
 let n = 0;
 const at = (day: string, hour = 10) => new Date(startOfLocalDay(day).getTime() + hour * 3_600_000);
 const URL_ = "http://signup.localhost:3000/";
+/** Where the members' e-mails link to (server/member-mail/brand.ts). */
+const SITE = { origin: URL_.replace(/\/$/, ""), secret: "billing-notices-test-secret" };
 
 beforeAll(async () => {
   env = await setup();
@@ -43,8 +45,8 @@ describe("billing e-mails", () => {
     const quiet = await member("pm_card_chargeDeclinedInsufficientFunds", { payment_reminders: false });
     await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     const mailer = outboxMailer(env.db);
-    const first = await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-12", 11), URL_);
-    const again = await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-12", 12), URL_);
+    const first = await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-12", 11), SITE);
+    const again = await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-12", 12), SITE);
     expect(first.sent).toBe(2);
     expect(first.skipped).toBe(1);
     expect(first.pushed).toBe(2);
@@ -65,7 +67,7 @@ describe("billing e-mails", () => {
     expect(await mailsTo(quiet.email)).toEqual([]);
     // A retry failing again is not news: no second e-mail.
     await billingRun(env.db, sandboxProviders(env.db), at("2026-01-13"));
-    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-13", 11), URL_);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-13", 11), SITE);
     expect(await mailsTo(short.email)).toHaveLength(1);
   });
 
@@ -73,10 +75,10 @@ describe("billing e-mails", () => {
     const lost = await member("pm_card_chargeDeclinedLostCard");
     await billingRun(env.db, sandboxProviders(env.db), at("2026-01-12"));
     const mailer = outboxMailer(env.db);
-    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-14"), URL_);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-14"), SITE);
     expect(await mailsTo(lost.email)).toHaveLength(1);
-    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-17"), URL_);
-    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-18"), URL_);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-17"), SITE);
+    await sendBillingNotices(env.db, mailer, sandboxProviders(env.db, systemClock, URL_), at("2026-01-18"), SITE);
     const mails = await mailsTo(lost.email);
     expect(mails.map((m) => m.subject)).toEqual(["Please update your payment method for Harbour Gym", "Your Harbour Gym membership stops on 19 Jan 2026"]);
     expect(mails[1].text).toContain("has $20.00 unpaid");

@@ -1,3 +1,4 @@
+import { mailSite } from "../../server/member-mail/brand";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
@@ -195,7 +196,7 @@ describe("the bulk price change", () => {
     await env.db.update(bulk_price_change_members).set({ outcome: "pending", reason: null, processed_at: null }).where(eq(bulk_price_change_members.bulk_id, bulk));
     await env.db.update(bulk_price_changes).set({ status: "running" }).where(eq(bulk_price_changes.id, bulk));
     const mailer = outboxMailer(env.db);
-    await Promise.all([runBulkPriceChanges(env.db, mailer, () => NOW), runBulkPriceChanges(env.db, mailer, () => NOW)]);
+    await Promise.all([runBulkPriceChanges(env.db, { mailer, site: mailSite(env.config) }, () => NOW), runBulkPriceChanges(env.db, { mailer, site: mailSite(env.config) }, () => NOW)]);
     const report = (await admin.call("GET", `/api/members/change-price/${bulk}?show=all`)).json.data;
     expect(report).toMatchObject({ status: "done", total: 5, done: 5 });
     // Those moved before are moving already: none is moved twice, and each has one change to come.

@@ -297,3 +297,21 @@ describe("the reminder to finish joining", () => {
     }
   });
 });
+
+describe("a reply from the gym in Messages", () => {
+  it("reaches the member by e-mail with a link to read and answer; not one who turned e-mails off", async () => {
+    await env.db.update(organisations).set({ calendar_and_messaging: true }).where(eq(organisations.id, org.id));
+    const staffUser = await makeUser(env.db, { name: "Rua Reply", email: `rua${++n}@example.com`, password_hash: await hashPassword(PASSWORD) });
+    await addStaff(env.db, staffUser.id, org.id, "admin");
+    const staff = await signedIn(api, env.db, staffUser.email, PASSWORD);
+    const { user } = await member();
+    const quiet = await member({ emails: false });
+    expect((await staff.call("POST", "/api/messaging/send", { member_id: user.id, body: "Your towel is at the desk." })).status).toBe(201);
+    expect((await staff.call("POST", "/api/messaging/send", { member_id: quiet.user.id, body: "Your towel is at the desk." })).status).toBe(201);
+    const [mail] = await mailsTo(user.email);
+    expect(mail.subject).toBe("Rua at Ponsonby replied to you");
+    expect(mail.text).toContain("Your towel is at the desk.");
+    expect(mail.text).toMatch(/Read and answer: http:\/\/\S+\/membership\/messages/);
+    expect(await mailsTo(quiet.user.email)).toHaveLength(0);
+  });
+});

@@ -1,3 +1,4 @@
+import { mailSite } from "../../server/member-mail/brand";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
@@ -201,7 +202,7 @@ describe("chargebacks at the providers (issue 28)", () => {
   });
 
   it("lists Stripe's disputes and GoCardless's chargebacks of the window, writes through those of our paid payments and tells their members", async () => {
-    const report = await reconcile(env.db, providers, LATER, after, outboxMailer(env.db));
+    const report = await reconcile(env.db, providers, LATER, after, { mailer: outboxMailer(env.db), site: mailSite(env.config) });
     expect(report.errors).toEqual([]);
     expect(report.byKind.chargeback_not_recorded).toEqual({ corrected: 3, open: 1 });
     const chargebacks = async (name: string) => (await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, people[name].payment.id))).map((a) => [a.kind, a.status, a.amount, a.method, a.source]);
@@ -219,7 +220,7 @@ describe("chargebacks at the providers (issue 28)", () => {
     const subjects = async (name: string) => (await env.db.select().from(mail_outbox).where(eq(mail_outbox.to, people[name].email))).map((m) => m.subject);
     expect([await subjects("lost"), await subjects("open"), await subjects("debit")]).toEqual([["Your bank took back $30.00 paid to Ledger Lane"], [], ["Your bank took back $30.00 paid to Ledger Lane"]]);
 
-    const again = await reconcile(env.db, providers, LATER, after, outboxMailer(env.db));
+    const again = await reconcile(env.db, providers, LATER, after, { mailer: outboxMailer(env.db), site: mailSite(env.config) });
     expect([again.corrected, again.open]).toEqual([0, 0]);
     expect(await subjects("lost")).toHaveLength(1);
   });

@@ -1,8 +1,19 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { codeFor, jsEnabled, lastMailTo, PASSWORD, registerAndVerify, SIGNUP, uniqueEmail } from "./helpers";
+import { BACKOFFICE, codeFor, jsEnabled, lastMailTo, PASSWORD, registerAndVerify, signIn, SIGNUP, uniqueEmail } from "./helpers";
 
 /** Issue 31: members sign in on the sign-up host, by password or by an e-mailed link, and pick up where they left off. */
+
+/** The demo's member, Morgan, signs in on the sign-up host with their password and the e-mailed code. */
+async function signInAsMorgan(page: Page) {
+  await page.goto(`${SIGNUP}/sign-in`);
+  await page.getByLabel("E-mail", { exact: true }).fill("member@example.com");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
+  await page.getByLabel("Code").fill(await codeFor(page, "member@example.com"));
+  await page.getByRole("button", { name: "Continue" }).click();
+}
 
 async function expectNoAxeViolations(page: Page) {
   if (!jsEnabled(test.info())) return;
@@ -81,13 +92,7 @@ test("the gym chooser's footer leads members to sign in", async ({ page }) => {
 
 test("a joined member signs in and finds their membership, their payments and a receipt", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.goto(`${SIGNUP}/sign-in`);
-  await page.getByLabel("E-mail", { exact: true }).fill("member@example.com");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
-  await page.getByLabel("Code").fill(await codeFor(page, "member@example.com"));
-  await page.getByRole("button", { name: "Continue" }).click();
+  await signInAsMorgan(page);
 
   // Joined: their membership page, not the welcome of the day they joined.
   await expect(page).toHaveURL(`${SIGNUP}/membership`);
@@ -125,13 +130,7 @@ test("a member changes their own details: a bad phone number is refused with wha
   await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
 
   await page.context().clearCookies();
-  await page.goto(`${SIGNUP}/sign-in`);
-  await page.getByLabel("E-mail", { exact: true }).fill("member@example.com");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(`${SIGNUP}/verification-code?twoFactorAuth=1`);
-  await page.getByLabel("Code").fill(await codeFor(page, "member@example.com"));
-  await page.getByRole("button", { name: "Continue" }).click();
+  await signInAsMorgan(page);
   await page.getByRole("link", { name: "Your details" }).click();
   await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -153,4 +152,43 @@ test("a member changes their own details: a bad phone number is refused with wha
   await page.getByRole("link", { name: "Your details" }).click();
   await expect(page.getByLabel("How they know you")).toHaveValue(relationship);
   await expect(page.getByLabel("Mobile number")).toHaveValue(before);
+});
+
+test("a member writes to their gym, and the gym's reply arrives in the thread and by e-mail", async ({ page, browser }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signInAsMorgan(page);
+  await expect(page).toHaveURL(`${SIGNUP}/membership`);
+  await page.getByRole("link", { name: "Messages" }).click();
+  await expect(page.getByRole("heading", { name: "Messages" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Sent, it joins the thread and the box is empty for the next.
+  const question = `Is the pool open on Sunday? (${test.info().project.name} ${Date.now()})`;
+  await page.getByLabel("Your message").fill(question);
+  await page.getByRole("button", { name: "Send" }).click();
+  const thread = page.getByRole("region", { name: "Your conversation with the gym" });
+  await expect(thread).toContainText(question);
+  await expect(page.getByLabel("Your message")).toHaveValue("");
+
+  // Staff answer from the back-office.
+  const staff = await browser.newContext();
+  const desk = await staff.newPage();
+  await signIn(desk);
+  const answer = `Yes, from 8 am. (${Date.now()})`;
+  const conversations = await desk.request.get(`${BACKOFFICE}/api/messaging/conversations?search=Morgan`, {
+    headers: { "x-requested-with": "XMLHttpRequest" },
+  });
+  const conversation = ((await conversations.json()) as { data: { data: { id: number }[] } }).data.data[0];
+  const sent = await desk.request.post(`${BACKOFFICE}/api/messaging/send`, {
+    data: { conversation_id: conversation.id, body: answer },
+    headers: { "x-requested-with": "XMLHttpRequest" },
+  });
+  expect(sent.status()).toBe(201);
+  await staff.close();
+
+  // With JavaScript the thread brings it in by itself; without, the next load shows it.
+  if (!jsEnabled(test.info())) await page.reload();
+  await expect(thread).toContainText(answer, { timeout: 20_000 });
+  await expect.poll(async () => (await lastMailTo(page, "member@example.com"))?.subject).toMatch(/ at Demo Fitness .* replied to you$/);
+  expect((await lastMailTo(page, "member@example.com"))!.text).toContain(answer);
 });

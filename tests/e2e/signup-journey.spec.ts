@@ -374,3 +374,86 @@ test("with JavaScript and a camera, the photo is taken in the page: a live view,
   // Retaking is the same form again.
   await expect(page.getByRole("button", { name: "Use this photo instead" })).toBeVisible();
 });
+
+/** Today's date in Auckland, shifted by `days`, as a date field takes it. */
+function aucklandDay(days: number) {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Auckland" }).format(new Date());
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+test("a member pauses, cancels with the gym's notice and withdraws it, from their phone, where the gym allows it", async ({ page, browser }) => {
+  // The organisation admin lets members pause (14 days a year) and cancel (14 days' notice).
+  const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled(test.info()) });
+  const admin = await adminContext.newPage();
+  const selfService = async (on: boolean) => {
+    await admin.goto(`${BACKOFFICE}/organisation/settings`);
+    const section = admin.getByRole("region", { name: "What members may do themselves" });
+    await section.getByLabel("Members may pause their membership").setChecked(on);
+    await section.getByLabel("Pause days a member may take in any twelve months").fill("14");
+    await section.getByLabel("Members may cancel their membership").setChecked(on);
+    await section.getByLabel(/^Notice a member gives to cancel/).fill("14");
+    await section.getByRole("button", { name: "Save" }).click();
+    await expect(admin.getByText("What members may do saved").first()).toBeVisible();
+  };
+  await signIn(admin);
+  await selfService(true);
+
+  try {
+    const email = uniqueEmail("pat.pause", test.info());
+    await registerAndVerify(page, `Pat Pause ${test.info().project.name}`, email);
+    await addPhoto(page);
+    await addCard(page, "4242 4242 4242 4242");
+    await page.goto(`${SIGNUP}/confirm-subscription`);
+    await fillDetails(page);
+    if (!jsEnabled(test.info())) await page.getByRole("button", { name: "Work out my payments" }).click();
+    if (!jsEnabled(test.info())) await page.getByLabel(/I accept/).check();
+    await page.getByRole("button", { name: /^Join and pay \$/ }).click();
+    await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
+
+    // Pause: the preview first (what the next payment becomes), then confirm.
+    await page.goto(`${SIGNUP}/membership`);
+    await page.getByRole("link", { name: "Pause my membership" }).click();
+    await expect(page.getByRole("heading", { name: "Pause your membership" })).toBeVisible();
+    await page.getByLabel("First day of your pause").fill(aucklandDay(20));
+    await page.getByLabel("The day you are back").fill(aucklandDay(40));
+    await page.getByRole("button", { name: "See what changes" }).click();
+    // Twenty days is over the gym's fourteen: refused, with the dates kept.
+    await expect(page.getByText("You can pause for at most 14 more days in this twelve months (14 a year)")).toBeVisible();
+    await expect(page.getByLabel("First day of your pause")).toHaveValue(aucklandDay(20));
+    await page.getByLabel("The day you are back").fill(aucklandDay(27));
+    await page.getByRole("button", { name: "See what changes" }).click();
+    await expect(page.getByTestId("effect")).toContainText("7 days");
+    await expectNoAxeViolations(page, "pause preview");
+    await page.screenshot({ path: `test-results/member-pause-${test.info().project.name}.png`, fullPage: true });
+    await page.getByRole("button", { name: "Pause my membership" }).click();
+    await expect(page).toHaveURL(`${SIGNUP}/membership`);
+    await expect(page.getByText("Your membership is paused").first()).toBeVisible();
+    await expect.poll(async () => (await lastMailTo(page, email))?.subject).toBe("Your membership is paused");
+
+    // Cancel with fourteen days' notice: the payments still taken are said before confirming.
+    await page.getByRole("link", { name: "Cancel my membership" }).click();
+    await page.getByRole("button", { name: "See what changes" }).click();
+    await expect(page.getByText("Choose at least one reason")).toBeVisible();
+    await page.getByLabel("Cost").check();
+    await page.getByRole("button", { name: "See what changes" }).click();
+    await expect(page.getByTestId("effect")).toContainText("You can use the gym");
+    await expectNoAxeViolations(page, "cancel preview");
+    await page.screenshot({ path: `test-results/member-cancel-${test.info().project.name}.png`, fullPage: true });
+    await page.getByRole("button", { name: "Cancel my membership" }).click();
+    await expect(page).toHaveURL(`${SIGNUP}/membership`);
+    await expect(page.getByRole("region", { name: "Membership", exact: true }).first()).toContainText(/Cancelling|Cancelled/);
+
+    // Changed their mind: undone, and the membership carries on.
+    await page.getByRole("link", { name: "Undo my cancellation" }).click();
+    await page.getByRole("button", { name: "See what changes" }).click();
+    await page.getByRole("button", { name: "Undo my cancellation" }).click();
+    await expect(page).toHaveURL(`${SIGNUP}/membership`);
+    await expect(page.getByText("Your membership carries on").first()).toBeVisible();
+    await expect(page.getByRole("link", { name: "Cancel my membership" })).toBeVisible();
+  } finally {
+    await selfService(false);
+    await adminContext.close();
+  }
+});

@@ -49,6 +49,9 @@ export function StatusCard({ subscription: s }: { subscription: MemberDetail["la
       <dl className="mt-3 divide-y divide-slate-100">
         {s.state === "paused" ? <Row label="Paused">{`${day(s.pause_start_at)} to ${s.pause_end_at ? day(s.pause_end_at) : "further notice"}`}</Row> : null}
         {s.state === "cancelled" ? <Row label="Cancelled">{day(s.cancelled_at)}</Row> : null}
+        {s.scheduled_cancellation ? (
+          <Row label="Cancelling">{`Access until ${day(s.scheduled_cancellation.access_until)}${s.scheduled_cancellation.requested_at ? `, asked on ${day(s.scheduled_cancellation.requested_at)}` : ""}`}</Row>
+        ) : null}
         {s.undo_cancellation_until ? <Row label="Can be undone until">{day(s.undo_cancellation_until)}</Row> : null}
         {s.state === "grace_period" ? <Row label="Grace period ends">{day(s.grace_period_ends_at)}</Row> : null}
         {s.state === "upcoming" ? <Row label="Upcoming">{s.upcoming_state === "failed" ? "First payment failed" : "Not started yet"}</Row> : null}

@@ -6,6 +6,7 @@ import { capitaliseWords } from "../../../domain/names";
 import { formatCents } from "../../../domain/money";
 import type { StatusColour } from "../../../domain/subscription";
 import { COLOUR_CLASSES } from "../members/status-badge";
+export { CardAfter, chargeText, ConfirmStep, EffectRow, PreviewButton } from "./effect-parts";
 import { useInDialog } from "./in-place";
 
 /**
@@ -83,73 +84,6 @@ function NowLine({ view }: { view: MembershipSummary }) {
   );
 }
 
-export const chargeText = (c: { day: string; amount: number } | null | undefined) => (c ? `${formatCents(c.amount)} on ${formatDay(c.day)}` : "None");
-
-/** One line of an effect: what it is, before → after. */
-export function EffectRow({ label, before, after }: { label: string; before?: ReactNode; after: ReactNode }) {
-  return (
-    <div className="grid grid-cols-1 gap-1 py-2 text-sm sm:grid-cols-3">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="sm:col-span-2">
-        {before !== undefined ? (
-          <>
-            <span className="text-slate-500 line-through decoration-slate-400">{before}</span>
-            <span aria-hidden="true"> → </span>
-            <span className="sr-only"> becomes </span>
-          </>
-        ) : null}
-        <span className="font-medium text-slate-900">{after}</span>
-      </dd>
-    </div>
-  );
-}
-
-export function CardAfter({ card }: { card: { label: string; colour: StatusColour; detail: string } }) {
-  return (
-    <span className="inline-flex flex-wrap items-center gap-2">
-      <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${COLOUR_CLASSES[card.colour]}`}>{card.label}</span>
-      <span>{card.detail}</span>
-    </span>
-  );
-}
-
-/**
- * The previewed effect and the button that applies it. The form's values travel with it (`previewed`); a
- * confirmation of other values is previewed again by the server.
- */
-export function ConfirmStep({
-  previewed,
-  title = "What this will do",
-  confirm,
-  pending,
-  children,
-}: {
-  previewed: string;
-  title?: string;
-  confirm: string;
-  pending: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <section aria-labelledby="effect-heading" className="rounded-lg border border-brand-200 bg-brand-50/40 p-4" data-testid="effect">
-      <h2 id="effect-heading" className="font-semibold" tabIndex={-1}>
-        {title}
-      </h2>
-      <dl className="mt-2 divide-y divide-slate-200">{children}</dl>
-      <input type="hidden" name="previewed" value={previewed} />
-      <button
-        type="submit"
-        name="intent"
-        value="confirm"
-        disabled={pending}
-        className="mt-4 rounded-md bg-brand-600 px-4 py-2 font-semibold text-white shadow-sm hover:bg-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-500 focus:ring-offset-2 disabled:opacity-60"
-      >
-        {confirm}
-      </button>
-    </section>
-  );
-}
-
 /** An e-mail as the member will get it, inside an effect: who it goes to, where replies go, its subject and text. */
 export function EmailPreview({
   title,
@@ -175,20 +109,6 @@ export function EmailPreview({
         <pre className="mt-2 whitespace-pre-wrap font-sans text-slate-800">{email.text}</pre>
       </dd>
     </div>
-  );
-}
-
-export function PreviewButton({ pending, children = "Preview" }: { pending: boolean; children?: ReactNode }) {
-  return (
-    <button
-      type="submit"
-      name="intent"
-      value="preview"
-      disabled={pending}
-      className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 disabled:opacity-60"
-    >
-      {children}
-    </button>
   );
 }
 

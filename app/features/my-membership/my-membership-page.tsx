@@ -27,6 +27,11 @@ export interface MyMembershipData {
   door: { allowed: boolean; reason: string };
   payment_method: { kind: "card" | "bank"; text: string } | null;
   payments: { data: Payment[]; meta: { page: number; pages: number; total: number } };
+  actions: {
+    pause: { offered: boolean; allowed: boolean; days_left: number };
+    cancel: { offered: boolean; allowed: boolean; notice_days: number };
+    undo: { allowed: boolean; scheduled: boolean };
+  };
 }
 
 const OUTCOME = { successful: "Paid", not_failed: "In progress", failed: "Failed" } as const;
@@ -47,6 +52,10 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
         {d.gym ? `, at ${d.gym.name}` : ""}.{" "}
         <Link to="/membership/details" className="font-medium text-brand-700 underline">
           Your details
+        </Link>{" "}
+        ·{" "}
+        <Link to="/membership/messages" className="font-medium text-brand-700 underline">
+          Messages
         </Link>
       </p>
       <StatusCard subscription={d.membership} />
@@ -73,6 +82,40 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
         <p className="mt-1 text-slate-700">{d.door.allowed ? "Your door access is on." : `Your door access is off: ${d.door.reason}`}</p>
         <h2 className="mt-4 font-semibold text-slate-900">How you pay</h2>
         <p className="mt-1 text-slate-700">{d.payment_method ? d.payment_method.text : "No way to pay is connected."}</p>
+      </section>
+
+      <section aria-labelledby="manage-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+        <h2 id="manage-heading" className="font-semibold text-slate-900">
+          Pause or cancel
+        </h2>
+        {d.actions.pause.allowed || d.actions.cancel.allowed || d.actions.undo.allowed ? (
+          <ul className="mt-2 space-y-2">
+            {d.actions.pause.allowed ? (
+              <li>
+                <Link to="/membership/pause" className="font-medium text-brand-700 underline">
+                  Pause my membership
+                </Link>{" "}
+                <span className="text-slate-600">({d.actions.pause.days_left} pause days left this year)</span>
+              </li>
+            ) : null}
+            {d.actions.undo.allowed ? (
+              <li>
+                <Link to="/membership/cancel" className="font-medium text-brand-700 underline">
+                  Undo my cancellation
+                </Link>
+              </li>
+            ) : d.actions.cancel.allowed ? (
+              <li>
+                <Link to="/membership/cancel" className="font-medium text-brand-700 underline">
+                  Cancel my membership
+                </Link>
+                {d.actions.cancel.notice_days ? <span className="text-slate-600"> ({d.actions.cancel.notice_days} days&apos; notice)</span> : null}
+              </li>
+            ) : null}
+          </ul>
+        ) : (
+          <p className="mt-1 text-slate-700">To pause or cancel your membership, ask the gym at the desk or send them a message.</p>
+        )}
       </section>
 
       <section aria-labelledby="payments-heading" className="rounded-lg border border-slate-200 bg-white p-4">

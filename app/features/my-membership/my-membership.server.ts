@@ -23,8 +23,12 @@ export async function loadMyMembership(args: ApiContext) {
   const { me, api } = await requireJoinedMember(args);
   const page = Math.max(1, Number(new URL(args.request.url).searchParams.get("page")) || 1);
   try {
-    const [membership, payments] = await Promise.all([api.get("/me/membership"), api.get("/me/payments", { query: { page: String(page) } })]);
-    return withDateTexts({ name: me.name, email: me.email, ...membership, payments });
+    const [membership, payments, actions] = await Promise.all([
+      api.get("/me/membership"),
+      api.get("/me/payments", { query: { page: String(page) } }),
+      api.get("/me/membership/actions"),
+    ]);
+    return withDateTexts({ name: me.name, email: me.email, ...membership, payments, actions });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

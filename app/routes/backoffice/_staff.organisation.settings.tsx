@@ -69,6 +69,20 @@ const SECTIONS: Record<string, Section<number>> = {
     summary: "Member e-mails saved",
     fields: ["payment_receipts", "signup_reminders"],
   },
+  "self-service": {
+    save: (api, id, f) =>
+      api.put("/organisations/:id/member-self-service", {
+        params: { id },
+        body: {
+          members_may_pause: on(f, "members_may_pause"),
+          member_pause_days_per_year: text(f, "member_pause_days_per_year"),
+          members_may_cancel: on(f, "members_may_cancel"),
+          member_cancel_notice_days: text(f, "member_cancel_notice_days"),
+        },
+      }),
+    summary: "What members may do saved",
+    fields: ["members_may_pause", "member_pause_days_per_year", "members_may_cancel", "member_cancel_notice_days"],
+  },
   terms: {
     save: (api, id, f) => api.put("/organisations/:id/membership-terms", { params: { id }, body: { text: text(f, "text"), url: text(f, "url") } }),
     summary: "Membership terms saved",
@@ -115,6 +129,18 @@ export default function OrganisationSettings() {
         <SettingsSection id="member-mail" title="Member e-mails" intent="member-mail" result={result} hint="E-mails members get besides the ones they need (sign-in codes, failed payments, changes to their membership). Members can turn e-mails off themselves.">
           <SwitchSetting result={result} intent="member-mail" name="payment_receipts" label="A receipt for each successful payment" on={o.payment_receipts} />
           <SwitchSetting result={result} intent="member-mail" name="signup_reminders" label="One reminder, a day later, to people who stopped part way through joining" on={o.signup_reminders} />
+        </SettingsSection>
+        <SettingsSection
+          id="self-service"
+          title="What members may do themselves"
+          intent="self-service"
+          result={result}
+          hint="On their membership page on the sign-up app, with the same preview staff see. A term that costs a break fee to leave is always the gym's to cancel."
+        >
+          <SwitchSetting result={result} intent="self-service" name="members_may_pause" label="Members may pause their membership" on={o.member_self_service.members_may_pause} />
+          <TextSetting result={result} intent="self-service" name="member_pause_days_per_year" label="Pause days a member may take in any twelve months" type="number" value={String(o.member_self_service.member_pause_days_per_year)} />
+          <SwitchSetting result={result} intent="self-service" name="members_may_cancel" label="Members may cancel their membership" on={o.member_self_service.members_may_cancel} />
+          <TextSetting result={result} intent="self-service" name="member_cancel_notice_days" label="Notice a member gives to cancel (days; 0: at the end of the paid period)" type="number" value={String(o.member_self_service.member_cancel_notice_days)} />
         </SettingsSection>
         <SettingsSection id="terms" title="Membership terms" intent="terms" result={result} hint="What members accept when they join: your own words, shown on the sign-up app, or a link to your own page, or both. What a member accepted is kept with their membership.">
           <TextAreaSetting result={result} intent="terms" name="text" label="Terms" value={o.membership_terms.text ?? ""} />

@@ -67,6 +67,14 @@ export const organisations = pgTable("organisations", {
   /** The membership terms members accept on the confirm page: the organisation's own words, or a link to them. */
   membership_terms_text: text("membership_terms_text"),
   membership_terms_url: text("membership_terms_url"),
+  /**
+   * What members may do themselves on the sign-up app (issue 31, decision 0058), all off by default: pause, up to so
+   * many days in any twelve months; cancel, giving so many days' notice (0: at the end of the paid period).
+   */
+  members_may_pause: boolean("members_may_pause").notNull().default(false),
+  member_pause_days_per_year: integer("member_pause_days_per_year").notNull().default(28),
+  members_may_cancel: boolean("members_may_cancel").notNull().default(false),
+  member_cancel_notice_days: integer("member_cancel_notice_days").notNull().default(0),
   created_at: created(),
   updated_at: updated(),
 });
@@ -474,6 +482,13 @@ export const subscriptions = pgTable(
     terms_accepted_at: ts("terms_accepted_at"),
     /** What those terms were then: the organisation's text or link as the confirm page showed it. */
     terms_accepted: jsonb("terms_accepted").$type<{ text: string | null; url: string | null }>(),
+    /**
+     * A cancellation asked for with notice that runs past the paid period (decision 0058): access lasts until this
+     * period end, the payments before it are still taken, and the billing run applies the cancellation once the
+     * period ending here is paid for (server/subscriptions/scheduled-cancel.ts). Null when none is waiting.
+     */
+    cancel_at: ts("cancel_at"),
+    cancel_request: jsonb("cancel_request").$type<{ reasons: string[]; comments: string | null; requested_by: number; requested_at: string }>(),
     version: integer("version").notNull().default(1),
     created_at: created(),
     updated_at: updated(),

@@ -111,82 +111,6 @@ export function importInviteMail(to: string, name: string, gym: string, url: str
   return { to, subject: `${gym}: set up your membership`, text: `${lines.join("\n\n")}\n\n${url}`, html: layout(`Welcome to ${gym}'s new system`, lines, { label: "Set your password", url }) };
 }
 
-/** A member's personal-training appointment booked, moved or cancelled (issue 16). `when` is in New Zealand time. */
-export function appointmentMail(kind: "booked" | "moved" | "cancelled", to: string, name: string, p: { trainer: string; gym: string; when: string; was?: string }): Mail {
-  const subject = { booked: "Your session is booked", moved: "Your session has moved", cancelled: "Your session is cancelled" }[kind];
-  const lines = [
-    `Hi ${name},`,
-    kind === "booked"
-      ? `Your session with ${p.trainer} at ${p.gym} is booked for ${p.when}.`
-      : kind === "moved"
-        ? `Your session with ${p.trainer} at ${p.gym} has moved from ${p.was} to ${p.when}.`
-        : `Your session with ${p.trainer} at ${p.gym} on ${p.when} is cancelled.`,
-    "If that does not suit you, reply to the gym in the app.",
-  ];
-  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
-}
-
-/** A member's recurring sessions (issue 16) booked, changed from a date, or ended. `pattern` says the days and times. */
-export function seriesMail(kind: "booked" | "changed" | "ended", to: string, name: string, p: { trainer: string; gym: string; pattern: string; from: string }): Mail {
-  const subject = { booked: "Your regular sessions are booked", changed: "Your regular sessions have changed", ended: "Your regular sessions are ending" }[kind];
-  const lines = [
-    `Hi ${name},`,
-    kind === "booked"
-      ? `Your regular sessions with ${p.trainer} at ${p.gym} are booked: ${p.pattern}.`
-      : kind === "changed"
-        ? `From ${p.from}, your regular sessions with ${p.trainer} at ${p.gym} are: ${p.pattern}. Sessions before then stay as they were.`
-        : `Your regular sessions with ${p.trainer} at ${p.gym} (${p.pattern}) end: the last one is before ${p.from}.`,
-    "If that does not suit you, reply to the gym in the app.",
-  ];
-  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
-}
-
-/** A charge that did not go through but may on a later try (domain/failures.ts: a soft decline). */
-export function paymentFailedMail(to: string, name: string, p: { amount: string; gym: string; retryOn: string | null; graceEnds: string | null; url: string }): Mail {
-  const lines = [
-    `Hi ${name},`,
-    `Your ${p.gym} membership payment of ${p.amount} did not go through.`,
-    p.retryOn ? `We will try again on ${p.retryOn}. If your card or bank details have changed, update them before then.` : "If your card or bank details have changed, please update them.",
-    ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
-  ];
-  return { to, subject: `Your ${p.gym} payment did not go through`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your payment did not go through", lines, { label: "Update your payment method", url: p.url }) };
-}
-
-/** A payment method that cannot be charged again as it is (a hard decline: a lost or expired card, a cancelled direct debit, a bank to connect again). */
-export function cardUnusableMail(to: string, name: string, p: { amount: string; gym: string; reason: string; graceEnds: string | null; url: string }): Mail {
-  const lines = [
-    `Hi ${name},`,
-    `We could not take your ${p.gym} membership payment of ${p.amount}: ${p.reason}. We will not try this payment method again.`,
-    "Please add a new card or another payment method.",
-    ...(p.graceEnds ? [`Your membership keeps working until ${p.graceEnds}; after that it stops until the payment is made.`] : []),
-  ];
-  return { to, subject: `Please update your payment method for ${p.gym}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Please update your payment method", lines, { label: "Update your payment method", url: p.url }) };
-}
-
-/** The grace period after a failed payment is about to run out. */
-export function graceEndingMail(to: string, name: string, p: { gym: string; owing: string; ends: string; url: string }): Mail {
-  const lines = [`Hi ${name},`, `Your ${p.gym} membership has ${p.owing} unpaid. It stops working on ${p.ends} unless the payment is made.`];
-  return { to, subject: `Your ${p.gym} membership stops on ${p.ends}`, text: `${lines.join("\n\n")}\n\nUpdate your payment method: ${p.url}`, html: layout("Your membership is about to stop", lines, { label: "Update your payment method", url: p.url }) };
-}
-
-/**
- * A member's price is changing (issue 12): from when, from what to what, and where to ask — the gym's
- * price_change_notification_reply_to is the Reply-To, so answers reach the gym, not our no-reply address.
- */
-export function priceChangeMail(
-  to: string,
-  name: string,
-  p: { gym: string; offering: string; fromAmount: string; toAmount: string; frequency: string; takesEffect: string; replyTo: string | null },
-): Mail {
-  const lines = [
-    `Hi ${name},`,
-    `Your ${p.gym} membership (${p.offering}) changes from ${p.fromAmount} to ${p.toAmount} ${p.frequency}, from ${p.takesEffect}.`,
-    "You don't need to do anything: the new amount is taken from your usual payment method from then on.",
-    p.replyTo ? "If you have a question, just reply to this e-mail." : `If you have a question, please contact ${p.gym}.`,
-  ];
-  return { to, subject: `Your ${p.gym} membership price is changing`, text: lines.join("\n\n"), html: layout("Your membership price is changing", lines), replyTo: p.replyTo };
-}
-
 /** A member who paid in full at the desk (issue 12): their membership, and the link to set a password and sign in. */
 export function pifInviteMail(to: string, name: string, p: { gym: string; offering: string; from: string; until: string | null; url: string }): Mail {
   const lines = [
@@ -195,32 +119,6 @@ export function pifInviteMail(to: string, name: string, p: { gym: string; offeri
     "Set a password to sign in, see your membership and keep your details up to date. The link works once, for seven days.",
   ];
   return { to, subject: `Welcome to ${p.gym}: set your password`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Welcome to ${p.gym}`, lines, { label: "Set your password", url: p.url }) };
-}
-
-/** Money going back to the member (issue 28): a refund made, or on its way through their card or bank. */
-/** A chargeback lost (issue 28): the member's bank took a payment back, so the amount is owing again. */
-export function chargebackMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; accessUntil: string | null }): Mail {
-  const lines = [
-    `Hi ${name},`,
-    `Your bank took back ${p.amount} of your ${p.gym} payment of ${p.paid} on ${p.paidOn} (a chargeback or a returned direct debit).`,
-    p.accessUntil
-      ? `The ${p.amount} is owing again. Your membership keeps working until ${p.accessUntil}; after that it stops until it is paid. Please pay it at the desk or ask the gym how.`
-      : `The ${p.amount} is owing again: please settle it with the gym.`,
-    "If you think this is a mistake, reply to the gym in the app.",
-  ];
-  const subject = `Your bank took back ${p.amount} paid to ${p.gym}`;
-  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
-}
-
-export function refundMail(to: string, name: string, p: { gym: string; amount: string; paid: string; paidOn: string; how: string; pending: boolean }): Mail {
-  const lines = [
-    `Hi ${name},`,
-    `${p.gym} has refunded ${p.amount} of your payment of ${p.paid} on ${p.paidOn}.`,
-    p.pending ? `${p.how}. It is on its way and can take a few business days to reach you.` : `${p.how}.`,
-    "If you have questions about it, reply to the gym in the app.",
-  ];
-  const subject = `${p.gym} refunded ${p.amount}`;
-  return { to, subject, text: lines.join("\n\n"), html: layout(subject, lines) };
 }
 
 /**

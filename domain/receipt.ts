@@ -18,13 +18,16 @@ export interface ReceiptFacts {
   adjustments: { id: number; in_words: string }[];
 }
 
-export function receiptRows(r: ReceiptFacts, dates: Pick<ReturnType<typeof dateWriters>, "dateTime" | "range">): [string, string][] {
+export function receiptRows(r: ReceiptFacts, dates: Pick<ReturnType<typeof dateWriters>, "date" | "dateTime" | "range">): [string, string][] {
   return [
     ["Paid on", r.paid_at ? dates.dateTime(r.paid_at) : "—"],
     [
       "For",
-      r.period_start_at && r.period_end_at
+      r.period_start_at && r.period_end_at && new Date(r.period_end_at) > new Date(r.period_start_at)
         ? `Membership, ${dates.range(r.period_start_at, r.period_end_at)}${r.is_pro_rata ? " (part period)" : ""}`
+        : // Paid in full without an end: its period starts and never ends.
+        r.period_start_at
+        ? `Membership from ${dates.date(r.period_start_at)}`
         : "Membership",
     ],
     ...(r.joining_fee ? [["Joining fee", formatCents(r.joining_fee)] as [string, string]] : []),

@@ -16,6 +16,7 @@ import { chargeCommitted } from "../billing/after-commit";
 import { ProviderError } from "../core/providers/errors";
 import { applyCancel, cancelEffect } from "./cancel";
 import { applyUndoCancel, undoEffect } from "./undo-cancel";
+import { withdrawScheduledCancel } from "./scheduled-cancel";
 import { doorAccess, recreateDoorLogin } from "./door";
 import { memberEvents } from "./events";
 import { loadMembership } from "./membership";
@@ -33,7 +34,7 @@ import type { PauseRequest } from "../../domain/schemas/subscriptions";
 import { pathId, readBody } from "../core/body";
 import type { ApiEnv } from "../core/context";
 import { organisationDoors } from "../doors/system";
-import { ApiError, notFound } from "../core/errors";
+import { ApiError, invalid, notFound } from "../core/errors";
 import { now, requireStaff } from "../core/middleware";
 import { assertCan, can, requireCan, visibleFields, type Capability } from "../core/permissions";
 import { findMember } from "../members/find";
@@ -117,6 +118,15 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const done = await applyUndoCancel(c.var.tenant, m, req.version, c.var.user!.row.id, now(c));
     tellAfterCommit(c, m, { kind: "undo-cancel", effect: done.effect });
     return c.json({ data: { effect: strip(done.effect), event: done.event, version: done.subscription.version } });
+  })
+  /** POST /api/subscriptions/{id}/withdraw-cancel: { version }: a cancellation waiting for its notice (decision 0058) is withdrawn. */
+  .post("/subscriptions/:id{[0-9]+}/withdraw-cancel", requireStaff, requireCan("subscriptions.write"), async (c) => {
+    const m = await membershipFor(c, subscriptionId(c), "subscriptions.write");
+    const req = await readBody(c, versionOnlyRequest);
+    if (!m.s.cancel_at || m.s.cancelled_at) throw invalid({ _: ["No cancellation is waiting on this membership"] });
+    const done = await withdrawScheduledCancel(c.var.tenant, m, req.version, c.var.user!.row.id);
+    tellAfterCommit(c, m, { kind: "undo-cancel", effect: { nextCharge: null } });
+    return c.json({ data: { event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/change-price-email-preview: the e-mail the member would get, before anything is scheduled. */
   .post("/subscriptions/change-price-email-preview", requireStaff, requireCan("subscriptions.write"), async (c) => {

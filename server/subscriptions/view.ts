@@ -89,6 +89,8 @@ export async function membershipView(t: Tenant, m: Membership, now: Date, rights
     scheduled_price_change: s.transition_to_price_id && m.toPrice ? { to_price_id: m.toPrice.id, amount: m.toPrice.amount, takes_effect: m.facts.priceChange?.from ?? null } : null,
     cancelled_at: iso(s.cancelled_at),
     undo_cancellation_until: iso(undoUntil),
+    /** A cancellation the member asked for with notice, waiting for its day (decision 0058). */
+    scheduled_cancellation: s.cancel_at ? { access_until: m.facts.cancelAt!, requested_at: s.cancel_request?.requested_at ?? null } : null,
     is_term_membership: Boolean(s.term_ends_at),
     term_ends_at: iso(s.term_ends_at),
     cooling_period_ends_at: iso(s.cooling_period_ends_at),
@@ -101,6 +103,7 @@ export async function membershipView(t: Tenant, m: Membership, now: Date, rights
       pause: rights.change && running && !isPif,
       cancel: rights.change && !s.cancelled_at,
       undo_cancel: rights.change && Boolean(undoUntil),
+      withdraw_cancel: rights.change && Boolean(s.cancel_at) && !s.cancelled_at,
       price_change: rights.change && running && !isPif,
       remove_price_change: rights.change && Boolean(s.transition_to_price_id),
       start_now: rights.change && !s.cancelled_at && s.upcoming_state === "upcoming" && !isPif,

@@ -219,4 +219,22 @@ describe("cancelling", () => {
     expect([after.cancel_at, after.cancel_request, after.cancelled_at]).toEqual([null, null, null]);
     expect((await lastEvent(s.id)).action).toBe("cancel.withdrawn");
   });
+
+  it("staff may withdraw a member's waiting cancellation; the member is told", async () => {
+    await rules({ members_may_cancel: true, member_cancel_notice_days: 14 });
+    const { user, s, b, version } = await member();
+    expect((await b.call("POST", "/api/me/membership/cancel", { reasons: ["cost"], version: await version() })).status).toBe(200);
+    const staffUser = await makeUser(env.db, { name: "Wren Withdraw", email: `wren${++n}@example.com`, password_hash: await hashPassword(PASSWORD) });
+    await addStaff(env.db, staffUser.id, org.id, "admin");
+    const staff = await signedIn(api, env.db, staffUser.email, PASSWORD);
+    const view = (await staff.call("GET", `/api/subscriptions/${s.id}`)).json.data;
+    expect([view.actions.withdraw_cancel, view.scheduled_cancellation.access_until]).toEqual([true, "2026-12-21"]);
+    expect((await staff.call("POST", `/api/subscriptions/${s.id}/withdraw-cancel`, { version: await version() })).status).toBe(200);
+    const [after] = await env.db.select().from(subscriptions).where(eq(subscriptions.id, s.id));
+    expect(after.cancel_at).toBeNull();
+    expect([(await lastEvent(s.id)).action, (await lastEvent(s.id)).actor_id]).toEqual(["cancel.withdrawn", staffUser.id]);
+    expect((await mailsTo(user.email))[0].text).toContain("Wren Withdraw at Kingsland undid the cancellation");
+    const again = await staff.call("POST", `/api/subscriptions/${s.id}/withdraw-cancel`, { version: await version() });
+    expect([again.status, again.json.errors._]).toEqual([422, ["No cancellation is waiting on this membership"]]);
+  });
 });

@@ -257,6 +257,7 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/subscriptions/:id/pause": { body: () => ({ action: "credit", days: 5, version: 1 }) },
   "POST /api/subscriptions/:id/cancel": { body: () => ({ when: "now", reasons: ["cost"], version: 1 }) },
   "POST /api/subscriptions/:id/undo-cancel": { body: () => ({ version: 1 }) },
+  "POST /api/subscriptions/:id/withdraw-cancel": { body: () => ({ version: 1 }) },
   "POST /api/subscriptions/change-price-email-preview": { body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end" }) },
   "POST /api/subscriptions/schedule-price-change": {
     body: (i) => ({ subscription_id: i.bravoSubscription, price_id: i.bravoPrice, from: "period_end", version: 1 }),

@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FieldErrors, FormErrors } from "../../components/field";
 
@@ -49,11 +48,6 @@ export function AskTheGym({ children }: { children: ReactNode }) {
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
       <p>{children}</p>
-      <p className="mt-3">
-        <Link to="/membership" className="font-medium text-brand-700 underline">
-          Back to your membership
-        </Link>
-      </p>
     </section>
   );
 }

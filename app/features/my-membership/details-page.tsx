@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint } from "@conform-to/zod";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { Field, FormErrors, SubmitButton } from "../../components/field";
 import { MemberFrame } from "./member-frame";
 
@@ -69,7 +69,7 @@ export function MyDetailsPage({
     },
   });
   return (
-    <MemberFrame title="Your details">
+    <MemberFrame back title="Your details">
       <Form method="post" {...getFormProps(form)} className="space-y-6 rounded-lg border border-slate-200 bg-white p-4">
         <FormErrors id={form.errorId} errors={form.errors} />
         <fieldset className="space-y-3">
@@ -104,11 +104,6 @@ export function MyDetailsPage({
         </fieldset>
         <SubmitButton pending={busy}>Save my details</SubmitButton>
       </Form>
-      <p className="text-center text-sm">
-        <Link to="/membership" className="font-medium text-brand-700 underline">
-          Back to your membership
-        </Link>
-      </p>
     </MemberFrame>
   );
 }

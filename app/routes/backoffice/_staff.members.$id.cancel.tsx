@@ -10,6 +10,9 @@ import { TextAreaField } from "../../components/form-controls";
 import { ActionPage, CardAfter, chargeText, ConfirmStep, EffectRow, memberName, PreviewButton, useWhen } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
 import { withDateTexts } from "../../lib/date-texts.server";
+import { readForm } from "../../lib/forms.server";
+import { redirectForApiError } from "../../lib/session.server";
+import { redirectWithToast } from "../../lib/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Cancel · Gym Membership" }];
 
@@ -26,6 +29,19 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const { id, api, view } = await membershipPage(args, "cancel").catch(() => membershipPage(args, "undo_cancel"));
   const subscription = view!.id;
+  // A cancellation the member asked for with notice, waiting for its day: withdrawn in one step (it takes nothing).
+  if ((await readForm(args.request.clone())).get("form") === "withdraw") {
+    try {
+      await api.post("/subscriptions/:id/withdraw-cancel", { params: { id: subscription }, body: { version: view!.version } });
+    } catch (err) {
+      redirectForApiError(args.request, err);
+    }
+    return redirectWithToast(
+      `/members/${id}`,
+      { severity: "success", summary: "Cancellation withdrawn", detail: "The membership carries on, charged as before." },
+      api.headers,
+    );
+  }
   if (view!.actions.undo_cancel) {
     return previewOrConfirm(args, undoCancelRequest, api, {
       to: `/members/${id}`,
@@ -64,6 +80,7 @@ export default function CancelPage() {
   const pending = useNavigation().state === "submitting";
   return (
     <ActionPage memberId={member.id} memberName={memberName(member)} title={view.actions.undo_cancel ? "Undo the cancellation" : "Cancel"} view={view}>
+      {view.scheduled_cancellation && view.actions.withdraw_cancel ? <WithdrawForm view={view} pending={pending} /> : null}
       {view.actions.undo_cancel ? <UndoForm view={view} answer={answer} pending={pending} /> : <CancelForm view={view} answer={answer} pending={pending} />}
     </ActionPage>
   );
@@ -151,6 +168,26 @@ function CancelForm({ view, answer, pending }: { view: View; answer: Answer; pen
           <EffectRow label="Status card" after={<CardAfter card={effect.card} />} />
         </ConfirmStep>
       ) : null}
+    </Form>
+  );
+}
+
+/** The member's own cancellation, waiting for its notice to run (decision 0058): staff may withdraw it, or cancel over it below. */
+function WithdrawForm({ view, pending }: { view: View; pending: boolean }) {
+  return (
+    <Form method="post" className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+      <input type="hidden" name="form" value="withdraw" />
+      <p>
+        The member asked to cancel, with the gym&apos;s notice: access until {formatDay(view.scheduled_cancellation!.access_until)}, and the payments until then
+        are still taken. A cancellation made below replaces it.
+      </p>
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md border border-amber-300 bg-white px-3 py-1.5 font-semibold text-amber-900 hover:bg-amber-100 disabled:opacity-60"
+      >
+        Withdraw the member&apos;s cancellation
+      </button>
     </Form>
   );
 }

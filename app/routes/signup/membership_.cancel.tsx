@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
 import { CANCELLATION_REASON_LABELS, CANCELLATION_REASONS } from "../../../domain/schemas/subscriptions";
@@ -27,7 +27,7 @@ export default function CancelMine() {
   const undoing = answer?.preview && !effect ? answer.preview : null;
   const chosen = new Set([sent(reply, "reasons") ?? []].flat());
   return (
-    <MemberFrame title={actions.undo.allowed ? "Undo your cancellation" : "Cancel your membership"} gym={membership.gym?.name}>
+    <MemberFrame back title={actions.undo.allowed ? "Undo your cancellation" : "Cancel your membership"} gym={membership.gym?.name}>
       {actions.undo.allowed ? (
         <Form method="post" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
           <input type="hidden" name="form" value="undo" />
@@ -101,11 +101,6 @@ export default function CancelMine() {
           ) : null}
         </Form>
       )}
-      <p className="text-center text-sm">
-        <Link to="/membership" className="font-medium text-brand-700 underline">
-          Back to your membership
-        </Link>
-      </p>
     </MemberFrame>
   );
 }

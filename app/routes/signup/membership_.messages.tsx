@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { FieldErrors } from "../../components/field";
 import { useDates } from "../../lib/date-texts";
@@ -32,7 +32,7 @@ export default function MyMessages() {
     return () => clearInterval(timer);
   }, [on, revalidator]);
   return (
-    <MemberFrame title="Messages">
+    <MemberFrame back title="Messages">
       {!on ? (
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
           Your gym does not take messages here. Ask at the desk, or call them.
@@ -81,11 +81,6 @@ export default function MyMessages() {
           </Form>
         </>
       )}
-      <p className="text-center text-sm">
-        <Link to="/membership" className="font-medium text-brand-700 underline">
-          Back to your membership
-        </Link>
-      </p>
     </MemberFrame>
   );
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { shiftCalendarDay } from "../../../domain/calendar-day";
 import { CardAfter, chargeText, ConfirmStep, EffectRow, PreviewButton } from "../../features/membership/effect-parts";
 import { AskTheGym, DateField, FormProblems, type Reply } from "../../features/my-membership/action-form-bits";
@@ -20,7 +20,7 @@ export default function PauseMine() {
   const effect = answer?.preview && "days" in answer.preview ? answer.preview : null;
   const tomorrow = shiftCalendarDay(today, 1);
   return (
-    <MemberFrame title="Pause your membership" gym={membership.gym?.name}>
+    <MemberFrame back title="Pause your membership" gym={membership.gym?.name}>
       {!actions.pause.allowed ? (
         <AskTheGym>
           {actions.pause.offered
@@ -48,11 +48,6 @@ export default function PauseMine() {
           ) : null}
         </Form>
       )}
-      <p className="text-center text-sm">
-        <Link to="/membership" className="font-medium text-brand-700 underline">
-          Back to your membership
-        </Link>
-      </p>
     </MemberFrame>
   );
 }

@@ -28,9 +28,17 @@ export async function lastMailTo(page: Page, to: string) {
   return mails.find((m) => m.to === to);
 }
 
+/** Every e-mail to `to` in the demo outbox, newest first: for a mail that a job sends beside others (their order is not fixed). */
+export async function mailsTo(page: Page, to: string) {
+  const res = await page.request.get(`${BACKOFFICE}/dev/mail.json`);
+  expect(res.ok()).toBeTruthy();
+  return ((await res.json()) as { to: string; subject: string; text: string }[]).filter((m) => m.to === to);
+}
+
+/** The newest sign-in or confirmation code e-mailed to `to` (a receipt's number, R-000123, is not a code). */
 export async function codeFor(page: Page, to: string) {
-  const mail = await lastMailTo(page, to);
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  const mail = (await mailsTo(page, to)).find((m) => /^(Your sign-in code|Confirm your e-mail address)$/.test(m.subject));
+  const code = mail?.text.match(/Your code is (\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, codeFor, jsEnabled, lastMailTo, PASSWORD, registerAndVerify, signIn, SIGNUP, uniqueEmail } from "./helpers";
+import { BACKOFFICE, codeFor, jsEnabled, lastMailTo, mailsTo, PASSWORD, registerAndVerify, signIn, SIGNUP, uniqueEmail } from "./helpers";
 
 /** Issue 31: members sign in on the sign-up host, by password or by an e-mailed link, and pick up where they left off. */
 
@@ -189,6 +189,7 @@ test("a member writes to their gym, and the gym's reply arrives in the thread an
   // With JavaScript the thread brings it in by itself; without, the next load shows it.
   if (!jsEnabled(test.info())) await page.reload();
   await expect(thread).toContainText(answer, { timeout: 20_000 });
-  await expect.poll(async () => (await lastMailTo(page, "member@example.com"))?.subject).toMatch(/ at Demo Fitness .* replied to you$/);
-  expect((await lastMailTo(page, "member@example.com"))!.text).toContain(answer);
+  await expect
+    .poll(async () => (await mailsTo(page, "member@example.com")).some((m) => / replied to you$/.test(m.subject) && m.text.includes(answer)))
+    .toBe(true);
 });

@@ -66,8 +66,6 @@ function chargeAfterCommit(c: Context<ApiEnv>, paymentIds: number[], subscriptio
 /** A payment written as received (cash, EFTPOS, a transfer that arrived): its receipt goes now, not at the next minute. */
 const receiptsAfterCommit = (c: Context<ApiEnv>) => c.var.afterCommit(async () => c.var.deps.jobs?.start("member-mail"));
 
-/** The member hears of a change staff made, once it is committed (server/member-mail/membership-changes.ts). */
-const tellAfterCommit = tellChangeAfterCommit;
 
 /** A pause request's change in the member's words; a credit of pause days is staff's bookkeeping, not news. */
 export function pauseChange(req: PauseRequest, effect: ReturnType<typeof pauseEffect>): MembershipChange | null {
@@ -97,7 +95,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     if (req.preview) return c.json({ data: { preview: pauseEffect(m, req, now(c)) } });
     const done = await applyPause(c.var.tenant, m, req, c.var.user!.row.id, now(c));
     const change = pauseChange(req, done.effect);
-    if (change) tellAfterCommit(c, m, change);
+    if (change) tellChangeAfterCommit(c, m, change);
     return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/{id}/cancel: { when, reasons, comments?, version, preview? } */
@@ -106,7 +104,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, cancelRequest);
     if (req.preview) return c.json({ data: { preview: cancelEffect(m, req, now(c)) } });
     const done = await applyCancel(c.var.tenant, m, req, c.var.user!.row.id, now(c));
-    tellAfterCommit(c, m, { kind: "cancel", when: req.when, effect: done.effect });
+    tellChangeAfterCommit(c, m, { kind: "cancel", when: req.when, effect: done.effect });
     if (done.feePaymentId) chargeAfterCommit(c, [done.feePaymentId], m.s.id);
     return c.json({ data: { effect: done.effect, event: done.event, version: done.subscription.version } });
   })
@@ -116,7 +114,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, undoCancelRequest);
     if (req.preview) return c.json({ data: { preview: strip(await undoEffect(c.var.tenant, m, now(c))) } });
     const done = await applyUndoCancel(c.var.tenant, m, req.version, c.var.user!.row.id, now(c));
-    tellAfterCommit(c, m, { kind: "undo-cancel", effect: done.effect });
+    tellChangeAfterCommit(c, m, { kind: "undo-cancel", effect: done.effect });
     return c.json({ data: { effect: strip(done.effect), event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/{id}/withdraw-cancel: { version }: a cancellation waiting for its notice (decision 0058) is withdrawn. */
@@ -125,7 +123,7 @@ export const subscriptionRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, versionOnlyRequest);
     if (!m.s.cancel_at || m.s.cancelled_at) throw invalid({ _: ["No cancellation is waiting on this membership"] });
     const done = await withdrawScheduledCancel(c.var.tenant, m, req.version, c.var.user!.row.id);
-    tellAfterCommit(c, m, { kind: "undo-cancel", effect: { nextCharge: null } });
+    tellChangeAfterCommit(c, m, { kind: "undo-cancel", effect: { nextCharge: null } });
     return c.json({ data: { event: done.event, version: done.subscription.version } });
   })
   /** POST /api/subscriptions/change-price-email-preview: the e-mail the member would get, before anything is scheduled. */

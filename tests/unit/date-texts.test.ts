@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDate, formatDateRange, formatDateTime, formatLocal, formatTime } from "../../domain/dates";
-import { dateWriters } from "../../app/lib/date-texts";
+import { dateWriters } from "../../domain/date-writers";
 import { withDateTexts } from "../../app/lib/date-texts.server";
 
 describe("dates written by the loader, read in the browser", () => {

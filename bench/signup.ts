@@ -7,8 +7,9 @@
  *
  * It starts the production build (run `npm run build` first) on a fresh embedded database with the demo, and walks
  * four people through the API to the step each page needs (the sandbox card page included).
+ * Then a joined member's own pages (issue 31): sign-in, membership, how they pay, details, messages, pause, cancel.
  * Budgets (issue 30): at most 110 KB gzipped JavaScript on every sign-up page (each is usable with none: the e2e no-js
- * project), an LCP of at most 1.5 s and a TBT of at most 200 ms for the three pages Lighthouse measures.
+ * project), an LCP of at most 1.5 s and a TBT of at most 200 ms for the pages Lighthouse measures.
  */
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -171,6 +172,14 @@ async function main() {
       { name: "connect-akahu", path: "/connect-akahu", cookie: photographed, lighthouse: false },
       { name: "confirm-subscription", path: "/confirm-subscription", cookie: paying, lighthouse: true },
       { name: "welcome-to-gym", path: "/welcome-to-gym", cookie: joined, lighthouse: false },
+      // A member's own pages (issue 31), held to the same budgets: the sign-in and the two they open most.
+      { name: "sign-in", path: "/sign-in", lighthouse: true },
+      { name: "membership", path: "/membership", cookie: joined, lighthouse: true },
+      { name: "membership/payment", path: "/membership/payment", cookie: joined, lighthouse: true },
+      { name: "membership/details", path: "/membership/details", cookie: joined, lighthouse: false },
+      { name: "membership/messages", path: "/membership/messages", cookie: joined, lighthouse: false },
+      { name: "membership/pause", path: "/membership/pause", cookie: joined, lighthouse: false },
+      { name: "membership/cancel", path: "/membership/cancel", cookie: joined, lighthouse: false },
     ];
     chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
     const rows: string[][] = [["page", "HTML KB", "JS files", "JS gzip KB", "LCP ms (median)", "LCP runs", "FCP ms", "TBT ms", "LCP applied", "verdict"]];
@@ -222,7 +231,7 @@ async function main() {
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     console.log(`\nsign-up pages (HTML gzipped; Lighthouse ${RUNS} runs each: default mobile emulation, simulated throttling; Debian's Chromium)`);
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
-    console.log(`budgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; LCP ≤ ${LCP_BUDGET_MS} ms and TBT ≤ ${TBT_BUDGET_MS} ms (medians of the simulated runs) for register, choose-payment-method and confirm-subscription`);
+    console.log(`budgets: JS ≤ ${JS_BUDGET_KB} KB gzipped per page; LCP ≤ ${LCP_BUDGET_MS} ms and TBT ≤ ${TBT_BUDGET_MS} ms (medians of the simulated runs) for register, choose-payment-method, confirm-subscription, sign-in, membership and membership/payment`);
     console.log("LCP applied: one run under throttling Chrome applies itself (throttlingMethod devtools), for comparison; not the budget's measure");
   } finally {
     await chrome?.kill();

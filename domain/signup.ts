@@ -49,13 +49,15 @@ const STEP_STAGE: Record<SignupStep, number> = { "take-photo": 1, "choose-paymen
 /**
  * Where a member asking for `pathname` is sent, or null to stay. Nobody skips ahead of their next unfinished step;
  * a step already done may be visited again (retake the photo, connect another method after a decline); once the
- * membership stands every step leads to the welcome page, and before it stands the welcome page leads back.
+ * membership stands every step leads to the welcome page but the payment pages (a new card, a new bank), and before
+ * it stands the welcome page leads back.
  */
 export function signupRedirect(pathname: string, me: SignupProgress): `/${SignupStep}` | null {
   const next = nextSignupStep(me);
   const stage = STAGE[pathname];
   if (stage === undefined) return `/${next}`;
-  if (next === "welcome-to-gym") return stage === 4 ? null : "/welcome-to-gym";
+  // A joined member may use the payment pages again: changing how they pay starts at /membership/payment (issue 31).
+  if (next === "welcome-to-gym") return stage === 4 || stage === 2 ? null : "/welcome-to-gym";
   if (stage === 4 || stage > STEP_STAGE[next]) return `/${next}`;
   return null;
 }

@@ -10,6 +10,7 @@ import { billingRunUntil } from "../server/billing/run";
 import { openDatabase } from "../server/core/db/client";
 import { sandboxProviders } from "../server/core/providers/registry";
 import { simulatedClock } from "../server/core/providers/clock";
+import { applyDueCancellations } from "../server/subscriptions/scheduled-cancel";
 
 const USAGE = "Usage: npm run billing -- --until yyyy-MM-dd [--from yyyy-MM-dd]";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -30,12 +31,14 @@ if (!until || !DAY.test(until) || !DAY.test(from) || from > until) {
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || "./data/pglite" });
 try {
   const started = performance.now();
-  const r = await billingRunUntil(database.db, sandboxProviders(database.db, simulatedClock()), from, until);
+  let cancelled = 0;
+  // As the scheduler does: a cancellation that waited for its notice ends first, then the day's billing.
+  const r = await billingRunUntil(database.db, sandboxProviders(database.db, simulatedClock()), from, until, undefined, async (at) => (cancelled += await applyDueCancellations(database.db, at)));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `${r.days} days (${from} to ${until}) in ${seconds} s: ${r.started} subscriptions started, ${r.planned} charges planned, ${r.charged} paid, ${r.declined} declined, ` +
       `${r.lapsed} grace periods ran out (access stopped; ${r.doors.suspended} switched off at the door, ${r.doors.restored} back on), ` +
-      `${r.leftPending} still under way at the end (direct debits before their confirmation, bank payments awaiting the member's approval).`,
+      `${cancelled} cancellations that waited for their notice ended, ${r.leftPending} still under way at the end (direct debits before their confirmation, bank payments awaiting the member's approval).`,
   );
 } finally {
   await database.close();

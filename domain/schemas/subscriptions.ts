@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { optional, flag } from "./fields";
 import { PIF_PAYMENT_METHODS } from "../payment";
+import { CANCELLATION_REASONS } from "../cancellation-reasons";
 import { databaseId } from "./ids";
 import { email } from "./auth";
 import { MSG } from "./messages";
@@ -44,17 +45,7 @@ export const pauseRequest = z.discriminatedUnion("action", [
 ]);
 export type PauseRequest = z.infer<typeof pauseRequest>;
 
-export const CANCELLATION_REASONS = ["moving_away", "cost", "injury_or_health", "not_using_it", "joined_another_gym", "unhappy_with_service", "other"] as const;
-export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
-export const CANCELLATION_REASON_LABELS: Record<(typeof CANCELLATION_REASONS)[number], string> = {
-  moving_away: "Moving away",
-  cost: "Cost",
-  injury_or_health: "Injury or health",
-  not_using_it: "Not using it enough",
-  joined_another_gym: "Joined another gym",
-  unhappy_with_service: "Unhappy with the service",
-  other: "Other",
-};
+export { CANCELLATION_REASON_LABELS, CANCELLATION_REASONS, type CancellationReason } from "../cancellation-reasons";
 
 /** A form sends one value or several under one name. */
 const list = <T extends z.ZodTypeAny>(item: T) => z.preprocess((v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(item));
@@ -151,3 +142,11 @@ export const memberCancelRequest = z.object({
   ...common,
 });
 export type MemberCancelRequest = z.infer<typeof memberCancelRequest>;
+
+/** POST /api/me/membership/pay-owing (issue 31): a member paying what is owing now, with the way they pay now. */
+export const memberPayOwingRequest = z.object({
+  /** Made when the page was shown: the same form sent twice pays once. */
+  key: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page: its payment key is missing"),
+  ...common,
+});
+export type MemberPayOwingRequest = z.infer<typeof memberPayOwingRequest>;

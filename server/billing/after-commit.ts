@@ -1,4 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { Context } from "hono";
+import type { ApiEnv } from "../core/context";
+import { now } from "../core/middleware";
 import type { Db } from "../core/db/client";
 import { subscriptions } from "../core/db/schema";
 import type { Providers } from "../core/providers/registry";
@@ -27,4 +30,17 @@ export async function chargeCommitted(
   // A charge that paid the debt lets the member back in as it is written down (./outcomes.ts); a desk payment is settled here.
   const settled = await settleIfPaidUp(deps.db, payments.subscriptionId, now);
   if (settled || (wasStopped && !(await stopped()))) await syncDoorAccess(deps.db, providers, now);
+}
+
+/**
+ * Payments written in this request, charged once it is committed (a payment is written down before any provider is
+ * asked); their receipts go out as soon as the charge has its answer, not at the next minute.
+ */
+export function chargeAfterCommit(c: Context<ApiEnv>, paymentIds: number[], subscriptionId: number, opts: { first?: boolean } = {}) {
+  const at = now(c);
+  const deps = c.var.deps;
+  c.var.afterCommit(async () => {
+    await chargeCommitted(deps, { ids: paymentIds, subscriptionId, first: opts.first }, at);
+    deps.jobs?.start("member-mail");
+  });
 }

@@ -73,7 +73,7 @@ export async function sendBillingNotices(db: Db, mailer: Mailer, providers: Prov
       if (written) report.skipped++;
       return;
     }
-    const url = await deepLinkOr(providers.links(gym), { url: `${site.origin}/`, channel: "email", feature: "billing", data: { notice: n.kind } });
+    const url = await deepLinkOr(providers.links(gym), { url: `${site.origin}/membership/payment`, channel: "email", feature: "billing", data: { notice: n.kind } });
     const message = mail(url, await brandFor(db, gym.id, n.user_id, site));
     if (wants) {
       await mailer.send(message);

@@ -111,10 +111,14 @@ export async function billingRunUntil(
   from: LocalDay,
   until: LocalDay,
   onStep?: (day: LocalDay, step: RunStep) => void,
+  /** What the scheduler does before each day's run (cancellations whose notice is up: server/jobs/scheduler.ts), at that day's run time. */
+  beforeEachDay?: (at: Date) => Promise<unknown>,
 ): Promise<Omit<RunReport, "ms"> & { days: number }> {
   const total = { started: 0, planned: 0, charged: 0, declined: 0, awaiting: 0, leftPending: 0, lapsed: 0, doors: { suspended: 0, restored: 0, failed: 0 }, refunds: { succeeded: 0, failed: 0, pending: 0 }, days: 0 };
   for (let day = from; day <= until; day = addCalendarDays(day, 1)) {
-    const report = await billingRun(db, providers, new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000), onStep && ((step) => onStep(day, step)));
+    const at = new Date(startOfLocalDay(day).getTime() + 10 * 3_600_000);
+    await beforeEachDay?.(at);
+    const report = await billingRun(db, providers, at, onStep && ((step) => onStep(day, step)));
     total.started += report.started;
     total.planned += report.planned;
     total.charged += report.charged;

@@ -5,12 +5,10 @@ import type { Tenant } from "../core/db/tenant";
 import { HELD_ELSEWHERE, heldElsewhere } from "./custody";
 import { invalid } from "../core/errors";
 import type { FoundMember } from "./find";
+import { isUniqueViolation } from "../core/db/errors";
 
 const EMAIL_TAKEN = "This e-mail address is already in use";
 
-
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string; cause?: { code?: string } })?.code === "23505" || (err as { cause?: { code?: string } })?.cause?.code === "23505";
 
 /**
  * PUT /api/members/{id}: replaces the member's editable profile in one transaction. The person's fields

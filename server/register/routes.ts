@@ -11,6 +11,7 @@ import { ApiError, invalid, tooMany } from "../core/errors";
 import { readBody } from "../core/body";
 import { clientIp, now } from "../core/middleware";
 import { COMMON_PASSWORD, startSession } from "../session/start";
+import { isUniqueViolation } from "../core/db/errors";
 
 const registerLimit = (ip: string, max: number): Limit => ({ key: `register:ip:${ip}`, max, windowMs: 60 * 60 * 1000 });
 // Tight: a person checks an address or two; anything faster is someone listing who has an account (issue 29, L3).
@@ -104,7 +105,7 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
     });
   } catch (err) {
     // Two sign-ups racing for one address: the unique index decides.
-    if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") {
+    if (isUniqueViolation(err)) {
       throw invalid({ email: [EMAIL_TAKEN] });
     }
     throw err;

@@ -29,7 +29,8 @@ export async function memberRules(t: Tenant): Promise<MemberRules> {
   return o;
 }
 
-async function myMembership(t: Tenant, userId: number): Promise<Membership> {
+/** The member's latest membership, from the session: the only one they act on here. */
+export async function myMembership(t: Tenant, userId: number): Promise<Membership> {
   const [place] = await t.db
     .select({ latest: organisation_users.latest_subscription_id })
     .from(organisation_users)

@@ -8,7 +8,9 @@ import { readBody } from "../core/body";
 import { myDetails, saveMyDetails } from "./details";
 import { myMembership, myReceipt } from "./membership";
 import { cancelMine, memberActions, pauseMine, undoMine } from "./member-actions";
-import { memberCancelRequest, memberPauseRequest, undoCancelRequest } from "../../domain/schemas/subscriptions";
+import { memberCancelRequest, memberPauseRequest, memberPayOwingRequest, undoCancelRequest } from "../../domain/schemas/subscriptions";
+import { chargeAfterCommit } from "../billing/after-commit";
+import { payMine } from "./pay-owing";
 import { tellChangeAfterCommit } from "../member-mail/membership-changes";
 
 /**
@@ -51,4 +53,12 @@ export const selfServiceRoutes = new Hono<ApiEnv>()
     if ("preview" in answer) return c.json({ data: { preview: answer.preview } });
     tellChangeAfterCommit(c, answer.membership, { kind: "undo-cancel", effect: { nextCharge: "nextCharge" in answer.effect ? (answer.effect.nextCharge ?? null) : null } });
     return c.json({ data: { event: answer.event, version: answer.version } });
+  })
+  /** POST /api/me/membership/pay-owing { key, version, preview? }: what is owing, charged now to the member's way to pay. */
+  .post("/me/membership/pay-owing", requireMember, async (c) => {
+    const answer = await payMine(c.var.tenant, c.var.user!.row.id, await readBody(c, memberPayOwingRequest), now(c));
+    if ("preview" in answer) return c.json({ data: { preview: answer.preview } });
+    const { done } = answer;
+    if (!done.repeated) chargeAfterCommit(c, done.paymentIds, answer.membership.s.id);
+    return c.json({ data: { total: done.effect?.total ?? null, payment_ids: done.paymentIds, repeated: done.repeated } }, done.repeated ? 200 : 201);
   });

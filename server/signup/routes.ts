@@ -3,7 +3,7 @@ import { z } from "zod";
 import { confirmSubscriptionSchema, registerFieldsSchema, signupQuoteQuery } from "../../domain/schemas/signup";
 import { deepLinkOr } from "../core/providers/links/link-provider";
 import { signupQuote } from "./quote";
-import { chargeCommitted } from "../billing/after-commit";
+import { chargeAfterCommit } from "../billing/after-commit";
 import { sandboxProviders, type Providers } from "../core/providers/registry";
 import { activeSubscription } from "./active";
 import { finishCardSetup, startCardSetup } from "./card";
@@ -12,6 +12,7 @@ import { bankAuthUrl, exchangeBankCode, syncBankAccounts } from "./bank";
 import { pricesOnSale } from "./catalogue";
 import { offeredMethods, signupGym } from "./methods";
 import { switchPaymentType } from "./payment-types";
+import { noteMethodChange } from "./method-change";
 import { confirmSubscription, saveRegisterFields, type Joiner } from "./subscribe";
 import { readPhoto, storePhoto, PHOTO_BODY_LIMIT } from "../members/photo";
 import { pathId, readBody, readForm, readQuery } from "../core/body";
@@ -126,6 +127,7 @@ export const signupRoutes = new Hono<ApiEnv>()
   /** POST /api/me/payment-types/{id}/switch: another of the member's connected methods becomes the one they pay with. */
   .post("/me/payment-types/:id{[0-9]+}/switch", requireMember, async (c) => {
     const switched = await switchPaymentType(c.var.tenant, c.var.user!.row.id, pathId(c, "No such payment method."));
+    await noteMethodChange(c, c.var.user!.defaultPaymentTypeId, switched);
     return c.json({ data: { default_payment_type_id: switched.id } });
   })
   /** POST /api/stripe/setup-session { nonce }: opens the card provider's hosted page; answers where to send the member. */
@@ -141,6 +143,7 @@ export const signupRoutes = new Hono<ApiEnv>()
   .post("/stripe/sync-payment-method", requireMember, async (c) => {
     const { session_id } = await readBody(c, cardSyncRequest);
     const saved = await finishCardSetup(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), session_id);
+    await noteMethodChange(c, c.var.user!.defaultPaymentTypeId, saved);
     return c.json({ data: { id: saved.id, type: saved.type, last_four: String(saved.details.last_four), brand: String(saved.details.type) } });
   })
   /**
@@ -160,6 +163,7 @@ export const signupRoutes = new Hono<ApiEnv>()
   .post("/gocardless/sync-payment-method", requireMember, async (c) => {
     const { billing_request } = await readBody(c, mandateSyncRequest);
     const saved = await finishMandateSetup(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), billing_request);
+    await noteMethodChange(c, c.var.user!.defaultPaymentTypeId, saved);
     return c.json({ data: { id: saved.id, type: saved.type, account_number: String(saved.details.account_number), name: String(saved.details.name) } });
   })
   /** GET /api/akahu/auth-url: the member's bank consent page at the open-banking provider, with a signed state. */
@@ -180,6 +184,7 @@ export const signupRoutes = new Hono<ApiEnv>()
   .post("/akahu/sync-accounts", requireMember, async (c) => {
     const { account_id } = await readBody(c, bankSyncRequest);
     const { accounts, saved } = await syncBankAccounts(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), account_id);
+    if (saved) await noteMethodChange(c, c.var.user!.defaultPaymentTypeId, saved);
     return c.json({
       data: {
         accounts: accounts.map((a) => ({ id: a.id, name: a.name, account_number: a.accountNumber, bank: a.bank, can_pay: a.canPay })),
@@ -196,14 +201,8 @@ export const signupRoutes = new Hono<ApiEnv>()
     const body = await readBody(c, confirmSubscriptionSchema);
     const at = now(c);
     const made = await confirmSubscription(c.var.tenant, joiner(c), body, at);
-    if (!made.repeated && made.payment.status === "pending") {
-      const deps = c.var.deps;
-      c.var.afterCommit(async () => {
-        await chargeCommitted(deps, { ids: [made.payment.id], subscriptionId: made.subscription.id, first: true }, at);
-        // The welcome e-mail, with the first payment's receipt, once the charge went through.
-        deps.jobs?.start("member-mail");
-      });
-    }
+    // The welcome e-mail, with the first payment's receipt, goes once the charge went through.
+    if (!made.repeated && made.payment.status === "pending") chargeAfterCommit(c, [made.payment.id], made.subscription.id, { first: true });
     return c.json({ data: { id: made.subscription.id, first_payment: { id: made.payment.id, amount: made.payment.amount, surcharge: made.payment.surcharge, status: made.payment.status } } }, made.repeated ? 200 : 201);
   })
   /** GET /api/me/active-subscription: the member's latest membership, its first payment and next charge, and the door's answer. */

@@ -14,6 +14,7 @@ import { ProviderError } from "../core/providers/errors";
 import { HELD_ELSEWHERE, heldElsewhere } from "../members/custody";
 import { invite } from "../invitations/invite";
 import { staffMember, type StaffScope, type StaffView } from "./read";
+import { isUniqueViolation } from "../core/db/errors";
 
 /**
  * Changing the staff of the organisation (issue 15; SPEC §5 Staff, §6). The rules:
@@ -75,8 +76,6 @@ async function setRoles(t: Tenant, userId: number, role: StaffRole | -1, chosen:
 
 const roleInWords = (role: StaffRole | -1, chosen: { role: StaffRole }[]) =>
   role === "admin" ? "organisation admin" : [...new Set(chosen.map((g) => roleLabel(g.role)))].join(" and ");
-
-const isUniqueViolation = (err: unknown) => String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505";
 
 /**
  * POST /api/organisations/{id}/staff. A new address becomes an account without a password. An address whose account

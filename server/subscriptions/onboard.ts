@@ -7,6 +7,7 @@ import { gyms, offerings, organisation_users, prices, subscriptions, users } fro
 import type { Tenant } from "../core/db/tenant";
 import { pifInviteMail } from "../core/mail/templates";
 import { applyPif, pifEffect } from "./pif";
+import { isUniqueViolation } from "../core/db/errors";
 
 /**
  * A new member who paid in full at the desk (issue 12, /members/pif): their account (no password yet), their
@@ -45,7 +46,7 @@ export async function onboardPif(t: Tenant, req: OnboardPifRequest, actorId: num
       .values({ name: req.name, email: req.email, mobile_number: req.mobile_number ?? null, should_onboard: true, invited_at: now, current_organisation_id: t.organisationId, current_gym_id: req.gym_id, created_at: now, updated_at: now })
       .returning();
   } catch (err) {
-    if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === "23505") throw invalid({ email: [ADDRESS_UNAVAILABLE] });
+    if (isUniqueViolation(err)) throw invalid({ email: [ADDRESS_UNAVAILABLE] });
     throw err;
   }
   await t.db.insert(organisation_users).values(t.owned({ user_id: user.id, role: "member" as const, home_gym_id: req.gym_id, created_at: now }));

@@ -3,9 +3,10 @@ import { formatDate, localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import type { ManualPaymentRequest } from "../../domain/schemas/subscriptions";
 import { invalid } from "../core/errors";
-import { latestAttempt } from "../billing/plan";
+import { latestAttempt, nextAttemptOf } from "../billing/plan";
 import { settleIfPaidUp } from "../billing/settle";
-import { organisation_users, payments } from "../core/db/schema";
+import { gyms, organisation_users, payment_types, payments } from "../core/db/schema";
+import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
@@ -29,11 +30,18 @@ export async function owedPeriods(t: Tenant, subscriptionId: number) {
 export async function manualPaymentEffect(t: Tenant, m: Membership, req: Pick<ManualPaymentRequest, "method">) {
   const owed = await owedPeriods(t, m.s.id);
   if (!owed.length) throw invalid({ method: ["Nothing is owed on this membership"] });
-  const total = owed.reduce((sum, p) => sum + p.amount + p.surcharge, 0);
+  const method = req.method === "charge" ? await chargeMethod(t, m.s.user_id, m.s.gym_id) : null;
+  const total = owed.reduce((sum, p) => sum + p.amount + surchargeNow(p, method), 0);
   return {
     method: req.method,
     total,
-    periods: owed.map((p) => ({ payment_id: p.id, period_start: p.period_start_at ? localDay(p.period_start_at) : null, period_end: p.period_end_at ? localDay(p.period_end_at) : null, amount: p.amount + p.surcharge, type: p.type })),
+    periods: owed.map((p) => ({
+      payment_id: p.id,
+      period_start: p.period_start_at ? localDay(p.period_start_at) : null,
+      period_end: p.period_end_at ? localDay(p.period_end_at) : null,
+      amount: p.amount + surchargeNow(p, method),
+      type: p.type,
+    })),
     /** What the status card will say once it is paid. */
     restores: m.s.upcoming_state === "failed",
     endsGrace: Boolean(m.s.grace_period_ends_at),
@@ -49,30 +57,17 @@ export async function applyManualPayment(t: Tenant, m: Membership, req: ManualPa
   if (earlier.length) return { effect: null, paymentIds: earlier.map((p) => p.id), charge: false, event: null, repeated: true };
   const effect = await manualPaymentEffect(t, m, req);
   const owed = await owedPeriods(t, m.s.id);
-  const [membership] = await t.db
-    .select({ paymentTypeId: organisation_users.default_payment_type_id })
-    .from(organisation_users)
-    .where(t.where(organisation_users, eq(organisation_users.user_id, m.s.user_id)));
   const charge = req.method === "charge";
+  const method = charge ? await chargeMethod(t, m.s.user_id, m.s.gym_id) : null;
   const before = snapshot(m.s);
   // The version is checked (and moved on) even though the subscription's own fields may not change: two staff
   // taking the same debt at once must not both take it.
   const after = await changeSubscription(t, m.s.id, req.version, {});
   const rows = owed.map((p) => ({
-    organisation_id: p.organisation_id,
-    gym_id: p.gym_id,
-    user_id: p.user_id,
-    subscription_id: p.subscription_id,
-    payment_type_id: charge ? (membership?.paymentTypeId ?? p.payment_type_id) : null,
-    destination_account_id: p.destination_account_id,
-    amount: p.amount,
-    surcharge: charge ? p.surcharge : 0,
-    period_start_at: p.period_start_at,
-    period_end_at: p.period_end_at,
-    type: p.type,
-    is_retry: true,
-    is_term_membership: p.is_term_membership,
-    attempt: p.attempt + 1,
+    ...nextAttemptOf(p, p.attempt + 1, now),
+    // A charge goes to the member's way to pay now (changed since the failure, perhaps), with that way's surcharge.
+    payment_type_id: method ? (method.id ?? p.payment_type_id) : null,
+    surcharge: surchargeNow(p, method),
     status: charge ? "pending" : req.method === "bank_transfer" ? "awaiting_payment" : "sent",
     // Only a charge goes to a provider: its key is the billing run's own shape, so the run finishes it if we cannot.
     idempotency_key: charge ? `charge:${p.subscription_id}:${p.period_start_at ? localDay(p.period_start_at) : p.id}:${p.attempt + 1}` : null,
@@ -80,7 +75,6 @@ export async function applyManualPayment(t: Tenant, m: Membership, req: ManualPa
     processed_by: actorId,
     expected_charge_date: localDay(now),
     meta: { manual_key: req.key, ...(req.note ? { note: req.note } : {}) },
-    created_at: now,
   }));
   const inserted = await t.db.insert(payments).values(rows).returning({ id: payments.id });
   if (req.method === "eftpos" || req.method === "cash") await settleIfPaidUp(t.db, m.s.id, now);
@@ -89,6 +83,22 @@ export async function applyManualPayment(t: Tenant, m: Membership, req: ManualPa
   const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: `payment.${req.method}`, summary, before, after: snapshot(after) });
   return { effect, paymentIds: inserted.map((p) => p.id), charge, event, repeated: false };
 }
+
+/** The member's way to pay now and its surcharge at their gym (none connected: the failed try's, as the billing run does). */
+async function chargeMethod(t: Tenant, userId: number, gymId: number) {
+  const [row] = await t.db
+    .select({ id: organisation_users.default_payment_type_id, kind: payment_types.type, surcharge: { basisPoints: gyms.card_surcharge_basis_points, fixed: gyms.card_surcharge_fixed } })
+    .from(organisation_users)
+    .innerJoin(gyms, eq(gyms.id, gymId))
+    .leftJoin(payment_types, eq(payment_types.id, organisation_users.default_payment_type_id))
+    .where(t.where(organisation_users, eq(organisation_users.user_id, userId)));
+  return { id: row?.id ?? null, kind: (row?.kind ?? null) as PaymentTypeKind | null, surcharge: row?.surcharge ?? { basisPoints: 0, fixed: 0 } };
+}
+
+type ChargeMethod = Awaited<ReturnType<typeof chargeMethod>>;
+/** A card's surcharge on a charge (the billing run's rule); nothing on money taken at the desk or by transfer. */
+const surchargeNow = (p: { amount: number; surcharge: number }, method: ChargeMethod | null) =>
+  method ? (method.kind ? surchargeFor(p.amount, method.kind, method.surcharge) : p.surcharge) : 0;
 
 /** POST /api/payments/{id}/received: a bank transfer staff see arrive; it settles like a payment at the desk. */
 export async function markReceived(t: Tenant, paymentId: number, actorId: number, now: Date) {

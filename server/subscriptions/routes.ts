@@ -12,7 +12,7 @@ import {
   versionOnlyRequest,
 } from "../../domain/schemas/subscriptions";
 import { payments } from "../core/db/schema";
-import { chargeCommitted } from "../billing/after-commit";
+import { chargeAfterCommit } from "../billing/after-commit";
 import { ProviderError } from "../core/providers/errors";
 import { applyCancel, cancelEffect } from "./cancel";
 import { applyUndoCancel, undoEffect } from "./undo-cancel";
@@ -52,16 +52,6 @@ async function membershipFor(c: Context<ApiEnv>, id: number, capability: Capabil
 }
 
 const rights = (c: Context<ApiEnv>, gymId: number) => ({ change: can(c.var.user!, "subscriptions.write", gymId), takeMoney: can(c.var.user!, "money.write", gymId) });
-
-/** Charges these payments once the request is committed, then settles what they paid for; a declined first payment stops its membership. */
-function chargeAfterCommit(c: Context<ApiEnv>, paymentIds: number[], subscriptionId: number, opts: { first?: boolean } = {}) {
-  const at = now(c);
-  const deps = c.var.deps;
-  c.var.afterCommit(async () => {
-    await chargeCommitted(deps, { ids: paymentIds, subscriptionId, first: opts.first }, at);
-    deps.jobs?.start("member-mail");
-  });
-}
 
 /** A payment written as received (cash, EFTPOS, a transfer that arrived): its receipt goes now, not at the next minute. */
 const receiptsAfterCommit = (c: Context<ApiEnv>) => c.var.afterCommit(async () => c.var.deps.jobs?.start("member-mail"));

@@ -56,11 +56,11 @@ describe("billing e-mails", () => {
     expect(soft.text).toContain("$20.00 did not go through");
     expect(soft.text).toContain("We will try again on 13 Jan 2026");
     expect(soft.text).toContain("keeps working until 19 Jan 2026");
-    // The link is a deep link (the sandbox Branch's, on the sign-up address) that opens the member app or the sign-up page.
+    // The link is a deep link (the sandbox Branch's, on the sign-up address) that opens the member app or the page where the member changes how they pay.
     expect(soft.text).toMatch(new RegExp(`${URL_}api/links/[\\w-]+`));
     const link = soft.text.match(/http\S+api\/links\/[\w-]+/)![0];
     const opened = await env.api.fetch(new Request(link));
-    expect([opened.status, opened.headers.get("location")]).toEqual([302, URL_]);
+    expect([opened.status, opened.headers.get("location")]).toEqual([302, `${URL_}membership/payment`]);
     const [hard] = await mailsTo(lost.email);
     expect(hard.subject).toBe("Please update your payment method for Harbour Gym");
     expect(hard.text).toContain("the card was reported lost. We will not try this payment method again");

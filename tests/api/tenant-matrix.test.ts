@@ -326,6 +326,7 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/me/membership/pause": "a member pausing their own membership, found from the session (tests/api/member-actions.test.ts)",
   "POST /api/me/membership/cancel": "a member cancelling their own membership, found from the session (tests/api/member-actions.test.ts)",
   "POST /api/me/membership/undo-cancel": "a member undoing their own cancellation, found from the session (tests/api/member-actions.test.ts)",
+  "POST /api/me/membership/pay-owing": "a member paying what is owing on their own membership, found from the session (tests/api/member-payment.test.ts)",
   "GET /api/me/payments/:id/receipt": "a member's own successful payment; another's is 404 (tests/api/self-service.test.ts)",
   "GET /api/me/signup/quote": "prices on sale at the member's own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/app-link": "a link to the member's own welcome page; staff are refused (tests/api/signup.test.ts)",

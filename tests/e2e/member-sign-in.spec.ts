@@ -5,6 +5,9 @@ import { BACKOFFICE, codeFor, jsEnabled, lastMailTo, mailsTo, PASSWORD, register
 /** Issue 31: members sign in on the sign-up host, by password or by an e-mailed link, and pick up where they left off. */
 
 /** The demo's member, Morgan, signs in on the sign-up host with their password and the e-mailed code. */
+// Members use their phones: a phone-sized screen (staff pages opened here keep their own desktop contexts).
+test.use({ viewport: { width: 390, height: 844 } });
+
 async function signInAsMorgan(page: Page) {
   await page.goto(`${SIGNUP}/sign-in`);
   await page.getByLabel("E-mail", { exact: true }).fill("member@example.com");

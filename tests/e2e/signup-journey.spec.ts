@@ -6,6 +6,9 @@ import { BACKOFFICE, enterCode, joinLink, jsEnabled, lastMailTo, mailsTo, regist
 // The sign-up journey (issue 13) on a phone-sized screen, with JavaScript on and off: register → code → photo →
 // payment method on the provider's page → confirm → welcome, against the demo's sandbox providers.
 
+// Members use their phones: a phone-sized screen (staff pages opened here keep their own desktop contexts).
+test.use({ viewport: { width: 390, height: 844 } });
+
 async function expectNoAxeViolations(page: Page, what: string) {
   if (!jsEnabled(test.info())) return;
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
@@ -153,8 +156,10 @@ test("a person joins from their phone with a card, and the gym's staff see the m
   await terms.close();
   await expectNoAxeViolations(page, "welcome-to-gym");
   await page.screenshot({ path: `test-results/welcome-${test.info().project.name}.png`, fullPage: true });
-  // Every sign-up step now leads to the welcome page.
+  // Choosing how to pay now leads to how a member pays (issue 31); every other sign-up step to the welcome page.
   await page.goto(`${SIGNUP}/choose-payment-method`);
+  await expect(page).toHaveURL(`${SIGNUP}/membership/payment`);
+  await page.goto(`${SIGNUP}/take-photo`);
   await expect(page).toHaveURL(`${SIGNUP}/welcome-to-gym`);
 
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -453,6 +458,21 @@ test("a member pauses, cancels with the gym's notice and withdraws it, from thei
     await expect(page).toHaveURL(`${SIGNUP}/membership`);
     await expect(page.getByText("Your membership carries on").first()).toBeVisible();
     await expect(page.getByRole("link", { name: "Cancel my membership" })).toBeVisible();
+
+    // Cancelled again, and this time the gym talks them round: staff withdraw the waiting cancellation.
+    await page.getByRole("link", { name: "Cancel my membership" }).click();
+    await page.getByLabel("Moving away").check();
+    await page.getByRole("button", { name: "See what changes" }).click();
+    await page.getByRole("button", { name: "Cancel my membership" }).click();
+    await expect(page.getByRole("link", { name: "Undo my cancellation" })).toBeVisible();
+    await admin.goto(`${BACKOFFICE}/members?q=${encodeURIComponent(email)}&gym=all`);
+    await admin.getByRole("link", { name: `Pat Pause ${test.info().project.name}` }).first().click();
+    await admin.getByRole("navigation", { name: "Membership actions" }).getByRole("link", { name: "Cancel" }).click();
+    await admin.getByRole("button", { name: "Withdraw the member's cancellation" }).click();
+    await expect(admin.getByText("Cancellation withdrawn", { exact: true })).toBeVisible();
+    await page.goto(`${SIGNUP}/membership`);
+    await expect(page.getByRole("link", { name: "Cancel my membership" })).toBeVisible();
+    await expect.poll(async () => (await mailsTo(page, email)).map((m) => m.text).join("\n")).toMatch(/Alex Admin at Demo Fitness Central undid the cancellation/);
   } finally {
     await selfService(false);
     await adminContext.close();

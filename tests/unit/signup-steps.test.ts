@@ -29,6 +29,10 @@ describe("the sign-up steps", () => {
     ["/take-photo", joined, "/welcome-to-gym"],
     ["/confirm-subscription", joined, "/welcome-to-gym"],
     ["/welcome-to-gym", joined, null],
+    // Changing how a joined member pays goes through the same provider pages (issue 31).
+    ["/card-details", joined, null],
+    ["/direct-debit", joined, null],
+    ["/bank-account-connected", joined, null],
     ["/", paying, "/confirm-subscription"],
   ] as const)("%s for %o: %s", (path, me, to) => expect(signupRedirect(path, me)).toBe(to));
 });

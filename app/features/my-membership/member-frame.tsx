@@ -10,11 +10,11 @@ export function MemberFrame({ title, gym, back = false, children }: { title: str
   return (
     <div className="min-h-screen bg-slate-50 px-4 py-6 print:bg-white">
       <header className="mx-auto flex max-w-2xl items-center justify-between gap-4 print:hidden">
-        <Link to="/membership" className="text-lg font-bold tracking-tight text-brand-700">
+        <Link to="/membership" className="min-w-0 text-lg font-bold tracking-tight text-brand-700">
           <Logo /> {gym ?? "Gym Membership"}
         </Link>
-        <Form method="post" action="/logout">
-          <button type="submit" className="text-sm font-medium text-slate-700 underline">
+        <Form method="post" action="/logout" className="shrink-0">
+          <button type="submit" className="whitespace-nowrap text-sm font-medium text-slate-700 underline">
             Sign out
           </button>
         </Form>

@@ -72,6 +72,11 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
               </li>
             ))}
           </ul>
+          <p className="mt-3">
+            <Link to="/membership/payment" className="font-semibold text-red-900 underline">
+              Pay what is owing now
+            </Link>
+          </p>
         </section>
       ) : null}
 
@@ -81,7 +86,12 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
         </h2>
         <p className="mt-1 text-slate-700">{d.door.allowed ? "Your door access is on." : `Your door access is off: ${d.door.reason}`}</p>
         <h2 className="mt-4 font-semibold text-slate-900">How you pay</h2>
-        <p className="mt-1 text-slate-700">{d.payment_method ? d.payment_method.text : "No way to pay is connected."}</p>
+        <p className="mt-1 text-slate-700">
+          {d.payment_method ? d.payment_method.text : "No way to pay is connected."}{" "}
+          <Link to="/membership/payment" className="font-medium text-brand-700 underline">
+            Change how you pay
+          </Link>
+        </p>
       </section>
 
       <section aria-labelledby="manage-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">

@@ -4,29 +4,48 @@ import { AuthCard } from "../../components/auth-card";
 const STEPS = ["Photo", "Payment", "Confirm", "Welcome"] as const;
 export type StepName = (typeof STEPS)[number];
 
-/** The sign-up steps' frame: the card with where the person is on the journey, for eyes and screen readers. */
-export function StepFrame({ step, title, intro, children, footer }: { step: StepName; title: string; intro?: ReactNode; children: ReactNode; footer?: ReactNode }) {
-  const at = STEPS.indexOf(step);
+/**
+ * The sign-up steps' frame: the card with where the person is on the journey, for eyes and screen readers. Without a
+ * step, the card alone: a joined member on a payment page is on no journey.
+ */
+export function StepFrame({
+  step,
+  title,
+  intro,
+  children,
+  footer,
+}: {
+  step?: StepName;
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  const at = step ? STEPS.indexOf(step) : -1;
   return (
     <AuthCard
       title={title}
       intro={intro}
       footer={footer}
       badge={
-        <nav aria-label="Joining steps">
-          <ol className="flex gap-1 text-xs font-medium">
-            {STEPS.map((name, i) => (
-              <li
-                key={name}
-                aria-current={i === at ? "step" : undefined}
-                className={`flex-1 border-t-4 pt-1 ${i < at ? "border-brand-600 text-brand-700" : i === at ? "border-brand-600 text-slate-900" : "border-slate-200 text-slate-600"}`}
-              >
-                <span className="sr-only">{i < at ? "Done: " : i === at ? "Now: " : "Next: "}</span>
-                {i + 1}. {name}
-              </li>
-            ))}
-          </ol>
-        </nav>
+        step ? (
+          <nav aria-label="Joining steps">
+            <ol className="flex gap-1 text-xs font-medium">
+              {STEPS.map((name, i) => (
+                <li
+                  key={name}
+                  aria-current={i === at ? "step" : undefined}
+                  className={`flex-1 border-t-4 pt-1 ${
+                    i < at ? "border-brand-600 text-brand-700" : i === at ? "border-brand-600 text-slate-900" : "border-slate-200 text-slate-600"
+                  }`}
+                >
+                  <span className="sr-only">{i < at ? "Done: " : i === at ? "Now: " : "Next: "}</span>
+                  {i + 1}. {name}
+                </li>
+              ))}
+            </ol>
+          </nav>
+        ) : undefined
       }
     >
       {children}

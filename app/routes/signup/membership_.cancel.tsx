@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatCalendarDay as formatDay } from "../../../domain/calendar-day";
 import { formatCents } from "../../../domain/money";
-import { CANCELLATION_REASON_LABELS, CANCELLATION_REASONS } from "../../../domain/schemas/subscriptions";
+import { CANCELLATION_REASON_LABELS, CANCELLATION_REASONS } from "../../../domain/cancellation-reasons";
 import { FieldErrors } from "../../components/field";
 import { CardAfter, chargeText, ConfirmStep, EffectRow, PreviewButton } from "../../features/membership/effect-parts";
 import { AskTheGym, errorsOf, FormProblems, sent, type Reply } from "../../features/my-membership/action-form-bits";

@@ -67,6 +67,30 @@ const MUTATIONS: Mutation[] = [
     only: "at once",
     race: true,
   },
+  {
+    name: "a check-in kiosk's session answers every staff route (issue 32)",
+    edits: [{ file: "server/core/middleware.ts", find: `if (c.var.session.kiosk_gym_id && !kiosk) throw new ApiError(403, KIOSK_LOCKED, "kiosk_mode");`, replace: "void kiosk;" }],
+    tests: ["tests/api/check-in.test.ts"],
+    only: "kiosk",
+  },
+  {
+    name: "member codes no longer unique in an organisation (issue 32)",
+    edits: [{ file: "drizzle/0044_check_in.sql", find: `CREATE UNIQUE INDEX "organisation_users_member_code_idx"`, replace: `CREATE INDEX "organisation_users_member_code_idx"` }],
+    tests: ["tests/api/check-in.test.ts"],
+    only: "unique in an organisation",
+  },
+  {
+    name: "a check-in form sent twice records two visits (issue 32)",
+    edits: [{ file: "server/check-in/record.ts", find: "        door_event_id: event,", replace: "        door_event_id: null," }],
+    tests: ["tests/api/check-in.test.ts"],
+    only: "once for the same form",
+  },
+  {
+    name: "a member paying what is owing as the billing run retries it gets a 500, not the 409 (issue 31)",
+    edits: [{ file: "server/self-service/pay-owing.ts", find: "if (isUniqueViolation(err)) throw", replace: "if (!isUniqueViolation) throw" }],
+    tests: ["tests/api/member-payment.test.ts"],
+    only: "409",
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

@@ -101,6 +101,8 @@ export function redirectForApiError(request: Request, err: unknown): never {
   if (err instanceof ApiRequestError) {
     const signup = appFor(request) === "signup";
     if (err.status === 401) throw redirect(signup ? "/" : loginUrl(request));
+    // A check-in kiosk (issue 32): the API answers it nothing else, so it goes back to its page.
+    if (err.status === 403 && err.error === "kiosk_mode" && !signup) throw redirect("/kiosk");
     if (err.status === 400 && err.error === "not_two_factor_authenticated") {
       throw redirect(signup ? "/verification-code?twoFactorAuth=1" : "/two-factor-authentication");
     }

@@ -32,6 +32,7 @@ import { deepLinkRoutes } from "../deep-links/routes";
 import { subscriptionRoutes } from "../subscriptions/routes";
 import { paymentListRoutes } from "../payments/routes";
 import { visitListRoutes } from "../visits/routes";
+import { checkInRoutes } from "../check-in/routes";
 import { refundRoutes } from "../payments/refunds";
 import { reconciliationRoutes } from "../reconciliation/routes";
 import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
@@ -67,6 +68,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", switchRoutes)
   .route("/", messagingRoutes)
   .route("/", searchRoutes)
+  .route("/", checkInRoutes)
   .route("/", memberRoutes)
   .route("/", offeringRoutes)
   .route("/", priceRoutes)

@@ -83,14 +83,20 @@ export const requireVerified: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
 };
 
-/** Verified staff of a current organisation, or the answer why not. */
-function staffUser(c: Context<ApiEnv>) {
+/**
+ * Verified staff of a current organisation, or the answer why not. A check-in kiosk's session (issue 32) is staff's
+ * but may do nothing else: only the routes that say so (`requireKiosk`) answer it.
+ */
+function staffUser(c: Context<ApiEnv>, { kiosk = false } = {}) {
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
   if (!u.organisation || u.organisation.role === "member") throw forbidden();
+  if (c.var.session.kiosk_gym_id && !kiosk) throw new ApiError(403, KIOSK_LOCKED, "kiosk_mode");
   return { ...u, organisation: u.organisation };
 }
+
+export const KIOSK_LOCKED = "This device is a check-in kiosk. Sign out and sign in as staff to use the back-office on it.";
 
 /**
  * Verified staff, for answers made from the session read alone (the unread count): no tenant, so no
@@ -105,6 +111,12 @@ export const requireStaffSession: MiddlewareHandler<ApiEnv> = async (c, next) =>
 export const requireStaff: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const u = staffUser(c);
   await inTenant(c, u.organisation.id, u.gym?.id ?? null, next);
+};
+
+/** A check-in kiosk's session, or staff at the desk: the kiosk's own routes (server/check-in/routes.ts). */
+export const requireKiosk: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const u = staffUser(c, { kiosk: true });
+  await inTenant(c, u.organisation.id, c.var.session!.kiosk_gym_id ?? u.gym?.id ?? null, next);
 };
 
 /**

@@ -17,6 +17,8 @@ export type Role = "organisation_admin" | "gym_admin" | "personal_trainer";
 export const PERMISSIONS = {
   /** Members list, profile, activity, visits, door credentials, search. */
   "members.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+  /** Check members in at the front desk, and run the entrance's kiosk (issue 32): every member of staff at their gym. */
+  "visits.write": ["organisation_admin", "gym_admin", "personal_trainer"],
   /** Edit a member's profile (name, e-mail, contact details, notes, tags) and photo. */
   "members.write": ["organisation_admin", "gym_admin"],
   "members.delete": ["organisation_admin", "gym_admin"],
@@ -70,6 +72,7 @@ export function can(user: CurrentUser, capability: Capability, gymId?: number | 
 
 const REFUSALS: Record<Capability, string> = {
   "members.read": "You cannot see members of this gym.",
+  "visits.write": "You cannot check members in at this gym.",
   "members.write": "Only admins can change a member's details.",
   "members.delete": "Only admins can delete members.",
   "members.export": "Only admins can export members.",

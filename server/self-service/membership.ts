@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { accessAt } from "../../domain/access";
+import { formatMemberCode } from "../../domain/member-code";
 import { paymentOutcome, SUCCESSFUL_PAYMENT_STATUS } from "../../domain/payment";
 import { adjustmentsView } from "../billing/refunds";
 import { gyms, organisation_users, organisations, payment_adjustments, payment_types, payments, subscriptions } from "../core/db/schema";
@@ -21,6 +22,7 @@ export async function myMembership(t: Tenant, userId: number, now: Date) {
       gym: { id: gyms.id, name: gyms.name },
       organisation: organisations.name,
       defaultMethod: organisation_users.default_payment_type_id,
+      code: organisation_users.member_code,
     })
     .from(organisation_users)
     .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
@@ -44,6 +46,8 @@ export async function myMembership(t: Tenant, userId: number, now: Date) {
   return {
     organisation: place.organisation,
     gym: place.gym,
+    /** Shown at the desk or typed at the kiosk (issue 32). */
+    member_code: formatMemberCode(place.code),
     membership: card,
     owing: {
       total: owed.reduce((sum, p) => sum + p.amount + p.surcharge, 0),

@@ -17,6 +17,7 @@ import { isSignupHost, publicOrigin } from "../core/links";
 import { clearSessionCookie, clientIp, now, requireSession, requireVerified, secureCookies, setSessionCookie } from "../core/middleware";
 import { mePayload } from "./me";
 import { signInLinkRoutes } from "./sign-in-links";
+import { kioskRoutes } from "./kiosk";
 import { active, codeEntryLocked, COMMON_PASSWORD, mailCode, passwordStamp, placesOf, startSession } from "./start";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -30,7 +31,8 @@ const forgotPerEmail = (email: string): Limit => ({ key: `forgot:email:${email}`
 
 export const sessionRoutes = new Hono<ApiEnv>()
   .route("/", signInLinkRoutes)
-  .get("/me", requireVerified, async (c) => c.json({ data: mePayload(c.var.user!) }))
+  .route("/", kioskRoutes)
+  .get("/me", requireVerified, async (c) => c.json({ data: { ...mePayload(c.var.user!), kiosk: Boolean(c.var.session!.kiosk_gym_id) } }))
 
   .post("/login", async (c) => {
     const { db } = c.var.deps;

@@ -43,6 +43,7 @@ describe("the permission table, cell by cell", () => {
   it("writes down the table the decision note shows", () => {
     expect(PERMISSIONS).toEqual({
       "members.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+      "visits.write": ["organisation_admin", "gym_admin", "personal_trainer"],
       "members.write": ["organisation_admin", "gym_admin"],
       "members.delete": ["organisation_admin", "gym_admin"],
       "members.export": ["organisation_admin", "gym_admin"],
@@ -182,7 +183,7 @@ describe("the permission table through the API", () => {
   it("tells the pages what the user may do: /me's permissions and a member's `can`", async () => {
     const me = async (who: string) => (await as[who].call("GET", "/api/me")).json.data.permissions;
     expect(await me("org_admin")).toEqual(CAPABILITIES);
-    expect(await me("trainer")).toEqual(["members.read", "offerings.read"]);
+    expect(await me("trainer")).toEqual(["members.read", "visits.write", "offerings.read"]);
     const member = (await as.mixed.call("GET", `/api/members/${id.south_member}`)).json.data;
     expect(member.can).toEqual({ edit: false, delete: false, see_money: false, change_membership: false, take_money: false });
   });

@@ -46,7 +46,8 @@ type Ids = Record<
   | "bravoAppointment"
   | "bravoSeries"
   | "bravoDifference"
-  | "bravoInvitation",
+  | "bravoInvitation"
+  | "bravoCheckIn",
   number
 >;
 
@@ -68,6 +69,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/appointments\/:id/.test(path)) return [ids.bravoAppointment, 2147483647];
   if (/^\/api\/recurring-schedules\/:id/.test(path)) return [ids.bravoSeries, 2147483647];
   if (/^\/api\/invitations\/:id/.test(path)) return [ids.bravoInvitation, 2147483647];
+  if (/^\/api\/check-ins\/:id/.test(path)) return [ids.bravoCheckIn, 2147483647];
   return null;
 }
 
@@ -222,6 +224,11 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/organisations/:id/access-control/places/:placeId/doors": {},
   "POST /api/gyms/:id/access-control/places": { body: () => ({ place_id: "1" }) },
   "POST /api/search": { body: () => ({ query: "bravo" }) },
+  "GET /api/check-in/members": { queries: () => ["q=bravo", "q=secret", "q=98765"] },
+  "POST /api/check-ins": { body: (i) => ({ user_id: i.bravoOnly, key: "alpha-wrote-this" }) },
+  "POST /api/check-ins/kiosk": { body: () => ({ code: "BRAV0000", key: "alpha-wrote-this" }) },
+  "GET /api/check-ins/:id": {},
+  "GET /api/kiosk": {},
   "POST /api/prices/:id/pro-rata": { body: () => ({ start_date: "2026-05-15" }) },
   "GET /api/surcharge-total": {
     queries: (i) => [`price_id=${i.bravoPrice}&payment_type=stripe_card`, `price_id=${i.bravoPrice}&payment_type=stripe_card&gym_id=${i.bravoGym}`],
@@ -309,6 +316,7 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/invitations/accept": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
   "POST /api/invitations/decline": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
   "GET /api/me": "the signed-in person's own record and the places they belong to (tests/api/session.test.ts)",
+  "POST /api/kiosk": "turns the caller's own session into the kiosk at the gym they are at; names no record (tests/api/check-in.test.ts)",
   "POST /api/profile-picture": "a member's own photo, in their own organisation; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/profile-picture": "a member's own photo; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/signup": "a member's own sign-up, in their own organisation; staff are refused (tests/api/signup.test.ts)",
@@ -508,6 +516,11 @@ for (const rowLevelSecurity of [true, false]) {
       await addMember(db, bravoOnly.id, bravo.id, bravoGym.id, { notes: "BRAVO-SECRET-NOTE", tags: ["bravo-secret-tag"] });
       const bravoHistory = await history(bravo.id, bravoGym.id, bravoOnly.id, b.p.id, 98765, "98765");
       Object.assign(ids, { bravoSubscription: bravoHistory.s.id, bravoPayment: bravoHistory.p.id });
+      const [checkIn] = await db
+        .insert(schema.visits)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, user_id: bravoOnly.id, visited_at: new Date(), source: "desk", door_event_id: "check-in:bravo-secret" })
+        .returning();
+      ids.bravoCheckIn = checkIn.id;
       const [bulk] = await db
         .insert(schema.bulk_price_changes)
         .values({
@@ -699,7 +712,8 @@ for (const rowLevelSecurity of [true, false]) {
               (path.startsWith("/api/invitations/:id") && id === ids.bravoInvitation) ||
               (path.includes("/webhook-calls/") && id === ids.bravoCall) ||
               (path.includes("/reconciliation/") && id === ids.bravoDifference) ||
-              (path.includes("/change-price/") && id === ids.bravoBulk);
+              (path.includes("/change-price/") && id === ids.bravoBulk) ||
+              (path.startsWith("/api/check-ins/:id") && id === ids.bravoCheckIn);
             if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
             if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }

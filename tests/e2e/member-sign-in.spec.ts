@@ -102,6 +102,9 @@ test("a joined member signs in and finds their membership, their payments and a 
   await expect(page.getByRole("heading", { name: "Hi Morgan" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Membership" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Getting in" })).toBeVisible();
+  // Their code for the desk and the kiosk, with its QR code (issue 32).
+  await expect(page.getByText(/^Your member code: [0-9A-Z]{4}-[0-9A-Z]{4}/)).toBeVisible();
+  await expect(page.getByRole("img", { name: /^QR code of your member code, [0-9A-Z]{4}-[0-9A-Z]{4}$/ })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `test-results/my-membership-${test.info().project.name}.png`, fullPage: true });
 

@@ -6,6 +6,7 @@ const PATHS = {
   members: "M16 19v-1a4 4 0 00-4-4H7a4 4 0 00-4 4v1M9.5 10a3 3 0 100-6 3 3 0 000 6zM21 19v-1a4 4 0 00-3-3.87M16 4.13a3 3 0 010 5.74",
   payments: "M3 7h18v10H3zM3 11h18M7 15h3",
   visits: "M9 11l3 3 8-8M20 12v7a1 1 0 01-1 1H5a1 1 0 01-1-1V5a1 1 0 011-1h11",
+  checkin: "M11 16l-4-4m0 0l4-4m-4 4h14M5 20H4a1 1 0 01-1-1V5a1 1 0 011-1h1",
   offerings: "M20 12l-8 8-9-9V4h7l10 8zM7.5 7.5h.01",
   organisation: "M4 21V5a1 1 0 011-1h9a1 1 0 011 1v16M15 9h4a1 1 0 011 1v11M8 8h3M8 12h3M8 16h3M3 21h18",
   staff: "M12 12a4 4 0 100-8 4 4 0 000 8zM4 21v-1a6 6 0 0112 0v1",

@@ -32,6 +32,8 @@ export const isOrganisationAdmin = (me: Me) => me.is_organisation_admin;
 
 export const NAV: NavEntry[] = [
   { name: "Dashboard", icon: "dashboard", to: "/dashboard", isActive: under("/dashboard"), shouldRender: always },
+  // The front desk (issue 32): for staff who may check members in at the current gym.
+  { name: "Check-in", icon: "checkin", to: "/check-in", isActive: under("/check-in"), shouldRender: (me) => me.permissions.includes("visits.write") },
   {
     name: "Calendar",
     icon: "calendar",

@@ -20,6 +20,8 @@ type Payment = {
 
 export interface MyMembershipData {
   name: string;
+  member_code: string;
+  qr: string;
   gym: { id: number; name: string } | null;
   organisation: string;
   membership: MemberDetail["latest_subscription"];
@@ -85,6 +87,15 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
           Getting in
         </h2>
         <p className="mt-1 text-slate-700">{d.door.allowed ? "Your door access is on." : `Your door access is off: ${d.door.reason}`}</p>
+        <div className="mt-3 flex items-center gap-4">
+          {/* Drawn on the server (app/lib/qr.server.ts): markup of our own making, no member text in it but the code. */}
+          <div className="h-28 w-28 shrink-0" dangerouslySetInnerHTML={{ __html: d.qr }} />
+          <p className="text-slate-700">
+            Your member code: <strong className="font-mono text-lg tracking-wider text-slate-900">{d.member_code}</strong>
+            <br />
+            Show it at the front desk, or type it at the check-in kiosk.
+          </p>
+        </div>
         <h2 className="mt-4 font-semibold text-slate-900">How you pay</h2>
         <p className="mt-1 text-slate-700">
           {d.payment_method ? d.payment_method.text : "No way to pay is connected."}{" "}

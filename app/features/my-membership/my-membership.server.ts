@@ -1,6 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { type ApiContext, gymApi } from "../../lib/api.server";
 import { withDateTexts } from "../../lib/date-texts.server";
+import { qrSvg } from "../../lib/qr.server";
 import { fetchMe, guardSignupPage, nextSignupStep, redirectForApiError, type Me } from "../../lib/session.server";
 
 /**
@@ -28,7 +29,8 @@ export async function loadMyMembership(args: ApiContext) {
       api.get("/me/payments", { query: { page: String(page) } }),
       api.get("/me/membership/actions"),
     ]);
-    return withDateTexts({ name: me.name, email: me.email, ...membership, payments, actions });
+    const qr = await qrSvg(membership.member_code, `QR code of your member code, ${membership.member_code}`);
+    return withDateTexts({ name: me.name, email: me.email, ...membership, payments, actions, qr });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

@@ -20,6 +20,8 @@ export async function loader(args: LoaderFunctionArgs) {
   // section's future pages are the exception: they need staff, and staff who may enter, already.
   const unknownAddress = args.params["*"] !== undefined && !isGuardedSection(pathname);
   const { me, api } = await requireStaff(args, { othersNotFound: unknownAddress });
+  // A check-in kiosk's session (issue 32) has one page.
+  if (me.kiosk) throw redirect("/kiosk");
   const to = guardSection(pathname, me);
   if (to) throw redirect(to);
   const unread = hasCalendarAndMessaging(me) ? (await api.get("/messaging/unread-messages")).unread_messages : 0;

@@ -72,6 +72,11 @@ export async function markTwoFactorPassed(db: Db, sessionId: string) {
   await db.update(sessions).set({ two_factor_passed: true }).where(eq(sessions.id, sessionId));
 }
 
+/** The session becomes a check-in kiosk at this gym (issue 32): until it ends, it answers only the kiosk. */
+export async function makeKiosk(db: Db, sessionId: string, gymId: number) {
+  await db.update(sessions).set({ kiosk_gym_id: gymId }).where(eq(sessions.id, sessionId));
+}
+
 export async function endSession(db: Db, sessionId: string) {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }

@@ -200,6 +200,12 @@ export const organisation_users = pgTable(
     signup_link_id: integer("signup_link_id"),
     /** The member import that last wrote this member (issue 15): whom its "invite" reaches. */
     import_id: integer("import_id"),
+    /**
+     * The member's code at the desk and the kiosk (issue 32): eight characters of Crockford's base 32 (no I, L, O,
+     * U), made at random by the database for every row (drizzle/0044), unique in the organisation. Shown, with its
+     * QR code, on the member's own membership page.
+     */
+    member_code: text("member_code").notNull().default(sql`new_member_code()`),
     /** A staff member switched off (issue 15): no sign-in here, sessions ended, their record kept. */
     deactivated_at: ts("deactivated_at"),
     deleted_at: ts("deleted_at"),
@@ -209,6 +215,7 @@ export const organisation_users = pgTable(
   (t) => [
     primaryKey({ columns: [t.organisation_id, t.user_id] }),
     index("organisation_users_user_idx").on(t.user_id),
+    uniqueIndex("organisation_users_member_code_idx").on(t.organisation_id, t.member_code),
     index("organisation_users_gym_idx").on(t.organisation_id, t.home_gym_id),
     // The members list's sorts, in its order (server/members/list.ts sortKeys), per gym and for every gym.
     index("organisation_users_name_idx")
@@ -272,6 +279,11 @@ export const sessions = pgTable(
     id: text("id").primaryKey(),
     user_id: integer("user_id").notNull().references(() => users.id),
     two_factor_passed: boolean("two_factor_passed").notNull().default(false),
+    /**
+     * A check-in kiosk (issue 32): the staff session on the tablet at this gym's entrance. It may only check members
+     * in there (server/core/middleware.ts); signing out, and a staff member signing in again, ends it.
+     */
+    kiosk_gym_id: integer("kiosk_gym_id").references(() => gyms.id),
     ip: text("ip"),
     user_agent: text("user_agent"),
     created_at: created(),
@@ -657,8 +669,17 @@ export const visits = pgTable(
     user_id: integer("user_id").notNull().references(() => users.id),
     visited_at: ts("visited_at").notNull(),
     successful: boolean("successful").notNull().default(true),
-    /** The door system's event that recorded it (issue 15): the same event delivered twice is one visit. */
+    /**
+     * The door system's event that recorded it (issue 15), or a desk check-in's form key (`check-in:{key}`, issue
+     * 32): the same event delivered twice, or the same form sent twice, is one visit.
+     */
     door_event_id: text("door_event_id"),
+    /** Where it was recorded (issue 32): a door's event, staff at the desk, or the member at the entrance's kiosk. */
+    source: text("source").$type<"door" | "desk" | "kiosk">().notNull().default("door"),
+    /** Why a check-in was refused, in staff's words (the access rule's: domain/access.ts); null for a door's and for a visit let in. */
+    reason: text("reason"),
+    /** The staff member who checked them in at the desk. */
+    checked_in_by: integer("checked_in_by").references(() => users.id),
   },
   (t) => [
     uniqueIndex("visits_door_event_idx").on(t.organisation_id, t.door_event_id).where(sql`${t.door_event_id} is not null`),

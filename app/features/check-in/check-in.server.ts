@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { randomBytes } from "node:crypto";
+import { ApiRequestError, gymApi } from "../../lib/api.server";
+import { readForm } from "../../lib/forms.server";
+import { redirectForApiError } from "../../lib/session.server";
+import { redirectWithToast } from "../../lib/toast.server";
+
+/**
+ * /check-in (issue 32): the front desk. A plain GET form finds members (?q=), each found one has a "Check in" form,
+ * and the check-in's result is its own address (?checked=visit), so a reload shows it again and records nothing.
+ * The page's key makes a double click one visit.
+ */
+export async function loadCheckIn(args: LoaderFunctionArgs) {
+  const api = gymApi(args);
+  const url = new URL(args.request.url);
+  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const checked = Number(url.searchParams.get("checked")) || null;
+  try {
+    const [found, result] = await Promise.all([
+      q.trim() ? api.get("/check-in/members", { query: { q } }).then((r) => r.data) : Promise.resolve([]),
+      checked
+        ? api.get("/check-ins/:id", { params: { id: checked } }).catch((err: unknown) => {
+            if (err instanceof ApiRequestError && err.status === 404) return null;
+            throw err;
+          })
+        : Promise.resolve(null),
+    ]);
+    return { q, found, result, key: randomBytes(12).toString("base64url") };
+  } catch (err) {
+    redirectForApiError(args.request, err);
+  }
+}
+
+export async function checkInAction(args: ActionFunctionArgs) {
+  const api = gymApi(args);
+  const form = await readForm(args.request);
+  try {
+    const done = await api.post("/check-ins", { body: { user_id: String(form.get("user_id") ?? ""), key: String(form.get("key") ?? "") } });
+    return redirect(`/check-in?checked=${done.visit.id}`, { headers: api.headers });
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401 && err.status !== 403) {
+      const why = Object.values(err.errors ?? {}).flat()[0] ?? err.message;
+      return redirectWithToast("/check-in", { severity: "error", summary: "Not checked in", detail: why }, api.headers);
+    }
+    redirectForApiError(args.request, err);
+  }
+}

@@ -28,7 +28,8 @@ export function PageError() {
     : status === 404
       ? ["Not found", "There is nothing here. It may have been deleted, or the link may be wrong."]
       : status === 403
-        ? ["Not allowed", "Your role does not allow this. Ask an organisation admin if you need it."]
+        ? // The refusal's own reason when it gave one (the API's message, a page's rule): "your role" only otherwise.
+          ["Not allowed", isRouteErrorResponse(error) && typeof error.data === "string" && error.data.trim() ? error.data : "Your role does not allow this. Ask an organisation admin if you need it."]
         : ["Something went wrong", "Please try again in a moment. If it keeps happening, contact us."];
   return (
     <div className="mx-auto max-w-lg py-16 text-center">

@@ -1,7 +1,8 @@
+import { statusLabel } from "../../domain/status-label";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { accessAt } from "../../domain/access";
 import { formatMemberCode } from "../../domain/member-code";
-import { STATE_LABELS, statusColour, subscriptionState } from "../../domain/subscription";
+import { statusColour, subscriptionState } from "../../domain/subscription";
 import { organisation_users, payments, subscriptions, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { latestAttempt } from "../billing/plan";
@@ -49,7 +50,7 @@ export async function checkInCards(t: Tenant, userIds: number[], now: Date) {
         home_gym_id: r.homeGymId,
         code: formatMemberCode(r.code),
         photo: r.user.profile_picture ? `/api/members/${r.user.id}/profile-picture?v=${encodeURIComponent(r.user.profile_picture)}` : null,
-        membership: r.s && state ? { id: r.s.id, state, label: STATE_LABELS[state], colour: statusColour(r.s, now) } : null,
+        membership: r.s && state ? { id: r.s.id, state, label: statusLabel(r.s, now), colour: statusColour(r.s, now) } : null,
         allowed: door.allowed,
         reason: door.reason,
         owing: r.s ? owing.get(r.s.id) ?? 0 : 0,

@@ -1,8 +1,9 @@
+import { statusLabel } from "../../domain/status-label";
 import { heldElsewhere } from "./custody";
 import { count, eq } from "drizzle-orm";
 import { termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { confidenceText, hearAboutUsText } from "../../domain/member";
-import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange, STATE_LABELS, statusColour, subscriptionState } from "../../domain/subscription";
+import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange, statusColour, subscriptionState } from "../../domain/subscription";
 import { gyms, offerings, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import type { FoundMember } from "./find";
@@ -43,7 +44,7 @@ export async function statusCard(t: Tenant, subscriptionId: number | null, at: D
   return {
     id: s.id,
     state,
-    label: STATE_LABELS[state],
+    label: statusLabel(s, at),
     colour: statusColour(s, at),
     created_at: iso(s.created_at),
     current_period_start: iso(s.current_period_start),

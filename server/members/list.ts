@@ -1,8 +1,9 @@
+import { statusLabel } from "../../domain/status-label";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import type { MemberListQuery, MemberSort } from "../../domain/schemas/members";
 import { defaultDirection, MEMBERS_PER_PAGE } from "../../domain/schemas/members";
-import { STATE_LABELS, statusColour, subscriptionState, type StatusColour, type SubscriptionState } from "../../domain/subscription";
+import { statusColour, subscriptionState, type StatusColour, type SubscriptionState } from "../../domain/subscription";
 import { gyms, offerings, organisation_users, prices, subscriptions, users } from "../core/db/schema";
 import { memberInState } from "../core/db/subscription-state";
 import type { Tenant } from "../core/db/tenant";
@@ -140,7 +141,7 @@ function toRow(r: MemberRowRaw, at: Date): MemberListRow {
             term: termShorthand({ billing_frequency: r.billing_frequency as BillingFrequency, term_amount: r.term_amount, term_unit: r.term_unit as TermUnit | null }),
           }
         : null,
-    status: state ? { state, label: STATE_LABELS[state], colour: statusColour(r, at) } : null,
+    status: state ? { state, label: statusLabel(r, at), colour: statusColour(r, at) } : null,
   };
 }
 

@@ -1,8 +1,9 @@
+import { statusLabel } from "../../domain/status-label";
 import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { localDay } from "../../domain/dates";
 import { nextCharge, pauseDaysRemaining } from "../../domain/lifecycle";
-import { cancellationUndoableUntil, STATE_LABELS, statusColour, subscriptionState } from "../../domain/subscription";
+import { cancellationUndoableUntil, statusColour, subscriptionState } from "../../domain/subscription";
 import { offering_gyms, offerings, prices } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import type { Membership } from "./membership";
@@ -66,7 +67,7 @@ export async function membershipView(t: Tenant, m: Membership, now: Date, rights
     gym: { id: m.gym.id, name: m.gym.name },
     version: s.version,
     state,
-    label: STATE_LABELS[state],
+    label: statusLabel(s, now),
     colour: statusColour(s, now),
     price: { ...priceLabel({ ...m.price, offering: "" }), id: m.price.id },
     amount: m.facts.amount,
@@ -99,6 +100,8 @@ export async function membershipView(t: Tenant, m: Membership, now: Date, rights
     owing: { total: owed.reduce((sum, p) => sum + p.amount + p.surcharge, 0), periods: owed.length },
     price_options: options.map((p) => priceLabel(p)),
     pif_options: pifOptions.map((p) => priceLabel({ ...p, billing_frequency: "one_off" })),
+    /** What the user may do here at all: a page says "your role" only when this is what refused (issue 32). */
+    rights: { change: rights.change, take_money: rights.takeMoney },
     actions: {
       pause: rights.change && running && !isPif,
       cancel: rights.change && !s.cancelled_at,

@@ -113,7 +113,7 @@ describe("GET /api/members", () => {
       status: { state: "active", label: "Active", colour: "green" },
     });
     expect(byName["Paula Paused"].status).toEqual({ state: "paused", label: "Paused", colour: "amber" });
-    expect(byName["Cam Cancelled"].status).toEqual({ state: "cancelled", label: "Cancelled", colour: "green" }); // paid until 30 April
+    expect(byName["Cam Cancelled"].status).toEqual({ state: "cancelled", label: "Cancelled, access until 30 Apr", colour: "green" }); // paid until 30 April
     expect(byName["Cam Cancelled"].membership.term).toBe("6m Term");
     expect(byName["Grace Overdue"].status).toEqual({ state: "grace_period", label: "Grace period", colour: "amber" });
     expect(byName["Uma Upcoming"]).toMatchObject({ status: { state: "upcoming", colour: "amber" }, membership: { term: "PIF" }, last_visit_at: null, visits_count: 0 });

@@ -42,6 +42,10 @@ test("pause: previewed (next charge, status card), confirmed, recorded, then rem
   await expect(effect(page)).toContainText("14 days");
   await expect(effect(page)).toContainText("Next charge");
   await expect(effect(page)).toContainText("Paused");
+  // The demo's memberships have no pause credit: the preview warns that this goes past it (issue 32).
+  await expect(effect(page).getByRole("note")).toContainText("past the membership's pause credit");
+  // The member page behind the dialog writes its dates as its own page does, never as ISO instants (issue 32).
+  expect(await page.locator("body").innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   if (jsEnabled(test.info())) await page.screenshot({ path: "test-results/screens/pause-preview.png", fullPage: true });
   await page.getByRole("button", { name: "Pause the membership" }).click();
   await expect(page).toHaveURL(new RegExp(`/members/${id}$`));
@@ -187,6 +191,15 @@ test("a personal trainer sees no membership actions, and their pages are refused
   const id = new URL(page.url()).pathname.split("/")[2];
   const res = await page.goto(`${BACKOFFICE}/members/${id}/pause`);
   expect(res?.status()).toBe(403);
+  // The real reason, not a guess (issue 32).
+  await expect(page.getByText("Only admins can change a membership.")).toBeVisible();
+});
+
+test("a page for an action that does not apply says why: nothing is owed on a paid-up membership", async ({ page }) => {
+  const { id } = await openMember(page, `q=${encodeURIComponent("Morgan Member")}&gym=all`, 0);
+  const res = await page.goto(`${BACKOFFICE}/members/${id}/payment`);
+  expect(res?.status()).toBe(403);
+  await expect(page.getByText("Nothing is owed on this membership.")).toBeVisible();
 });
 
 test("a new member who paid in full at the desk: added, invited by e-mail, invited again", async ({ page }) => {

@@ -20,6 +20,7 @@ export interface MembershipSummary {
   frequency: string;
   /** Left out of the answer for staff without money rights (server/core/permissions.ts FIELD_PERMISSIONS). */
   paid_until?: string | null;
+  owing?: { total: number; periods: number };
   next_charge?: { day: string; amount: number } | null;
   price: { offering: string; term: string | null };
 }
@@ -77,7 +78,8 @@ function NowLine({ view }: { view: MembershipSummary }) {
       <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${COLOUR_CLASSES[view.colour]}`}>{view.label}</span>
       <span>
         {formatCents(view.amount)} {view.frequency.toLowerCase()}
-        {view.paid_until ? ` · paid until ${formatDay(view.paid_until)}` : ""}
+        {/* Paid until the period's end only when nothing is owing: a failed payment leaves the period billed, not paid (issue 32). */}
+        {view.paid_until ? (view.owing?.total ? ` · ${formatCents(view.owing.total)} owing for the period to ${formatDay(view.paid_until)}` : ` · paid until ${formatDay(view.paid_until)}`) : ""}
         {view.next_charge ? ` · next charge ${formatCents(view.next_charge.amount)} on ${formatDay(view.next_charge.day)}` : " · no charge to come"}
       </span>
     </p>

@@ -13,11 +13,13 @@ export const chargeText = (c: { day: string; amount: number } | null | undefined
 
 /** One line of an effect: what it is, before → after. */
 export function EffectRow({ label, before, after }: { label: string; before?: ReactNode; after: ReactNode }) {
+  // What does not change is said once, not struck through and written again (issue 32).
+  const changes = before !== undefined && !(isPlain(before) && isPlain(after) && String(before) === String(after));
   return (
     <div className="grid grid-cols-1 gap-1 py-2 text-sm sm:grid-cols-3">
       <dt className="text-slate-600">{label}</dt>
       <dd className="sm:col-span-2">
-        {before !== undefined ? (
+        {changes ? (
           <>
             <span className="text-slate-500 line-through decoration-slate-400">{before}</span>
             <span aria-hidden="true"> → </span>
@@ -29,6 +31,8 @@ export function EffectRow({ label, before, after }: { label: string; before?: Re
     </div>
   );
 }
+
+const isPlain = (v: ReactNode) => typeof v === "string" || typeof v === "number";
 
 export function CardAfter({ card }: { card: { label: string; colour: StatusColour; detail: string } }) {
   return (

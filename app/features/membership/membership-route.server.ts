@@ -21,11 +21,17 @@ export async function membershipPage(args: LoaderFunctionArgs | ActionFunctionAr
   const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
   const allowed = view?.actions[action as keyof NonNullable<typeof view>["actions"]];
   if (action !== "door" && action !== "pif" && (!view || !allowed)) {
-    throw new Response(view ? "This action does not apply to this membership now, or you may not take it." : "This member has no membership.", {
-      status: view ? 403 : 404,
-    });
+    if (!view) throw new Response("This member has no membership.", { status: 404 });
+    throw new Response(whyNot(action, view), { status: 403 });
   }
   return { id, api, member, view };
+}
+
+/** Why an action is not open: the user's role only when that is what refused; otherwise the membership's state (issue 32). */
+function whyNot(action: string, view: { rights: { change: boolean; take_money: boolean }; owing?: { total: number } }) {
+  if (action === "manual_payment") return view.rights.take_money ? "Nothing is owed on this membership." : "Only admins can take payments.";
+  if (!view.rights.change) return "Only admins can change a membership.";
+  return "This action does not apply to this membership as it is now.";
 }
 
 /** The fields that matter, in order: what a preview was of. */

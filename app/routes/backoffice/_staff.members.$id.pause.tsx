@@ -98,6 +98,12 @@ function PauseEffect({ effect }: { effect: NonNullable<ReturnType<typeof pauseEf
       {effect.creditRemainingBefore !== undefined ? (
         <EffectRow label="Pause days left" before={effect.creditRemainingBefore} after={effect.creditRemainingAfter} />
       ) : null}
+      {effect.creditRemainingAfter < 0 && effect.creditRemainingAfter < effect.creditRemainingBefore ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          This goes {-effect.creditRemainingAfter} {effect.creditRemainingAfter === -1 ? "day" : "days"} past the membership&apos;s pause credit. Staff may
+          pause past it; to keep the count right, add the days to the credit below first.
+        </p>
+      ) : null}
       {effect.card ? <EffectRow label="Status card" after={<CardAfter card={effect.card} />} /> : null}
     </>
   );

@@ -2,6 +2,8 @@ import { Outlet, useRouteLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { MemberPage, type MemberPageData } from "../../features/members/member-page";
 import { ActionDialog, useInPlaceAction } from "../../features/membership/in-place";
+import { KeepDateTexts } from "../../lib/date-texts";
+import type { DateTexts } from "../../../domain/date-writers";
 
 /**
  * /members/{id}/…: each page on its own, except a membership action opened from the member page with JavaScript,
@@ -15,7 +17,15 @@ export default function MemberLayout() {
   const inPlace = useInPlaceAction();
   if (!inPlace || !behind.current) return <Outlet />;
   return (
-    <ActionDialog memberId={behind.current.member.id} behind={<MemberPage data={behind.current} />}>
+    <ActionDialog
+      memberId={behind.current.member.id}
+      behind={
+        // The member page's dates are written from its own data's texts: its route is no longer among the matches.
+        <KeepDateTexts data={behind.current as { dateTexts?: DateTexts }}>
+          <MemberPage data={behind.current} />
+        </KeepDateTexts>
+      }
+    >
       <Outlet />
     </ActionDialog>
   );

@@ -17,7 +17,8 @@ async function expectNoAxeViolations(page: Page) {
 /** Types into the desk's search: with JavaScript it answers as staff type; without, the Find button sends it. */
 async function findMember(page: Page, text: string) {
   await page.getByLabel("Find a member", { exact: true }).fill(text);
-  if (!jsEnabled(test.info())) await page.getByRole("button", { name: "Find" }).click();
+  if (jsEnabled(test.info())) return;
+  await page.getByRole("button", { name: "Find" }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(text).replace(/%20/g, "\\+")}`));
 }
 
@@ -34,6 +35,8 @@ test("the front desk finds a member, checks them in, and a paused member is refu
   await morgan.getByRole("button", { name: "Check in Morgan Member" }).click();
   await expect(page.getByRole("status", { name: "Checked in" })).toContainText("Checked in: Morgan Member");
   await expect(page).toHaveURL(/\/check-in\?checked=\d+$/);
+  // Ready for the next person: the last search is gone.
+  await expect(page.getByRole("list", { name: "Members found" })).toHaveCount(0);
   await page.screenshot({ path: `test-results/check-in-${test.info().project.name}.png`, fullPage: true });
 
   // Counted at once where visits are.

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
@@ -16,8 +16,8 @@ const CLEAR_AFTER_MS = 8_000;
  */
 export function CheckInPage({
   gym,
-  q,
-  found,
+  q: loadedQ,
+  found: loadedFound,
   result,
   checkInKey,
 }: {
@@ -27,7 +27,13 @@ export function CheckInPage({
   result: Result | null;
   checkInKey: string;
 }) {
-  const submit = useSubmit();
+  // As staff type, the page's own loader answers through a fetcher: the frame around it (who is signed in, the
+  // unread count) is not loaded again for every key. Find (or Enter, or no JavaScript) navigates as a form does.
+  // A new fetcher for each check-in: what was typed for the last person is gone with them.
+  const finder = useFetcher<{ q: string; found: Card[] }>({ key: `check-in-search-${result?.visit.id ?? "start"}` });
+  const typed = finder.data && finder.state === "idle" ? finder.data : null;
+  const q = typed?.q ?? loadedQ;
+  const found = typed?.found ?? loadedFound;
   const navigate = useNavigate();
   const busy = useNavigation().state === "submitting";
   const search = useRef<HTMLInputElement>(null);
@@ -67,9 +73,9 @@ export function CheckInPage({
             autoComplete="off"
             aria-describedby="q-hint"
             onChange={(e) => {
-              const form = e.currentTarget.form;
+              const text = e.currentTarget.value;
               clearTimeout(timer.current);
-              timer.current = setTimeout(() => submit(form, { replace: true }), 250);
+              timer.current = setTimeout(() => finder.load(`/check-in?${new URLSearchParams({ q: text })}`), 150);
             }}
             className="block w-full rounded-md border border-slate-300 px-3 py-2 text-base shadow-sm focus:outline-none focus:ring-2 focus:ring-brand-500"
           />

@@ -1,11 +1,15 @@
 import { Form, Link, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
+import { IN_PLACE_FIELD } from "../../lib/in-place";
 import { StatusBadge } from "../members/status-badge";
 
 type Card = AnswerOf<"get", "/check-in/members">["data"][number];
 type Result = AnswerOf<"get", "/check-ins/:id">;
+/** The action's answer to a check-in made with JavaScript (check-in.server.ts). */
+type Answer = { result: Result | null; key: string; error: string | null };
 
 /** How long a let-in result stays before the page clears itself for the next person (with JavaScript). */
 const CLEAR_AFTER_MS = 8_000;
@@ -18,8 +22,8 @@ export function CheckInPage({
   gym,
   q: loadedQ,
   found: loadedFound,
-  result,
-  checkInKey,
+  result: loadedResult,
+  checkInKey: loadedKey,
 }: {
   gym: string | null;
   q: string;
@@ -27,24 +31,33 @@ export function CheckInPage({
   result: Result | null;
   checkInKey: string;
 }) {
+  // With JavaScript a check-in is answered in place (the action's data, no redirect, nothing else reloaded), so the
+  // desk sees the result at once; without it, the form redirects to the result's own address.
+  const checker = useFetcher<Answer>({ key: "check-in" });
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const answered = checker.data?.result && checker.data.result.visit.id !== dismissed ? checker.data.result : null;
+  const result = answered ?? (checker.data ? null : loadedResult);
+  const checkInKey = checker.data?.key ?? loadedKey;
+  const hydrated = useHydrated();
   // As staff type, the page's own loader answers through a fetcher: the frame around it (who is signed in, the
   // unread count) is not loaded again for every key. Find (or Enter, or no JavaScript) navigates as a form does.
   // A new fetcher for each check-in: what was typed for the last person is gone with them.
-  const finder = useFetcher<{ q: string; found: Card[] }>({ key: `check-in-search-${result?.visit.id ?? "start"}` });
+  const finder = useFetcher<{ q: string; found: Card[] }>({ key: `check-in-search-${checker.data?.key ?? loadedResult?.visit.id ?? "start"}` });
   const typed = finder.data && finder.state === "idle" ? finder.data : null;
-  const q = typed?.q ?? loadedQ;
-  const found = typed?.found ?? loadedFound;
+  const q = typed?.q ?? (checker.data ? "" : loadedQ);
+  const found = typed?.found ?? (checker.data ? [] : loadedFound);
   const navigate = useNavigate();
-  const busy = useNavigation().state === "submitting";
+  const busy = useNavigation().state === "submitting" || checker.state !== "idle";
   const search = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
 
   useEffect(() => {
     if (!result?.visit.successful) return;
     search.current?.focus();
-    const clear = setTimeout(() => navigate("/check-in", { replace: true }), CLEAR_AFTER_MS);
+    const id = result.visit.id;
+    const clear = setTimeout(() => (answered ? setDismissed(id) : navigate("/check-in", { replace: true })), CLEAR_AFTER_MS);
     return () => clearTimeout(clear);
-  }, [result, navigate]);
+  }, [result, answered, navigate]);
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -56,6 +69,11 @@ export function CheckInPage({
       </div>
 
       {result ? <CheckedIn result={result} /> : null}
+      {checker.data?.error ? (
+        <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 font-medium text-red-900">
+          Not checked in: {checker.data.error}
+        </p>
+      ) : null}
 
       <Form method="get" role="search" className="flex flex-wrap items-end gap-3" aria-label="Find a member to check in">
         <div className="min-w-0 flex-1 space-y-1">
@@ -68,7 +86,7 @@ export function CheckInPage({
             name="q"
             type="search"
             defaultValue={q}
-            key={result?.visit.id ?? "search"}
+            key={checker.data?.key ?? result?.visit.id ?? "search"}
             autoFocus
             autoComplete="off"
             aria-describedby="q-hint"
@@ -104,7 +122,8 @@ export function CheckInPage({
                   </p>
                   {m.owing ? <p className="text-sm font-medium text-red-800">{formatCents(m.owing)} owing</p> : null}
                 </div>
-                <Form method="post">
+                <checker.Form method="post">
+                  {hydrated ? <input type="hidden" name={IN_PLACE_FIELD} value="1" /> : null}
                   <input type="hidden" name="user_id" value={m.id} />
                   <input type="hidden" name="key" value={checkInKey} />
                   <button
@@ -114,7 +133,7 @@ export function CheckInPage({
                   >
                     Check in<span className="sr-only"> {m.name}</span>
                   </button>
-                </Form>
+                </checker.Form>
               </li>
             ))}
           </ul>

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { randomBytes } from "node:crypto";
 import { ApiRequestError, gymApi } from "../../lib/api.server";
 import { readForm } from "../../lib/forms.server";
+import { isInPlace } from "../../lib/in-place";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 
@@ -26,21 +27,30 @@ export async function loadCheckIn(args: LoaderFunctionArgs) {
           })
         : Promise.resolve(null),
     ]);
-    return { q, found, result, key: randomBytes(12).toString("base64url") };
+    return { q, found, result, key: newKey() };
   } catch (err) {
     redirectForApiError(args.request, err);
   }
 }
 
+const newKey = () => randomBytes(12).toString("base64url");
+
+/**
+ * Without JavaScript the check-in redirects to its result's address. With it (isInPlace) the result, and a fresh key
+ * for the next person, are the action's answer: the page shows them at once and nothing else is loaded again.
+ */
 export async function checkInAction(args: ActionFunctionArgs) {
   const api = gymApi(args);
   const form = await readForm(args.request);
+  const inPlace = isInPlace(form);
   try {
     const done = await api.post("/check-ins", { body: { user_id: String(form.get("user_id") ?? ""), key: String(form.get("key") ?? "") } });
+    if (inPlace) return data({ result: { visit: done.visit, member: done.member }, key: newKey(), error: null }, { headers: api.headers });
     return redirect(`/check-in?checked=${done.visit.id}`, { headers: api.headers });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401 && err.status !== 403) {
       const why = Object.values(err.errors ?? {}).flat()[0] ?? err.message;
+      if (inPlace) return data({ result: null, key: newKey(), error: why }, { status: err.status, headers: api.headers });
       return redirectWithToast("/check-in", { severity: "error", summary: "Not checked in", detail: why }, api.headers);
     }
     redirectForApiError(args.request, err);

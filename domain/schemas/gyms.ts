@@ -15,6 +15,7 @@ const numeric = (v: unknown) => (v === "" || v === null ? undefined : typeof v =
 export function gymDetailsSchema(kind: Money) {
   return z.object({
     name: text(100),
+    address: optional(z.string().trim().max(300, MSG.max(300))),
     price_change_notification_reply_to: optional(z.string().trim().max(254, MSG.max(254)).email(MSG.email)),
     break_fee_percentage: optional(z.preprocess(numeric, z.number({ invalid_type_error: "Enter a whole number" }).int("Enter a whole number").min(0, "The minimum value allowed is 0").max(100, MSG.max(100)))),
     /** The card surcharge's percentage, up to two decimals ("1.5" is 1.5 %), kept as basis points. */
@@ -56,6 +57,43 @@ export const destinationAccountRequest = z
     return { name: a.name, bank_account_number: parsed?.ok ? parsed.account.formatted : undefined };
   });
 export type DestinationAccountInput = z.output<typeof destinationAccountRequest>;
+
+/**
+ * POST /api/gyms and /gyms/new (issue 32): a new gym's name, address, visit tracking and, optionally, the bank account
+ * its money goes to (all three account fields or none; the number as PUT …/destination-accounts checks it). Its time
+ * zone is not asked: every gym shows dates in Pacific/Auckland (SPEC §1), which the page says.
+ */
+export const newGymRequest = z
+  .object({
+    name: text(100),
+    address: optional(z.string().trim().max(300, MSG.max(300))),
+    tracks_visits: flag,
+    bank_account_name: optional(z.string().trim().max(100, MSG.max(100))),
+    bank_account_number: optional(z.string().trim().max(30, MSG.max(30))),
+    bank_account_number_confirmation: optional(z.string().trim().max(30, MSG.max(30))),
+  })
+  .superRefine((g, ctx) => {
+    if (g.bank_account_name === undefined && g.bank_account_number === undefined && g.bank_account_number_confirmation === undefined) return;
+    if (g.bank_account_name === undefined) ctx.addIssue({ code: "custom", path: ["bank_account_name"], message: MSG.required });
+    if (g.bank_account_number === undefined) {
+      ctx.addIssue({ code: "custom", path: ["bank_account_number"], message: MSG.required });
+      return;
+    }
+    const parsed = parseNzAccount(g.bank_account_number);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["bank_account_number"], message: parsed.message });
+    if (g.bank_account_number_confirmation === undefined) ctx.addIssue({ code: "custom", path: ["bank_account_number_confirmation"], message: MSG.required });
+    else if (g.bank_account_number_confirmation.replace(/[\s-]/g, "") !== g.bank_account_number.replace(/[\s-]/g, "")) ctx.addIssue({ code: "custom", path: ["bank_account_number_confirmation"], message: MSG.same });
+  })
+  .transform((g) => {
+    const parsed = g.bank_account_number ? parseNzAccount(g.bank_account_number) : null;
+    return {
+      name: g.name,
+      address: g.address ?? null,
+      tracks_visits: g.tracks_visits as boolean,
+      bank_account: g.bank_account_name && parsed?.ok ? { name: g.bank_account_name, bank_account_number: parsed.account.formatted } : null,
+    };
+  });
+export type NewGymInput = z.output<typeof newGymRequest>;
 
 export const tracksVisitsRequest = z.object({ tracks_visits: flag });
 

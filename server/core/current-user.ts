@@ -12,8 +12,8 @@ export interface CurrentUser {
   organisations: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole }[];
   organisation: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole } | null;
   /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
-  gyms: { id: number; name: string; logo: string | null; role: GymRole | null }[];
-  gym: { id: number; name: string; logo: string | null; role: GymRole | null } | null;
+  gyms: { id: number; name: string; logo: string | null; role: GymRole | null; archived: boolean }[];
+  gym: { id: number; name: string; logo: string | null; role: GymRole | null; archived: boolean } | null;
   /** The member's default payment type in the current organisation. */
   defaultPaymentTypeId: number | null;
   /** The user's payment types in the current organisation. */
@@ -32,7 +32,8 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
   // The same rule picks the membership whose unread messages the session read counts (server/core/db/memberships.ts).
   const current = memberships.find((o) => o.id === row.current_organisation_id) ?? memberships[0] ?? null;
   const gyms = current?.gyms ?? [];
-  const gym = gyms.find((g) => g.id === row.current_gym_id) ?? gyms[0] ?? null;
+  // An archived gym (issue 32) is current only when the user works nowhere else: it is no longer worked in.
+  const gym = gyms.find((g) => g.id === row.current_gym_id && !g.archived) ?? gyms.find((g) => !g.archived) ?? gyms[0] ?? null;
   const strip = ({
     home_gym_id: _h,
     default_payment_type_id: _d,

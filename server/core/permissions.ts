@@ -39,6 +39,8 @@ export const PERMISSIONS = {
   "offerings.write": ["organisation_admin", "gym_admin"],
   /** A gym's own settings: details, bank account, provider connections and credentials, doors (issue 15). */
   "gyms.write": ["organisation_admin", "gym_admin"],
+  /** Open a new gym, archive one or restore it (issue 32): a decision for the whole organisation. */
+  "gyms.create": ["organisation_admin"],
   /** The organisation's own settings (name, grace periods, offering rules, price frequencies). */
   "settings.write": ["organisation_admin"],
   /** Staff lists and invitations; gym admins manage the staff of their gyms. */
@@ -82,6 +84,7 @@ const REFUSALS: Record<Capability, string> = {
   "offerings.read": "You cannot see this organisation's offerings.",
   "offerings.write": "Only admins can change offerings and prices.",
   "gyms.write": "Only admins can change a gym's settings.",
+  "gyms.create": "Only organisation admins can open or archive a gym.",
   "settings.write": "Only organisation admins can change the organisation's settings.",
   "staff.read": "Only admins can see staff.",
   "staff.write": "Only admins can manage staff.",

@@ -1,5 +1,8 @@
 import { Hono, type Context } from "hono";
-import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, tracksVisitsRequest, type CredentialService } from "../../domain/schemas/gyms";
+import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, newGymRequest, tracksVisitsRequest, type CredentialService } from "../../domain/schemas/gyms";
+import { archiveGym, openGym, restoreGym } from "./open";
+import { gymJoinLinks } from "./join-links";
+import { signupUrl } from "../core/config";
 import { findGym, gymDetail, listGyms, saveCredentials, saveDestinationAccount, setTracksVisits, updateGymDetails } from "./settings";
 import { z } from "zod";
 import { finishConnection, startConnection } from "./connect";
@@ -16,6 +19,7 @@ import { requireStaff } from "../core/middleware";
 import { assertCan, gymsWhere, requireCan } from "../core/permissions";
 
 const admin = [requireStaff, requireCan("gyms.write")] as const;
+const opener = [requireStaff, requireCan("gyms.create")] as const;
 const providersOf = (c: Context<ApiEnv>): Providers => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db);
 const exchangeBody = z.object({
   code: z.string({ required_error: "The provider sent no code" }).trim().min(1, "The provider sent no code").max(500),
@@ -53,7 +57,27 @@ const credentials = (service: CredentialService) => async (c: Context<ApiEnv>) =
 export const gymRoutes = new Hono<ApiEnv>()
   /** GET /api/gyms: the gyms the user administers (every gym for an organisation admin). */
   .get("/gyms", ...admin, async (c) => c.json({ data: { data: await listGyms(c.var.tenant, gymsWhere(c.var.user!, "gyms.write")) } }))
-  .get("/gyms/:id{[0-9]+}", ...admin, async (c) => c.json({ data: await gymDetail(c.var.tenant, await gymOf(c)) }))
+  /** POST /api/gyms: a new location (issue 32); 201 with the gym as GET /api/gyms/{id} answers it. */
+  .post("/gyms", ...opener, async (c) => {
+    const id = await openGym(c.var.tenant, c.var.user!.row.id, await readBody(c, newGymRequest));
+    return c.json({ data: await gymDetail(c.var.tenant, id) }, 201);
+  })
+  /** DELETE /api/gyms/{id}/archive: no longer sold or offered in the switchers (never deleted). */
+  .delete("/gyms/:id{[0-9]+}/archive", ...opener, async (c) => {
+    const id = pathId(c, "No such gym.");
+    await archiveGym(c.var.tenant, id, now(c));
+    return c.json({ data: await gymDetail(c.var.tenant, id) });
+  })
+  .post("/gyms/:id{[0-9]+}/restore", ...opener, async (c) => {
+    const id = pathId(c, "No such gym.");
+    await restoreGym(c.var.tenant, id, now(c));
+    return c.json({ data: await gymDetail(c.var.tenant, id) });
+  })
+  /** GET /api/gyms/{id}: its settings, and `join`: its sign-up links to hand out (server/gyms/join-links.ts). */
+  .get("/gyms/:id{[0-9]+}", ...admin, async (c) => {
+    const gym = await gymDetail(c.var.tenant, await gymOf(c));
+    return c.json({ data: { ...gym, join: await gymJoinLinks(c.var.tenant, gym, signupUrl(c.var.deps.config)) } });
+  })
   /** PUT /api/gyms/{id}: name, price-change reply-to, break fee, card surcharge and what members are told about it. */
   .put("/gyms/:id{[0-9]+}", ...admin, async (c) => {
     const id = await gymOf(c);

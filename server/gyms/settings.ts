@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray, isNull } from "drizzle-orm";
+import { asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { findGym } from "../core/find-gym";
 import type { CredentialService, DestinationAccountInput, GymDetailsInput } from "../../domain/schemas/gyms";
 import { GYM_CREDENTIALS } from "../../domain/schemas/gyms";
@@ -51,9 +51,9 @@ const providers = (g: GymRow) => ({
 
 /** GET /api/gyms: the gyms of `ids` (the ones the user administers), with their counts and connected providers. */
 export async function listGyms(t: Tenant, ids: number[] | "all") {
-  const rows = await t.db.select().from(gyms).where(t.where(gyms, ids === "all" ? undefined : inArray(gyms.id, ids.length ? ids : [0]))).orderBy(asc(gyms.name), asc(gyms.id));
+  const rows = await t.db.select().from(gyms).where(t.where(gyms, ids === "all" ? undefined : inArray(gyms.id, ids.length ? ids : [0]))).orderBy(sql`${gyms.archived_at} is not null`, asc(gyms.name), asc(gyms.id));
   const c = await counts(t, rows.map((g) => g.id));
-  return rows.map((g) => ({ id: g.id, name: g.name, logo: g.logo, uuid: g.uuid, staff_count: c.staff.get(g.id) ?? 0, members_count: c.members.get(g.id) ?? 0, providers: providers(g), created_at: g.created_at }));
+  return rows.map((g) => ({ id: g.id, name: g.name, logo: g.logo, uuid: g.uuid, staff_count: c.staff.get(g.id) ?? 0, members_count: c.members.get(g.id) ?? 0, providers: providers(g), created_at: g.created_at, archived_at: g.archived_at }));
 }
 
 
@@ -70,7 +70,9 @@ export async function gymDetail(t: Tenant, id: number) {
     name: g.name,
     uuid: g.uuid,
     logo: g.logo,
+    address: g.address,
     created_at: g.created_at,
+    archived_at: g.archived_at,
     staff_count: c.staff.get(id) ?? 0,
     members_count: c.members.get(id) ?? 0,
     stripe_id: g.stripe_id,
@@ -96,6 +98,7 @@ export async function updateGymDetails(t: Tenant, id: number, input: GymDetailsI
     .update(gyms)
     .set({
       name: input.name,
+      address: input.address ?? null,
       price_change_notification_reply_to: input.price_change_notification_reply_to ?? null,
       break_fee_percentage: input.break_fee_percentage ?? null,
       card_surcharge_basis_points: Math.round((input.card_surcharge_percent ?? 0) * 100),

@@ -3,6 +3,7 @@ import { gyms, private_price_links } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { invalid, notFound } from "../core/errors";
 import { activeLinks } from "./read";
+import { signupAddress } from "../gyms/join-links";
 
 /**
  * Sign-up links (issue 14): a private price's links (POST /api/prices/{id}/private-links), each the only way a
@@ -14,12 +15,7 @@ import { activeLinks } from "./read";
 type LinkRow = typeof private_price_links.$inferSelect;
 type Gym = { name: string; uuid: string };
 
-const address = (base: string, gym: Gym, token: string) => {
-  const url = new URL(base);
-  url.searchParams.set("gym", gym.uuid);
-  url.searchParams.set("link", token);
-  return url.toString();
-};
+const address = (base: string, gym: Gym, token: string) => signupAddress(base, gym.uuid, { link: token });
 
 export const linkView = (l: LinkRow, at: Gym[], base: string) => ({
   id: l.id,

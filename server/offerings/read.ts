@@ -135,9 +135,10 @@ export async function findPrice(t: Tenant, id: number) {
 
 /** The gyms the offering is sold at: every gym of the organisation when it is open to all. */
 export async function offeringGyms(t: Tenant, o: OfferingRow) {
-  if (o.all_gyms_access) return t.db.select({ id: gyms.id, name: gyms.name, uuid: gyms.uuid }).from(gyms).where(t.where(gyms)).orderBy(asc(gyms.name));
+  const columns = { id: gyms.id, name: gyms.name, uuid: gyms.uuid, archived: sql<boolean>`${gyms.archived_at} is not null` };
+  if (o.all_gyms_access) return t.db.select(columns).from(gyms).where(t.where(gyms)).orderBy(asc(gyms.name));
   return t.db
-    .select({ id: gyms.id, name: gyms.name, uuid: gyms.uuid })
+    .select(columns)
     .from(offering_gyms)
     .innerJoin(gyms, eq(gyms.id, offering_gyms.gym_id))
     .where(t.where(offering_gyms, eq(offering_gyms.offering_id, o.id)))
@@ -163,7 +164,7 @@ export async function offeringDetail(t: Tenant, id: number) {
     pricesWhere(t, eq(prices.offering_id, id)),
   ]);
   const gymsWithCounts = [];
-  for (const g of soldAt) gymsWithCounts.push({ id: g.id, name: g.name, uuid: g.uuid, unique_memberships: await uniqueMemberships(t, id, g.id) });
+  for (const g of soldAt) gymsWithCounts.push({ id: g.id, name: g.name, uuid: g.uuid, archived: g.archived, unique_memberships: await uniqueMemberships(t, id, g.id) });
   return {
     id: o.id,
     name: o.name,

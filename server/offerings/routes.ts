@@ -4,6 +4,7 @@ import { offeringRequest, offeringsQuery, priceRequest } from "../../domain/sche
 import { signupUrl } from "../core/config";
 import { findOffering, listOfferings, offeringDetail, offeringGyms, uniqueMemberships } from "./read";
 import { offeringLinks } from "./links";
+import { signupAddress } from "../gyms/join-links";
 import { organisationTerms } from "./rules";
 import { createOffering, createPrice, deleteOffering, setOfferingArchived, updateOffering } from "./write";
 import { eq } from "drizzle-orm";
@@ -32,7 +33,15 @@ async function offeringAnswer(c: Context<ApiEnv>, id: number) {
   const offering = org || (gymAdminOfAll && !detail.mandated);
   return {
     ...detail,
-    prices: detail.prices.map((p) => ({ ...p, private_links: links.get(p.id) ?? [] })),
+    // A public price's join links: one per open gym it is sold at (issue 32); a private price has its own links.
+    prices: detail.prices.map((p) => ({
+      ...p,
+      private_links: links.get(p.id) ?? [],
+      join_urls:
+        p.private || p.archived_at || detail.archived_at
+          ? []
+          : detail.gyms.filter((g) => !g.archived && (p.gym_id === null || p.gym_id === g.id)).map((g) => ({ gym: g.name, url: signupAddress(signupUrl(c.var.deps.config), g.uuid, { price: p.id }) })),
+    })),
     may: { change: offering, hours: offering && (org || !detail.hours_mandated), prices: offering && (org || !detail.prices_mandated), mandate: org },
   };
 }

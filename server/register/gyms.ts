@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { gymUuid } from "../../domain/schemas/auth";
-import { gyms, organisations } from "../core/db/schema";
+import { gyms, offering_gyms, offerings, organisations, prices } from "../core/db/schema";
 import { withTenant } from "../core/db/tenant";
 import { readLogo } from "../gyms/logo";
 import { signupChoice } from "../signup/catalogue";
@@ -25,16 +25,27 @@ type Row = { uuid: string; name: string; logo: string | null; organisation: stri
  */
 const sitePath = (logo: string | null) => (logo && /^\/(?![/\\])\S*$/.test(logo) ? logo : null);
 
+/** A public price on sale at the row's gym: the price names it or no gym, its offering is open to every gym or to it. */
+const sellsAPublicPrice = sql`exists (
+  select 1 from ${prices} p join ${offerings} o on o.id = p.offering_id
+  where p.organisation_id = ${gyms.organisation_id} and p.archived_at is null and o.archived_at is null and not p.private
+    and (p.gym_id is null or p.gym_id = ${gyms.id})
+    and (o.all_gyms_access or exists (select 1 from ${offering_gyms} og where og.offering_id = o.id and og.gym_id = ${gyms.id})))`;
+
 export const publicGym = (r: Row) => ({ uuid: r.uuid, name: r.name, logo: sitePath(r.logo), organisation: { name: r.organisation } });
 export type PublicGym = ReturnType<typeof publicGym>;
 
 export const publicGymRoutes = new Hono<ApiEnv>()
-  /** GET /api/public/gyms → { data: PublicGym[] }, by organisation and then gym name. */
+  /**
+   * GET /api/public/gyms → { data: PublicGym[] }, by organisation and then gym name: the gyms people can join, so a
+   * gym appears once it sells a public price and leaves when it is archived (issue 32; `soldAtGym`'s rule, per row).
+   */
   .get("/public/gyms", async (c) => {
     const rows = await c.var.deps.db
       .select(columns)
       .from(gyms)
       .innerJoin(organisations, eq(organisations.id, gyms.organisation_id))
+      .where(and(isNull(gyms.archived_at), sellsAPublicPrice))
       .orderBy(asc(organisations.name), asc(gyms.name), asc(gyms.id));
     return c.json({ data: rows.map(publicGym) });
   })

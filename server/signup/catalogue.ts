@@ -1,13 +1,17 @@
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { dayName, formatClock } from "../../domain/offering";
-import { offering_gyms, offering_hours, offerings, prices, private_price_links } from "../core/db/schema";
+import { gyms, offering_gyms, offering_hours, offerings, prices, private_price_links } from "../core/db/schema";
 import type { Db } from "../core/db/client";
 import { withTenant, type Tenant } from "../core/db/tenant";
 
-/** A price is sold at a gym when it names that gym or none, and its offering is open to every gym or to that one. */
+/**
+ * A price is sold at a gym when it names that gym or none, and its offering is open to every gym or to that one; and
+ * nothing is sold at an archived gym (issue 32).
+ */
 export function soldAtGym(gymId: number): SQL {
   return and(
+    sql`exists (select 1 from ${gyms} g where g.id = ${gymId} and g.archived_at is null)`,
     or(isNull(prices.gym_id), eq(prices.gym_id, gymId)),
     or(eq(offerings.all_gyms_access, true), sql`exists (select 1 from ${offering_gyms} og where og.offering_id = ${offerings.id} and og.gym_id = ${gymId})`),
   )!;

@@ -37,6 +37,7 @@ export const switchRoutes = new Hono<ApiEnv>()
     const u = c.var.user!;
     const gym = u.gyms.find((g) => g.id === id);
     if (!gym) throw new ApiError(404, "You do not work at that gym.", "not_found");
+    if (gym.archived) throw new ApiError(409, "That gym is archived: restore it on its page to work in it again.", "gym_archived");
     await db.update(users).set({ current_gym_id: id }).where(eq(users.id, u.row.id));
     return c.json({ data: { current_gym: gym } });
   });

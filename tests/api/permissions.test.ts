@@ -53,6 +53,7 @@ describe("the permission table, cell by cell", () => {
       "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer"],
       "offerings.write": ["organisation_admin", "gym_admin"],
       "gyms.write": ["organisation_admin", "gym_admin"],
+      "gyms.create": ["organisation_admin"],
       "settings.write": ["organisation_admin"],
       "staff.read": ["organisation_admin", "gym_admin"],
       "staff.write": ["organisation_admin", "gym_admin"],

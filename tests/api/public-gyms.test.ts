@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gyms } from "../../server/core/db/schema";
-import { makeGym, makeOrganisation } from "../../server/seed/factories";
+import { makeGym, makeOffering, makeOrganisation, makePrice } from "../../server/seed/factories";
 import { browser, setup } from "./harness";
 
 /** GET /api/public/gyms and /api/public/gyms/{uuid}: the sign-up chooser's list, open to anyone. */
@@ -29,7 +29,12 @@ beforeAll(async () => {
     await env.db.update(gyms).set({ ...secrets, logo }).where(eq(gyms.id, gym.id));
     uuids[name] = gym.uuid;
   }
+  // Alpha sells a public price at every gym; Bravo sells nothing public yet (a private price only).
+  await makePrice(env.db, await makeOffering(env.db, alpha.id, { name: "Anytime", all_gyms_access: true }), { amount: 1500 });
+  bravoOffering = await makeOffering(env.db, bravo.id, { name: "Boxing", all_gyms_access: true });
+  await makePrice(env.db, bravoOffering, { amount: 2500, private: true });
 });
+let bravoOffering: { id: number; organisation_id: number };
 afterAll(() => env.close());
 
 /** Anyone: no cookie, no X-Requested-With, from another site. */
@@ -37,7 +42,11 @@ const anyone = () => browser(env.api, { host: "signup.localhost:3000" });
 const fromElsewhere = { "x-requested-with": "", origin: "https://integrator.example", "sec-fetch-site": "cross-site" };
 
 describe("GET /api/public/gyms", () => {
-  it("lists every gym to anyone, by organisation and name, with its public fields only", async () => {
+  it("lists every gym people can join to anyone, by organisation and name, with its public fields only", async () => {
+    // Bravo Central sells only a private price: nobody can join it from the list yet.
+    const before = await anyone().call("GET", "/api/public/gyms", undefined, fromElsewhere);
+    expect(before.json.data.map((g: { name: string }) => g.name)).toEqual(["Alpha East", "Alpha North", "Alpha West"]);
+    await makePrice(env.db, bravoOffering, { amount: 3000 });
     const res = await anyone().call("GET", "/api/public/gyms", undefined, fromElsewhere);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
@@ -56,15 +65,18 @@ describe("GET /api/public/gyms", () => {
     const one = await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"]}`, undefined, fromElsewhere);
     expect(one.status).toBe(200);
     // `price` is the price a sign-up link names (?price=), when one is on sale there: none asked for here. `prices`:
-    // the public prices on sale there (none in this organisation), whose ids integrators put in their links.
-    expect(one.json.data).toEqual({ uuid: uuids["Bravo Central"], name: "Bravo Central", logo: "/logos/bravo.svg", organisation: { name: "Bravo Boxing" }, price: null, prices: [] });
-    // A price that is not on sale there (here, none is) names nothing; nonsense is ignored, not a 500.
+    // the public prices on sale there (the $30 one), whose ids integrators put in their links.
+    expect(one.json.data).toMatchObject({ uuid: uuids["Bravo Central"], name: "Bravo Central", logo: "/logos/bravo.svg", organisation: { name: "Bravo Boxing" }, price: null });
+    expect(one.json.data.prices.map((p: { amount: number }) => p.amount)).toEqual([3000]);
+    // A price that is not on sale there names nothing; nonsense is ignored, not a 500.
     for (const price of ["1", "99999999999", "abc", "-1"]) {
       const named = await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"]}?price=${price}&link=nonsense`);
       expect(named.status, price).toBe(200);
       expect(named.json.data.price, price).toBeNull();
     }
-    expect(JSON.stringify(one.json)).not.toMatch(/SECRET|secret@|98765|"id"/);
+    // The prices carry their ids (for links); the gym never its own.
+    expect(JSON.stringify(one.json)).not.toMatch(/SECRET|secret@|98765/);
+    expect(Object.keys(one.json.data)).not.toContain("id");
     // Upper case names the same gym.
     expect((await anyone().call("GET", `/api/public/gyms/${uuids["Bravo Central"].toUpperCase()}`)).json.data.name).toBe("Bravo Central");
 

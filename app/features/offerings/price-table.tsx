@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { perFrequency } from "../../../domain/offering";
+import { LinkLine } from "../gyms/join-links";
 import { CopyButton } from "../../components/copy-button";
 import type { OfferingPrice } from "./types";
 
@@ -76,10 +77,31 @@ export function PriceTable({ prices, mayChange, result, confirming }: { prices: 
               </div>
             ) : null}
             {p.private && !p.archived_at ? <PrivateLinks price={p} mayChange={mayChange} /> : null}
+            {p.join_urls.length ? <JoinUrls price={p} /> : null}
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** A public price's join links (issue 32): one per open gym it is sold at, to put on a gym's site or a poster. */
+function JoinUrls({ price }: { price: OfferingPrice }) {
+  const what = `${formatCents(price.amount)} ${perFrequency(price.billing_frequency)}`;
+  return (
+    <details className="rounded-md border border-slate-200 p-2 text-sm">
+      <summary className="cursor-pointer font-medium text-slate-800">Join links for {what}</summary>
+      <div className="mt-2 space-y-2">
+        {price.join_urls.map((u) => (
+          <div key={u.url} className="flex flex-wrap items-center gap-2">
+            <span className="w-32 shrink-0 text-xs font-medium">{u.gym}</span>
+            <div className="min-w-0 flex-1">
+              <LinkLine label={`Join link for ${what} at ${u.gym}`} url={u.url} />
+            </div>
+          </div>
+        ))}
+      </div>
+    </details>
   );
 }
 

@@ -1,5 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { loader as staffLoader } from "./_staff";
+import { archiveAction } from "../../features/gyms/archive.server";
+import { JoinLinks } from "../../features/gyms/join-links";
+import { joinFormSnippet } from "../../features/gyms/join-snippet";
+import { qrSvg } from "../../lib/qr.server";
 import type { ReactNode } from "react";
 import { formatCents } from "../../../domain/money";
 import { GYM_CREDENTIALS, type CredentialService } from "../../../domain/gym-credentials";
@@ -10,12 +15,21 @@ import { readForm } from "../../lib/forms.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.gym.name ?? "Gym"} · Gym Membership` }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  return { gym: await loadGym(args) };
+  const gym = await loadGym(args);
+  return {
+    gym,
+    qr: gym.join ? await qrSvg(gym.join.url, `QR code of the join link for ${gym.name}`) : null,
+    snippet: gym.join ? joinFormSnippet(gym.join.url, gym.uuid) : null,
+  };
 }
 
-/** The Connect buttons: each goes to the provider's page, which sends the admin back to /{service}/callback. */
+/**
+ * The Connect buttons: each goes to the provider's page, which sends the admin back to /{service}/callback. Archive
+ * and restore (organisation admins, issue 32).
+ */
 export async function action(args: ActionFunctionArgs) {
   const intent = (await readForm(args.request)).get("intent");
+  if (intent === "archive" || intent === "restore") return archiveAction(args, intent);
   if (intent !== "connect-stripe" && intent !== "connect-gocardless") throw new Response("That button is not one of this page's.", { status: 400 });
   return connectAction(args, intent === "connect-stripe" ? "stripe" : "gocardless");
 }
@@ -51,7 +65,8 @@ const Row = ({ term, children }: { term: string; children: ReactNode }) => (
 
 /** /gyms/{id}: a gym's settings at a glance; /gyms/{id}/edit changes them. */
 export default function GymPage() {
-  const { gym: g } = useLoaderData<typeof loader>();
+  const { gym: g, qr, snippet } = useLoaderData<typeof loader>();
+  const mayArchive = useRouteLoaderData<typeof staffLoader>("routes/backoffice/_staff")?.me.permissions.includes("gyms.create");
   const surcharge = g.card_surcharge_basis_points || g.card_surcharge_fixed ? `${g.card_surcharge_basis_points / 100}% + ${formatCents(g.card_surcharge_fixed)}` : "None";
   return (
     <div className="max-w-5xl space-y-4">
@@ -76,8 +91,14 @@ export default function GymPage() {
           </Link>
         </div>
       </div>
+      {g.archived_at ? (
+        <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
+          This gym is archived: it is not sold, not listed for people to join and not in the gym switcher. Its members, payments and history are kept.
+        </p>
+      ) : null}
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Card title="Details">
+          <Row term="Address">{g.address ? <span className="whitespace-pre-line">{g.address}</span> : "—"}</Row>
           <Row term="Price-change replies to">{g.price_change_notification_reply_to ?? "—"}</Row>
           <Row term="Break fee">{g.break_fee_percentage === null ? "—" : `${g.break_fee_percentage}%`}</Row>
           <Row term="Card surcharge">{surcharge}</Row>
@@ -132,6 +153,30 @@ export default function GymPage() {
           })}
         </Card>
       </div>
+      <JoinLinks gymId={g.id} name={g.name} join={g.join} qr={qr} snippet={snippet} />
+      {mayArchive ? <ArchiveForm archived={Boolean(g.archived_at)} name={g.name} /> : null}
     </div>
+  );
+}
+
+/** Archive (never delete: members and payments belong to it) or restore; the API refuses the last open gym. */
+function ArchiveForm({ archived, name }: { archived: boolean; name: string }) {
+  return (
+    <section aria-labelledby="gym-archive" className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 id="gym-archive" className="mb-2 font-semibold">
+        {archived ? "Restore this gym" : "Archive this gym"}
+      </h2>
+      <p className="mb-3 text-sm text-slate-700">
+        {archived
+          ? `${name} will be sold, listed for people to join and offered in the gym switcher again.`
+          : `${name} stops being sold and listed for people to join, and leaves the gym switcher. Its members' memberships, payments and visits carry on and are kept; it can be restored at any time.`}
+      </p>
+      <Form method="post">
+        <input type="hidden" name="intent" value={archived ? "restore" : "archive"} />
+        <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+          {archived ? `Restore ${name}` : `Archive ${name}`}
+        </button>
+      </Form>
+    </section>
   );
 }

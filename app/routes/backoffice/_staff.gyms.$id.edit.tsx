@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GYM_CREDENTIALS, type CredentialService } from "../../../domain/gym-credentials";
 import { gymDetailsForm } from "../../../domain/schemas/gyms";
 import { zodErrors } from "../../../domain/schemas/fields";
-import { FileSetting, SelectSetting, SettingsSection, SwitchSetting, TextSetting } from "../../components/settings-sections";
+import { FileSetting, SelectSetting, SettingsSection, SwitchSetting, TextAreaSetting, TextSetting } from "../../components/settings-sections";
 import { orRefusal } from "../../features/members/member-route.server";
 import { gymRoute, loadGym } from "../../features/gyms/gym-route.server";
 import { formOn, formText, SectionInvalid, settingsAction, type Section } from "../../lib/settings-action.server";
@@ -20,7 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return { gym, organisationId, doorSystem, places, mayConnect: me.is_organisation_admin };
 }
 
-const DETAILS = ["name", "price_change_notification_reply_to", "break_fee_percentage", "card_surcharge_percent", "card_surcharge_fixed", "general_card_surcharge_text"];
+const DETAILS = ["name", "address", "price_change_notification_reply_to", "break_fee_percentage", "card_surcharge_percent", "card_surcharge_fixed", "general_card_surcharge_text"];
 const CONFIG_PATH = { branch: "/gyms/:id/branch-config", akahu: "/gyms/:id/akahu-config", onesignal: "/gyms/:id/onesignal-config" } as const;
 
 const credentialSection = (service: CredentialService): Section<number> => ({
@@ -109,6 +109,7 @@ export default function EditGym() {
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <SettingsSection id="details" title="Details" intent="details" result={result}>
           <TextSetting result={result} intent="details" name="name" label="Name" value={g.name} />
+          <TextAreaSetting result={result} intent="details" name="address" label="Address" rows={3} value={g.address ?? ""} />
           <TextSetting result={result} intent="details" name="price_change_notification_reply_to" label="Replies to price-change e-mails go to" type="email" value={g.price_change_notification_reply_to ?? ""} />
           <TextSetting result={result} intent="details" name="break_fee_percentage" label="Break fee (% of what is left of a term)" type="number" value={g.break_fee_percentage === null ? "" : String(g.break_fee_percentage)} />
           <div className="grid grid-cols-2 gap-3">

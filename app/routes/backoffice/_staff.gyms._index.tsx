@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { loader as staffLoader } from "./_staff";
 import { orRefusal } from "../../features/members/member-route.server";
 import { ProviderBadges } from "../../features/gyms/providers";
 import { gymApi } from "../../lib/api.server";
@@ -13,9 +14,17 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function Gyms() {
   const { gyms } = useLoaderData<typeof loader>();
+  const mayOpen = useRouteLoaderData<typeof staffLoader>("routes/backoffice/_staff")?.me.permissions.includes("gyms.create");
   return (
     <div className="max-w-5xl space-y-4">
-      <h1 className="text-2xl font-semibold">Gyms</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Gyms</h1>
+        {mayOpen ? (
+          <Link to="/gyms/new" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+            Open a new gym
+          </Link>
+        ) : null}
+      </div>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <table className="stack-table min-w-full divide-y divide-slate-200 text-sm">
           <thead className="bg-slate-50 text-left text-slate-700">
@@ -33,6 +42,7 @@ export default function Gyms() {
                   <Link to={`/gyms/${g.id}`} className="font-medium text-brand-700 hover:underline">
                     {g.name}
                   </Link>
+                  {g.archived_at ? <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">Archived</span> : null}
                 </td>
                 <td data-label="Staff" className="px-4 py-2 tabular-nums md:text-right">{g.staff_count}</td>
                 <td data-label="Members" className="px-4 py-2 tabular-nums md:text-right">{g.members_count.toLocaleString("en-NZ")}</td>

@@ -42,6 +42,7 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
   // The results page keeps its query in the box, so it can be corrected rather than typed again.
   const query = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
   const [menuOpen, setMenuOpen] = useState(false);
+  const openGyms = me.gyms.filter((g) => !g.archived);
   const unreadCount = useUnreadCount(unread, hasCalendarAndMessaging(me));
   // On a phone the sidebar closes on every navigation.
   useEffect(() => setMenuOpen(false), [key]);
@@ -83,7 +84,8 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
                 listClassName="max-h-[15rem]"
               />
             ) : null}
-            {me.gyms.length > 1 ? <Switcher label="Gym" action="/switch/gym" name="gym_id" options={me.gyms} currentId={me.current_gym?.id} /> : null}
+            {/* Archived gyms are no longer worked in (issue 32): not offered here, still in the lists' gym filters. */}
+            {openGyms.length > 1 ? <Switcher label="Gym" action="/switch/gym" name="gym_id" options={openGyms} currentId={me.current_gym?.id} /> : null}
           </div>
         </header>
         <main className={ownLayout ? undefined : "flex-1 px-4 py-6 sm:px-6"}>{children}</main>

@@ -18,7 +18,7 @@ export interface Membership {
    * The gyms the user may work in here: for an organisation admin every gym, as admin unless a gym gives them
    * another role; for a trainer the gyms they are staff of; for a member their home gym.
    */
-  gyms: { id: number; name: string; logo: string | null; role: GymRole }[];
+  gyms: { id: number; name: string; logo: string | null; role: GymRole; archived: boolean }[];
   /** The user's payment types in this organisation. */
   payment_types: PaymentType[];
   /** A member whose latest membership here stands (not a first payment that failed): the sign-up is finished. */
@@ -60,17 +60,17 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         'role', ${c(ou.role)}, 'home_gym_id', ${c(ou.home_gym_id)}, 'default_payment_type_id', ${c(ou.default_payment_type_id)},
         'gyms', case ${c(ou.role)}
           when 'admin' then (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', coalesce(${c(gym_users.role)}, 'admin'))
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', coalesce(${c(gym_users.role)}, 'admin'), 'archived', ${c(gyms.archived_at)} is not null)
                             order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
             from ${gyms} left join ${gym_users} on ${c(gym_users.gym_id)} = ${c(gyms.id)} and ${c(gym_users.user_id)} = ${c(ou.user_id)}
             where ${c(gyms.organisation_id)} = ${c(o.id)})
           when 'personal_trainer' then (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', ${c(gym_users.role)})
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', ${c(gym_users.role)}, 'archived', ${c(gyms.archived_at)} is not null)
                             order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
             from ${gym_users} join ${gyms} on ${c(gyms.id)} = ${c(gym_users.gym_id)}
             where ${c(gym_users.user_id)} = ${c(ou.user_id)} and ${c(gym_users.organisation_id)} = ${c(o.id)})
           else (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', 'member')), '[]')
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', 'member', 'archived', ${c(gyms.archived_at)} is not null)), '[]')
             from ${gyms} where ${c(gyms.id)} = ${c(ou.home_gym_id)})
         end,
         'payment_types', (

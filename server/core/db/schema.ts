@@ -97,6 +97,10 @@ export const gyms = pgTable(
     /** What members are told about it, e.g. "Card payments carry a 1.5% surcharge". */
     general_card_surcharge_text: text("general_card_surcharge_text"),
     tracks_visits: boolean("tracks_visits").notNull().default(false),
+    /** Where it is, as members are told (issue 32): a postal address, lines as typed. */
+    address: text("address"),
+    /** Archived (issue 32): no longer sold or offered in the switchers; its members, payments and history stay. */
+    archived_at: timestamp("archived_at", { withTimezone: true }),
     /** Provider credentials (deep links, bank data, direct debit, push): secrets, never sent back whole. */
     integrations: jsonb("integrations").$type<Record<string, Record<string, string>>>().notNull().default({}),
     created_at: created(),

@@ -20,6 +20,7 @@ export const IMPORT_FIELDS = {
   notes: "Notes",
   tags: "Tags",
   plan: "Membership plan",
+  status: "Member status",
   joined_on: "Joined on",
 } as const;
 export type ImportField = keyof typeof IMPORT_FIELDS;
@@ -43,7 +44,24 @@ const ALIASES: Record<ImportField, string[]> = {
   notes: ["notes", "note", "comments", "comment", "membernotes"],
   tags: ["tags", "tag", "labels", "groups"],
   plan: ["plan", "membership", "membershiptitle", "membershipname", "membershipplan", "membershiptype", "product", "contract", "package"],
-  joined_on: ["joined", "joineddate", "joindate", "datejoined", "startdate", "membersince", "created", "createdat", "signupdate"],
+  status: ["status", "membershipstatus", "memberstatus", "clientstatus", "customerstatus", "accountstatus", "contractstatus", "subscriptionstatus", "state", "membershipstate"],
+  joined_on: [
+    "joined",
+    "joineddate",
+    "joindate",
+    "datejoined",
+    "joinedon",
+    "joiningdate",
+    "startdate",
+    "membershipstartdate",
+    "membershipstart",
+    "memberstartdate",
+    "contractstartdate",
+    "membersince",
+    "created",
+    "createdat",
+    "signupdate",
+  ],
 };
 const squash = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, "");
 const BY_ALIAS = new Map(Object.entries(ALIASES).flatMap(([field, names]) => names.map((n) => [n, field as ImportField])));
@@ -111,6 +129,106 @@ export function parseDate(text: string, order: DateOrder): string | null {
   return `${y}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
+/**
+ * A member's state in the old system, as our states name it (domain/subscription.ts): active, paused (what other
+ * systems call frozen, on hold or suspended) or cancelled (inactive, expired, terminated; Fitness GM's
+ * `no_membership`). An import writes no subscription (decision 0029: it has no payment details), so the state decides
+ * what the import does instead: an active or paused member joins on their plan's price when they set up payment; a
+ * cancelled one is kept as a former member, with no price to join on, and is not invited. Paused and cancelled
+ * members carry a tag saying so (IMPORTED_STATE_TAGS), so staff can find them in the members list.
+ */
+export const IMPORTED_STATES = { active: "Active", paused: "Paused (frozen)", cancelled: "Cancelled" } as const;
+export type ImportedState = keyof typeof IMPORTED_STATES;
+export const IMPORTED_STATE_TAGS = { paused: "imported as paused", cancelled: "imported as cancelled" } as const;
+
+/** Status words of the common systems, squashed as headers are (ACTIVE, On Hold, on_hold, Canceled…). */
+const STATE_WORDS: Record<ImportedState, string[]> = {
+  active: ["active", "current", "live", "ongoing"],
+  paused: ["paused", "pause", "frozen", "freeze", "onfreeze", "onhold", "hold", "suspended", "suspension"],
+  cancelled: ["cancelled", "canceled", "cancel", "inactive", "expired", "terminated", "ended", "lapsed", "former", "nomembership"],
+};
+const STATE_BY_WORD = new Map(Object.entries(STATE_WORDS).flatMap(([state, words]) => words.map((w) => [w, state as ImportedState])));
+
+/** A status cell's state, or null when it is none of the words we know (the row is reported, never guessed). */
+export const readState = (text: string): ImportedState | null => STATE_BY_WORD.get(squash(text)) ?? null;
+
+/** A price a plan name may be matched to, as GET /api/imports/{id}/prices answers it. */
+export interface PlanPrice {
+  id: number;
+  offering: string;
+  amount: number;
+  billing_frequency: string;
+}
+
+/** Plan names that mean "no membership" (Fitness GM gives an inactive member the plan `no_membership`). */
+const NO_PLAN = new Set(["nomembership", "nomembershipyet", "noplan", "none", "na", "nil"]);
+/** Words a plan name adds to its offering's name that say nothing about which offering it is. */
+const FILLER = new Set(["membership", "member", "members", "plan", "package", "subscription", "pass", "the", "a", "per", "for"]);
+const FREQUENCY_WORDS: Record<string, string> = {
+  daily: "daily",
+  day: "daily",
+  weekly: "weekly",
+  week: "weekly",
+  wk: "weekly",
+  pw: "weekly",
+  fortnightly: "fortnightly",
+  fortnight: "fortnightly",
+  monthly: "monthly",
+  month: "monthly",
+  mth: "monthly",
+  pm: "monthly",
+  quarterly: "quarterly",
+  quarter: "quarterly",
+  yearly: "yearly",
+  year: "yearly",
+  annual: "yearly",
+  annually: "yearly",
+  pif: "one_off",
+};
+
+/** Edits (insert, delete, change a letter) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * The price a plan name most likely is, for the person to confirm: 0 for a name meaning no membership; the one price of
+ * the offering the name is (its words, less filler such as "Membership", equal to the offering's name, or a typo or
+ * two away), narrowed by a frequency ("Weekly") or amount ("$25") the name gives. Null when no offering fits, or
+ * several prices do: a guess the person would have to undo is worse than none.
+ */
+export function guessPlanPrice(plan: string, prices: PlanPrice[]): number | null {
+  if (NO_PLAN.has(squash(plan))) return 0;
+  const words = plan.toLowerCase().split(/[^a-z0-9$.]+/).filter(Boolean);
+  let frequency: string | null = null;
+  let cents: number | null = null;
+  const core: string[] = [];
+  for (const w of words) {
+    const money = /^\$?(\d+(?:\.\d{1,2})?)$/.exec(w);
+    if (FREQUENCY_WORDS[w]) frequency = FREQUENCY_WORDS[w];
+    else if (money && (w.startsWith("$") || money[1].includes("."))) cents = Math.round(Number(money[1]) * 100);
+    else if (!FILLER.has(w)) core.push(w);
+  }
+  const whole = squash(plan);
+  const name = squash(core.join(""));
+  const fits = (offering: string) => {
+    const o = squash(offering);
+    if (o === whole || o === name) return true;
+    // A typo or two in a longer name ("Anytme"), never a different short word ("Gold" is not "Good").
+    return name.length >= 6 && editDistance(o, name) <= Math.floor(name.length / 6);
+  };
+  let candidates = prices.filter((p) => fits(p.offering));
+  if (frequency) candidates = candidates.filter((p) => p.billing_frequency === frequency);
+  if (cents !== null) candidates = candidates.filter((p) => p.amount === cents);
+  return candidates.length === 1 ? candidates[0].id : null;
+}
+
 /** A member as a row makes them. */
 export interface ImportedMember {
   email: string;
@@ -128,6 +246,8 @@ export interface ImportedMember {
   /** The price they join on when they choose how to pay (null: no membership yet). */
   price_id: number | null;
   joined_on: string | null;
+  /** From the status column; active without one. */
+  state: ImportedState;
 }
 
 export type RowVerdict = { ok: true; member: ImportedMember } | { ok: false; reason: string };
@@ -174,8 +294,15 @@ export function readRow(cells: string[], r: Reading): RowVerdict {
     if (!joinedOn) return { ok: false, reason: `Joined date is not a date: ${v.joined_on}` };
     if (joinedOn > r.today) return { ok: false, reason: `Joined date is in the future: ${v.joined_on}` };
   }
+  let state: ImportedState = "active";
+  if (v.status !== undefined) {
+    const read = readState(v.status);
+    if (!read) return { ok: false, reason: v.status ? `Unknown membership status: ${v.status} (use Active, Frozen or Cancelled)` : "No membership status" };
+    state = read;
+  }
   let price: number | null = null;
-  if (v.plan) {
+  // A cancelled member joins on no price, so their plan needs no match.
+  if (v.plan && state !== "cancelled") {
     const mapped = r.plans[v.plan];
     if (mapped === undefined) return { ok: false, reason: `Unknown price: ${v.plan}` };
     price = mapped || null;
@@ -194,9 +321,10 @@ export function readRow(cells: string[], r: Reading): RowVerdict {
       emergency_contact_name: clip(v.emergency_contact_name, 100),
       emergency_contact_number: clip(v.emergency_contact_number, 30),
       notes: clip(v.notes, 2000),
-      tags: (v.tags ?? "").split(/[,;|]/).map((t) => t.trim().toLowerCase().slice(0, 40)).filter(Boolean).slice(0, 20),
+      tags: [...new Set([...(v.tags ?? "").split(/[,;|]/).map((t) => t.trim().toLowerCase().slice(0, 40)).filter(Boolean).slice(0, 20), ...(state === "active" ? [] : [IMPORTED_STATE_TAGS[state]])])],
       price_id: price,
       joined_on: joinedOn,
+      state,
     },
   };
 }
@@ -212,6 +340,8 @@ export interface ImportSummary {
   errors: number;
   /** The first rows in error (all of them are in the rejected rows file after the import). */
   error_rows: { line: number; email: string; reason: string }[];
+  /** Rows in each state, when a column gives the membership status. */
+  states?: Record<ImportedState, number>;
   /** The file's plan names, how many rows each, and the price each is matched to (null: not yet). */
   plans: { name: string; count: number; price_id: number | null }[];
   /** The first good rows as they will be read: dates shown parsed, so a wrong date order is seen. */

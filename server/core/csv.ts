@@ -1,6 +1,6 @@
 import { reportError } from "./observability/report";
 import { stringify } from "csv-stringify/sync";
-import { localDay } from "../../domain/dates";
+import { formatLocal, localDay } from "../../domain/dates";
 
 /**
  * The one place every CSV we write goes through (exports, the import's rejected rows): each cell a spreadsheet
@@ -13,6 +13,17 @@ export function safe(value: string): string {
   if (/^-?\d+(\.\d+)?$/.test(value)) return value;
   return /^[\s\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r\n]/.test(value) ? `'${value}` : value;
 }
+
+/**
+ * Dates in an export are Auckland's, as the pages show them, written the way spreadsheets read a date without being
+ * told (ISO order, no "T", no zone) and people read one: an instant as `2026-09-30 10:52`, a day as `2026-09-30`. The
+ * column's name says it is New Zealand time (NZ_TIME, NZ_DATE). Empty for no date.
+ */
+export const csvDateTime = (at: Date | string | null | undefined) => (at == null ? "" : formatLocal(at, "yyyy-MM-dd HH:mm"));
+export const csvDate = (at: Date | string | null | undefined) => (at == null ? "" : localDay(at));
+/** "Joined (NZ date)", "Made (NZ time)": an export's date columns named for the clock they are on. */
+export const NZ_DATE = (name: string) => `${name} (NZ date)`;
+export const NZ_TIME = (name: string) => `${name} (NZ time)`;
 
 /** Rows as CSV text, every cell made safe: the only way a CSV is written. */
 export function csvText(rows: readonly (readonly string[])[]): string {

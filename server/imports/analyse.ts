@@ -1,5 +1,5 @@
 import { eq, inArray, isNull } from "drizzle-orm";
-import { readRow, SHOWN_ERROR_ROWS, type ImportedMember, type ImportSummary, type Reading } from "../../domain/imports";
+import { readRow, readState, SHOWN_ERROR_ROWS, type ColumnTarget, type ImportedMember, type ImportSummary, type Reading } from "../../domain/imports";
 import { localDay } from "../../domain/dates";
 import { offerings, prices } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
@@ -44,23 +44,55 @@ export async function importablePrices(t: Tenant) {
     .orderBy(offerings.name, prices.amount);
 }
 
+/**
+ * The plan name on a row that needs a price: none when the cell is empty, or when the row's status says the member
+ * cancelled (they join on no price).
+ */
+export function planOf(cells: string[], mapping: ColumnTarget[]): string | null {
+  const plan = cells[mapping.indexOf("plan")]?.trim();
+  if (!plan) return null;
+  const status = mapping.indexOf("status");
+  return status >= 0 && readState(cells[status] ?? "") === "cancelled" ? null : plan;
+}
+
+/** Plan names with their rows, most rows first, each with its match (null: none yet). */
+const planList = (counts: Map<string, number>, plans: Record<string, number>) =>
+  [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, count]) => ({ name, count, price_id: plans[name] ?? null }));
+
+/** The matches still good: a plan matched to a price since archived counts as not matched. */
+async function liveMatches(t: Tenant, plans: Record<string, number>) {
+  const live = new Set((await importablePrices(t)).map((p) => p.id));
+  return Object.fromEntries(Object.entries(plans).filter(([, id]) => id === 0 || live.has(id)));
+}
+
+/**
+ * GET /api/imports/{id}/plans: the plan names in the file's plan column as the import is set now, for the person to
+ * match before the first check (after it, the check's own list answers).
+ */
+export async function plansInFile(t: Tenant, content: string, imp: { mapping: ColumnTarget[]; plans: Record<string, number> }) {
+  const counts = new Map<string, number>();
+  if (imp.mapping.includes("plan")) {
+    for await (const r of dataRows(content)) {
+      const plan = planOf(r.cells, imp.mapping);
+      if (plan) counts.set(plan, (counts.get(plan) ?? 0) + 1);
+    }
+  }
+  return planList(counts, await liveMatches(t, imp.plans));
+}
+
 /** The dry run: what the import would do, nothing written. */
 export async function dryRun(t: Tenant, content: string, imp: { gym_id: number; mapping: Reading["mapping"]; date_order: Reading["dateOrder"]; plans: Record<string, number> }, now: Date): Promise<ImportSummary> {
   const reading = readingOf(imp, now);
-  const planColumn = imp.mapping.indexOf("plan");
   const planCounts = new Map<string, number>();
   const summary: ImportSummary = { total: 0, create: 0, update: 0, unchanged: 0, errors: 0, error_rows: [], plans: [], sample: [], checked_at: now.toISOString() };
-  // Plans the person matched to a price since archived count as not matched.
-  const live = new Set((await importablePrices(t)).map((p) => p.id));
-  const plans = Object.fromEntries(Object.entries(imp.plans).filter(([, id]) => id === 0 || live.has(id)));
+  if (imp.mapping.includes("status")) summary.states = { active: 0, paused: 0, cancelled: 0 };
+  const plans = await liveMatches(t, imp.plans);
   const seen = new Map<string, number>();
   for await (const rows of batchesOf(dataRows(content), BATCH_ROWS)) {
     for (const j of await judgeBatch(t, rows, { ...reading, plans }, imp.gym_id, seen)) {
       summary.total++;
-      if (planColumn >= 0) {
-        const plan = j.row.cells[planColumn]?.trim();
-        if (plan) planCounts.set(plan, (planCounts.get(plan) ?? 0) + 1);
-      }
+      const plan = planOf(j.row.cells, imp.mapping);
+      if (plan) planCounts.set(plan, (planCounts.get(plan) ?? 0) + 1);
       const kind = j.outcome.kind;
       if (kind === "reject") {
         summary.errors++;
@@ -71,10 +103,11 @@ export async function dryRun(t: Tenant, content: string, imp: { gym_id: number; 
       else if (kind === "update") summary.update++;
       else if (kind === "invite") summary.invite = (summary.invite ?? 0) + 1;
       else summary.unchanged++;
+      if (summary.states) summary.states[j.member!.state]++;
       if (summary.sample.length < 5) summary.sample.push({ line: j.row.row, member: j.member! });
     }
   }
-  summary.plans = [...planCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, count]) => ({ name, count, price_id: plans[name] ?? null }));
+  summary.plans = planList(planCounts, plans);
   return summary;
 }
 

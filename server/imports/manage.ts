@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { desc, eq } from "drizzle-orm";
-import { DATE_ORDERS, guessDateOrder, guessMapping, IMPORT_FIELDS, mappingProblem, type ColumnTarget, type DateOrder } from "../../domain/imports";
+import { DATE_ORDERS, guessDateOrder, guessMapping, guessPlanPrice, IMPORT_FIELDS, IMPORTED_STATES, mappingProblem, type ColumnTarget, type DateOrder } from "../../domain/imports";
 import { ApiError, invalid, notFound } from "../core/errors";
 import { member_import_files, member_imports, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
-import { dryRun, ownPrices } from "./analyse";
+import { dryRun, importablePrices, ownPrices, planOf } from "./analyse";
 import { dataRows, headerOf, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from "./csv-rows";
 
 /**
@@ -51,13 +51,18 @@ export async function createImport(t: Tenant, gymId: number, userId: number, fil
   if (Buffer.byteLength(content) > MAX_IMPORT_BYTES) throw invalid({ file: ["The file is larger than 40 MB: split it in two"] });
   if (content.includes("\u0000")) throw invalid({ file: ["This is not a CSV file: save the export as CSV (comma-separated) and try again"] });
   let headers: string[];
+  let mapping: ColumnTarget[];
   const samples: string[][] = [];
+  const planNames = new Set<string>();
   let rows = 0;
   try {
     headers = await headerOf(content);
+    mapping = guessMapping(headers);
     for await (const r of dataRows(content)) {
       rows++;
       if (samples.length < 200) samples.push(r.cells);
+      const plan = planOf(r.cells, mapping);
+      if (plan) planNames.add(plan);
       if (rows > MAX_IMPORT_ROWS) throw invalid({ file: [`The file has more than ${MAX_IMPORT_ROWS.toLocaleString("en-NZ")} rows: split it`] });
     }
   } catch (err) {
@@ -66,7 +71,6 @@ export async function createImport(t: Tenant, gymId: number, userId: number, fil
   }
   if (headers.length < 2) throw invalid({ file: ["The first row must name the columns (a header row), separated by commas"] });
   if (!rows) throw invalid({ file: ["The file has a header but no members"] });
-  const mapping = guessMapping(headers);
   const dateColumns = mapping.flatMap((m, i) => (m === "dob" || m === "joined_on" ? [i] : []));
   const date_order = guessDateOrder(samples.flatMap((cells) => dateColumns.map((i) => cells[i] ?? "")));
   // The gym's earlier import's plan matches carry over: the same old system names its plans the same way.
@@ -76,6 +80,14 @@ export async function createImport(t: Tenant, gymId: number, userId: number, fil
     .where(t.where(member_imports, eq(member_imports.gym_id, gymId), eq(member_imports.status, "done")))
     .orderBy(desc(member_imports.id))
     .limit(1);
+  // Plans the earlier import did not match: guessed from the prices' names, for the person to confirm before the check.
+  // A plan column of a thousand names is another column guessed wrongly: its names are not worth the time.
+  const plans = { ...earlier?.plans };
+  const prices = planNames.size ? await importablePrices(t) : [];
+  for (const name of [...planNames].slice(0, 1000)) {
+    const guess = name in plans ? null : guessPlanPrice(name, prices);
+    if (guess !== null) plans[name] = guess;
+  }
   const [created] = await t.db
     .insert(member_imports)
     .values(
@@ -88,7 +100,7 @@ export async function createImport(t: Tenant, gymId: number, userId: number, fil
         preview: samples.slice(0, 3),
         row_count: rows,
         mapping,
-        plans: earlier?.plans ?? {},
+        plans,
         date_order,
         created_at: now,
         updated_at: now,
@@ -161,5 +173,6 @@ export function importView(imp: ImportRow) {
     progress: { processed: Math.min(imp.next_line, imp.row_count), total: imp.row_count, percent: imp.row_count ? Math.floor((100 * Math.min(imp.next_line, imp.row_count)) / imp.row_count) : 0, counted: done },
     fields: IMPORT_FIELDS,
     date_orders: DATE_ORDERS,
+    states: IMPORTED_STATES,
   };
 }

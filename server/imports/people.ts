@@ -103,7 +103,12 @@ export function outcomeFor(m: ImportedMember, existing: Existing | undefined, gy
   if (existing.deleted) return { kind: "reject", reason: "This e-mail address belonged to an account that was deleted" };
   if (existing.role && existing.role !== "member") return { kind: "reject", reason: "This e-mail address belongs to a member of your staff" };
   // Someone another organisation holds joins only by accepting an invitation (decision 0048).
-  if (!existing.role || existing.member_removed) return existing.elsewhere ? { kind: "invite", existing } : { kind: "join", existing };
+  if (!existing.role || existing.member_removed) {
+    if (!existing.elsewhere) return { kind: "join", existing };
+    // An invitation to join would go to someone who left the old gym: only the person can bring their account here.
+    if (m.state === "cancelled") return { kind: "reject", reason: "A cancelled member whose account another organisation holds: not invited to join" };
+    return { kind: "invite", existing };
+  }
   const profile: Partial<Existing["profile"]> = {};
   if (!existing.elsewhere) {
     for (const f of PROFILE_FIELDS) {

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { DATE_ORDERS, IMPORT_FIELDS, type ColumnTarget, type DateOrder } from "../../domain/imports";
 import { flag } from "../../domain/schemas/fields";
 import { findGym } from "../core/find-gym";
-import { importablePrices } from "./analyse";
-import { confirmImport, createImport, discardImport, findImport, importView, listImports, updateImport } from "./manage";
+import { importablePrices, plansInFile } from "./analyse";
+import { confirmImport, createImport, discardImport, fileOf, findImport, importView, listImports, updateImport } from "./manage";
 import { rejectedRowsCsv } from "./rejected";
 import { inviteImported } from "./run";
 import { pathId, readBody, readForm } from "../core/body";
@@ -72,6 +72,11 @@ export const importRoutes = new Hono<ApiEnv>()
   .get("/imports/:id{[0-9]+}/prices", ...writer, async (c) => {
     await importOf(c);
     return c.json({ data: { data: await importablePrices(c.var.tenant) } });
+  })
+  /** GET /api/imports/{id}/plans: the plan names in the file as the import reads it now, with their matches (guessed at upload). */
+  .get("/imports/:id{[0-9]+}/plans", ...writer, async (c) => {
+    const imp = await importOf(c);
+    return c.json({ data: { data: await plansInFile(c.var.tenant, await fileOf(c.var.tenant, imp.id), imp) } });
   })
   /** PUT /api/imports/{id} { mapping, date_order, plans, import_errors, invite }: saved, and the dry run for them answered. */
   .put("/imports/:id{[0-9]+}", ...writer, async (c) => {

@@ -1,6 +1,6 @@
 import { reportError } from "../core/observability/report";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { ImportedMember } from "../../domain/imports";
+import { IMPORTED_STATE_TAGS, type ImportedMember } from "../../domain/imports";
 import { createLink } from "../core/auth/password-links";
 import { backofficeUrl, type Config } from "../core/config";
 import type { Db } from "../core/db/client";
@@ -237,8 +237,9 @@ async function writeBatch(t: Tenant, judged: Judged[], imp: { id: number; gym_id
 }
 
 /**
- * Invitations for the import's members who have no password and were never invited: a link to set one (then they
- * sign in, choose how to pay and start on the price the file gave them). Answers how many were sent.
+ * Invitations for the import's members who have no password, were never invited and were not cancelled in the file: a
+ * link to set one (then they sign in, choose how to pay and start on the price the file gave them). Answers how many
+ * were sent.
  */
 export async function inviteImported(t: Tenant, importId: number, inviteUrl: (token: string) => string, now: Date): Promise<Mail[]> {
   const [gym] = await t.db.select({ name: gyms.name }).from(gyms).innerJoin(member_imports, eq(member_imports.gym_id, gyms.id)).where(t.where(member_imports, eq(member_imports.id, importId)));
@@ -246,7 +247,17 @@ export async function inviteImported(t: Tenant, importId: number, inviteUrl: (to
     .select({ id: users.id, email: users.email, name: users.name })
     .from(organisation_users)
     .innerJoin(users, eq(users.id, organisation_users.user_id))
-    .where(t.where(organisation_users, eq(organisation_users.import_id, importId), isNull(organisation_users.deleted_at), isNull(users.password_hash), isNull(users.invited_at)));
+    .where(
+      t.where(
+        organisation_users,
+        eq(organisation_users.import_id, importId),
+        isNull(organisation_users.deleted_at),
+        isNull(users.password_hash),
+        isNull(users.invited_at),
+        // A member the file says cancelled is kept as a former member, not asked to set up payment.
+        sql`not (${IMPORTED_STATE_TAGS.cancelled} = any(${organisation_users.tags}))`,
+      ),
+    );
   const mails: Mail[] = [];
   for (const p of people) {
     await t.db.update(users).set({ invited_at: now, should_onboard: true }).where(and(eq(users.id, p.id), isNull(users.invited_at)));

@@ -1,11 +1,11 @@
 import { formatCents } from "../../domain/money";
 import { FREQUENCY_LABELS } from "../../domain/billing";
-import { csvStream } from "../core/csv";
+import { csvDate, csvDateTime, csvStream, NZ_DATE, NZ_TIME } from "../core/csv";
 import type { MemberListRow } from "./list";
 
-export const CSV_HEADER = ["ID", "Name", "E-mail", "Mobile", "Gym", "Offering", "Price", "Frequency", "Term", "Status", "Tags", "Last visit", "Visits", "Joined"];
+export const CSV_HEADER = ["ID", "Name", "E-mail", "Mobile", "Gym", "Offering", "Price", "Frequency", "Term", "Status", "Tags", NZ_TIME("Last visit"), "Visits", NZ_DATE("Joined")];
 
-function memberCsvRow(m: MemberListRow): string[] {
+export function memberCsvRow(m: MemberListRow): string[] {
   return [
       String(m.id),
       m.name,
@@ -18,9 +18,10 @@ function memberCsvRow(m: MemberListRow): string[] {
       m.membership?.term ?? "",
       m.status?.label ?? "No membership",
       m.tags.join("; "),
-      m.last_visit_at ?? "",
+      csvDateTime(m.last_visit_at),
       String(m.visits_count),
-      m.joined_at,
+      // A day, as the member's page shows it: an imported member's joining time is not known.
+      csvDate(m.joined_at),
     ];
 }
 

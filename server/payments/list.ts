@@ -5,6 +5,7 @@ import { LIST_PER_PAGE, PAYMENT_METHOD_LABELS, type PaymentListQuery, type Payme
 import { PIF_PAYMENT_METHODS } from "../../domain/payment";
 import { daily_revenue, gyms, payment_totals_daily, payment_types, payments, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
+import { csvDateTime, NZ_DATE, NZ_TIME } from "../core/csv";
 import { newestFirst } from "../core/keyset";
 import { memberText } from "../search/member-text";
 import { dateRange } from "../../domain/date-range";
@@ -247,13 +248,13 @@ export async function* eachPayment(t: Tenant, given: PaymentFilters, now: Date, 
 }
 
 /** Refunded and Charged back (issue 28) come last, so a reader of the earlier columns by position still reads them. */
-export const PAYMENT_CSV_HEADER = ["ID", "Made", "Member ID", "Member", "Gym", "Amount", "Surcharge", "Total", "Status", "Method", "Type", "Period start", "Period end", "Retry", "Error", "Refunded", "Charged back"];
+export const PAYMENT_CSV_HEADER = ["ID", NZ_TIME("Made"), "Member ID", "Member", "Gym", "Amount", "Surcharge", "Total", "Status", "Method", "Type", NZ_DATE("Period start"), NZ_DATE("Period end"), "Retry", "Error", "Refunded", "Charged back"];
 
 export function paymentCsvRow(p: PaymentListRow): string[] {
   const cents = (n: number) => (n / 100).toFixed(2);
   return [
     String(p.id),
-    p.created_at,
+    csvDateTime(p.created_at),
     String(p.member.id),
     p.member.name,
     p.gym,

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { LIST_PER_PAGE, type VisitListQuery } from "../../domain/schemas/money-lists";
 import { daily_visits, gyms, users, visits } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
+import { csvDateTime, NZ_TIME } from "../core/csv";
 import { newestFirst } from "../core/keyset";
 import { dateRange } from "../../domain/date-range";
 import { memberText } from "../search/member-text";
@@ -111,5 +112,5 @@ export async function* eachVisit(t: Tenant, given: VisitFilters, now: Date, batc
   for await (const rows of batches) yield rows.map(toRow);
 }
 
-export const VISIT_CSV_HEADER = ["ID", "When", "Member ID", "Member", "Gym", "Result"];
-export const visitCsvRow = (v: VisitListRow) => [String(v.id), v.visited_at, String(v.member.id), v.member.name, v.gym, v.successful ? "entered" : "refused"];
+export const VISIT_CSV_HEADER = ["ID", NZ_TIME("When"), "Member ID", "Member", "Gym", "Result"];
+export const visitCsvRow = (v: VisitListRow) => [String(v.id), csvDateTime(v.visited_at), String(v.member.id), v.member.name, v.gym, v.successful ? "entered" : "refused"];

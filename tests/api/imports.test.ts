@@ -72,6 +72,17 @@ describe("a member import", () => {
     mapping = res.json.data.mapping;
   });
 
+  it("guesses each plan's price at upload and lists the plans before the first check", async () => {
+    // "Gold" is the name of an offering with one price; "No membership" means none; nothing is like "Platinum".
+    expect((await admin.call("GET", `/api/imports/${id}`)).json.data.plans).toEqual({ Gold: gold, "No membership": 0 });
+    expect((await admin.call("GET", `/api/imports/${id}/plans`)).json.data.data).toEqual([
+      { name: "Gold", count: 5, price_id: gold },
+      { name: "No membership", count: 1, price_id: 0 },
+      { name: "Platinum", count: 1, price_id: null },
+    ]);
+    expect((await trainer.call("GET", `/api/imports/${id}/plans`)).status).toBe(403);
+  });
+
   it("refuses what is not a member file", async () => {
     expect((await admin.call("POST", `/api/gyms/${gym.id}/imports`, { csv: "just one line" })).json.errors.file[0]).toMatch(/header row/);
     expect((await admin.call("POST", `/api/gyms/${gym.id}/imports`, { csv: "email,name\n" })).json.errors).toEqual({ file: ["The file has a header but no members"] });
@@ -160,6 +171,58 @@ describe("a member import", () => {
     const list = (await admin.call("GET", `/api/gyms/${gym.id}/imports`)).json.data.data;
     expect(list.map((i: { filename: string }) => i.filename)).toEqual(["members.csv", "glofox.csv", "glofox.csv"]);
     expect((await admin.call("DELETE", `/api/imports/${res.json.data.id}`)).status).toBe(200);
+  });
+
+  it("reads a status column as the member's state: active and paused join on their price, cancelled are kept without one", async () => {
+    const elsewhere = await makeOrganisation(env.db, { name: "Elsewhere Gyms" });
+    const elsewhereGym = await makeGym(env.db, elsewhere.id, "Elsewhere Gym");
+    const held = await makeUser(env.db, { name: "Held Elsewhere", email: "held.elsewhere@example.com" });
+    await addMember(env.db, held.id, elsewhere.id, elsewhereGym.id);
+    const file = [
+      "Email,Full Name,Membership Start Date,Plan,Status",
+      "amy.active@example.com,Amy Active,01/03/2024,Gold Weekly,ACTIVE",
+      "fay.frozen@example.com,Fay Frozen,02/03/2024,Gold,FROZEN",
+      "con.cancelled@example.com,Con Cancelled,03/03/2024,Retired Plan,CANCELLED",
+      "hal.hold@example.com,Hal Hold,04/03/2024,Gold,On Hold",
+      "ian.inactive@example.com,Ian Inactive,,Gold,inactive",
+      "pat.pending@example.com,Pat Pending,,Gold,Pending",
+      "nat.nothing@example.com,Nat Nothing,,Gold,",
+      "held.elsewhere@example.com,Held Elsewhere,,Gold,Canceled",
+    ].join("\n");
+    const created = (await admin.call("POST", `/api/gyms/${gym.id}/imports`, { csv: file, filename: "fitness-gm.csv" })).json.data;
+    expect(created.mapping).toEqual(["email", "name", "joined_on", "plan", "status"]);
+    // A cancelled member's plan needs no price: "Retired Plan" is not asked about.
+    expect((await admin.call("GET", `/api/imports/${created.id}/plans`)).json.data.data).toEqual([
+      { name: "Gold", count: 4, price_id: gold },
+      { name: "Gold Weekly", count: 1, price_id: gold },
+    ]);
+    const checked = (await admin.call("PUT", `/api/imports/${created.id}`, { mapping: created.mapping, date_order: "dmy", import_errors: true })).json.data.summary;
+    expect(checked).toMatchObject({ total: 8, create: 5, errors: 3, states: { active: 1, paused: 2, cancelled: 2 } });
+    expect(checked.error_rows.map((e: { line: number; reason: string }) => [e.line, e.reason])).toEqual([
+      [7, "Unknown membership status: Pending (use Active, Frozen or Cancelled)"],
+      [8, "No membership status"],
+      [9, "A cancelled member whose account another organisation holds: not invited to join"],
+    ]);
+    expect(checked.sample[0].member).toMatchObject({ email: "amy.active@example.com", joined_on: "2024-03-01", state: "active", price_id: gold });
+    expect((await admin.call("POST", `/api/imports/${created.id}/confirm`)).status).toBe(202);
+    await jobs.idle();
+    const memberships = await env.db
+      .select({ email: users.email, tags: organisation_users.tags, price: organisation_users.signup_price_id, joined: organisation_users.created_at })
+      .from(organisation_users)
+      .innerJoin(users, eq(users.id, organisation_users.user_id))
+      .where(and(eq(organisation_users.organisation_id, org.id), eq(organisation_users.import_id, created.id)));
+    const of = (email: string) => memberships.find((m) => m.email === email);
+    expect(of("amy.active@example.com")).toMatchObject({ tags: [], price: gold });
+    expect(of("amy.active@example.com")!.joined.toISOString()).toBe("2024-03-01T00:00:00.000Z");
+    expect(of("fay.frozen@example.com")).toMatchObject({ tags: ["imported as paused"], price: gold });
+    expect(of("hal.hold@example.com")).toMatchObject({ tags: ["imported as paused"], price: gold });
+    expect(of("con.cancelled@example.com")).toMatchObject({ tags: ["imported as cancelled"], price: null });
+    expect(of("ian.inactive@example.com")).toMatchObject({ tags: ["imported as cancelled"], price: null });
+    // Nobody is asked to set up payment for a membership they cancelled.
+    expect((await admin.call("POST", `/api/imports/${created.id}/invite`)).json.data.invited).toBe(3);
+    expect(await lastMail(env.db, "con.cancelled@example.com")).toBeFalsy();
+    expect(await lastMail(env.db, "held.elsewhere@example.com")).toBeFalsy();
+    expect(await lastMail(env.db, "fay.frozen@example.com")).toBeTruthy();
   });
 
   it("is for staff who may change the gym's members, in their organisation only", async () => {

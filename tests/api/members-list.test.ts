@@ -213,9 +213,9 @@ describe("POST /api/members/export", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="members-2026-04-15.csv"');
     const lines = (await res.text()).trim().split("\n");
-    expect(lines[0]).toBe("ID,Name,E-mail,Mobile,Gym,Offering,Price,Frequency,Term,Status,Tags,Last visit,Visits,Joined");
+    expect(lines[0]).toBe("ID,Name,E-mail,Mobile,Gym,Offering,Price,Frequency,Term,Status,Tags,Last visit (NZ time),Visits,Joined (NZ date)");
     expect(lines).toHaveLength(8);
-    expect(lines[1]).toContain("Aroha Active,aroha.active@example.com,021 555 0101,North,Anytime,$25.00,Weekly,,Active,student,2026-04-14T20:00:00.000Z,1,");
+    expect(lines[1]).toContain("Aroha Active,aroha.active@example.com,021 555 0101,North,Anytime,$25.00,Weekly,,Active,student,2026-04-15 08:00,1,2026-01-02");
     expect(lines[7]).toContain("Rewi Returning");
   });
 

@@ -215,10 +215,13 @@ describe("GET /api/payments", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="payments-2026-12-02.csv"');
     const lines = String(res.json).trim().split("\n");
-    expect(lines[0]).toBe("ID,Made,Member ID,Member,Gym,Amount,Surcharge,Total,Status,Method,Type,Period start,Period end,Retry,Error,Refunded,Charged back");
+    expect(lines[0]).toBe("ID,Made (NZ time),Member ID,Member,Gym,Amount,Surcharge,Total,Status,Method,Type,Period start (NZ date),Period end (NZ date),Retry,Error,Refunded,Charged back");
     expect(lines).toHaveLength(7);
     const card = lines.find((l) => l.includes("Card ending 4242") && l.includes(",sent,"));
     expect(card).toContain("25.00,0.38,25.38");
+    // Made at 10 AM Auckland time, for the week from its Monday (Auckland's days, not UTC's).
+    expect(card!.split(",")[1]).toBe("2026-11-30 10:00");
+    expect(card).toContain(",2026-11-30,2026-12-07,");
     expect(card).toMatch(/,12\.00,0\.00$/);
     expect(lines.find((l) => l.includes("Direct debit") && l.includes(",sent,"))).toMatch(/,0\.00,25\.00$/);
     const refunded = await admin.call("POST", "/api/payments/export", { gym: "all", adjusted: "refunded" });
@@ -245,7 +248,9 @@ describe("GET /api/visits", () => {
   it("exports them as CSV", async () => {
     const res = await admin.call("POST", "/api/visits/export", { gym: "all", result: "successful" });
     const lines = String(res.json).trim().split("\n");
-    expect(lines[0]).toBe("ID,When,Member ID,Member,Gym,Result");
+    expect(lines[0]).toBe("ID,When (NZ time),Member ID,Member,Gym,Result");
     expect(lines.slice(1).map((l) => l.split(",").slice(3).join(","))).toEqual(["Olivia Payer,North,entered", "Noah Other,South,entered"]);
+    // Auckland's clock (UTC would write 2026-11-30T18:00 and 2026-11-29T17:00: the day before).
+    expect(lines.slice(1).map((l) => l.split(",")[1])).toEqual(["2026-12-01 07:00", "2026-11-30 06:00"]);
   });
 });

@@ -180,6 +180,7 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/gyms/:id/imports": { body: () => ({ csv: "email,name\nalpha.wrote@example.com,Alpha Wrote This\n" }) },
   "GET /api/imports/:id": {},
   "GET /api/imports/:id/prices": {},
+  "GET /api/imports/:id/plans": {},
   "PUT /api/imports/:id": { body: () => ({ mapping: ["email", "name"], date_order: "dmy", plans: {} }) },
   "POST /api/imports/:id/confirm": {},
   "DELETE /api/imports/:id": {},

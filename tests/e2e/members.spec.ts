@@ -61,6 +61,9 @@ test("export downloads the filtered list as CSV", async ({ page }) => {
   expect(lines[0]).toMatch(/^ID,Name,E-mail,Mobile,Gym,Offering/);
   expect(lines).toHaveLength(total + 1);
   for (const line of lines.slice(1)) expect(line).toContain(",Grace period,");
+  // Joined as the page shows it: Auckland's day, not a UTC instant.
+  expect(lines[0]).toMatch(/,Joined \(NZ date\)$/);
+  for (const line of lines.slice(1)) expect(line).toMatch(/,\d{4}-\d{2}-\d{2}$/);
 });
 
 test("the status card shows each state in its colour", async ({ page }) => {

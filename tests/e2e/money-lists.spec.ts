@@ -27,7 +27,9 @@ test("payments: the sidebar's page, filtered, paged and exported", async ({ page
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Export CSV/ }).click()]);
   expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = (await readFile((await download.path())!, "utf8")).trim().split("\n");
-  expect(lines[0]).toContain("ID,Made,Member ID,Member");
+  expect(lines[0]).toContain("ID,Made (NZ time),Member ID,Member");
+  // Auckland's clock in a form spreadsheets read, not UTC's ISO text.
+  for (const line of lines.slice(1)) expect(line.split(",")[1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
   // The sandbox settles pending payments in the background (its webhooks come late, as real ones do), so a payment may
   // turn failed between the count and the export: the file holds the count of one moment or the other.
   await page.reload();
@@ -107,7 +109,7 @@ test("visits: filtered by result and exported", async ({ page }) => {
   for (const r of await rows(page).locator("td[data-label='Result']").allTextContents()) expect(r).toBe("Entered");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Export CSV/ }).click()]);
   expect(download.suggestedFilename()).toMatch(/^visits-\d{4}-\d{2}-\d{2}\.csv$/);
-  expect((await readFile((await download.path())!, "utf8")).split("\n")[0]).toBe("ID,When,Member ID,Member,Gym,Result");
+  expect((await readFile((await download.path())!, "utf8")).split("\n")[0]).toBe("ID,When (NZ time),Member ID,Member,Gym,Result");
 });
 
 test("the lists have no accessibility violations", async ({ page }) => {

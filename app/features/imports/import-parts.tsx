@@ -1,4 +1,4 @@
-import type { ImportSummary } from "../../../domain/imports";
+import type { ImportedState, ImportSummary } from "../../../domain/imports";
 
 const STATUS = {
   draft: ["Not started", "bg-slate-100 text-slate-700 ring-slate-300"],
@@ -60,8 +60,25 @@ export function ErrorRows({ summary }: { summary: ImportSummary }) {
   );
 }
 
+/** The good rows by the status the file gives them, and what the import does with each. */
+export function StateCounts({ states, labels }: { states: Record<ImportedState, number>; labels: Record<ImportedState, string> }) {
+  return (
+    <section aria-labelledby="states-heading" className="space-y-2">
+      <h2 id="states-heading" className="font-semibold">
+        By membership status
+      </h2>
+      <Counts items={(Object.keys(labels) as ImportedState[]).map((k) => [labels[k], states[k]])} />
+      <p className="text-sm text-slate-700">
+        Active and paused members join on their plan&apos;s price when they set up how to pay; the import starts no membership and charges nobody.
+        Cancelled members are kept as former members, with no price to join on, and get no invitation. Paused and cancelled members are tagged
+        &ldquo;imported as paused&rdquo; or &ldquo;imported as cancelled&rdquo;, so you can find them in the members list.
+      </p>
+    </section>
+  );
+}
+
 /** The first good rows as they will be read: a wrong date order shows here. */
-export function SampleRows({ summary }: { summary: ImportSummary }) {
+export function SampleRows({ summary, states }: { summary: ImportSummary; states: Record<ImportedState, string> }) {
   if (!summary.sample.length) return null;
   return (
     <section aria-labelledby="sample-heading" className="space-y-2">
@@ -77,6 +94,7 @@ export function SampleRows({ summary }: { summary: ImportSummary }) {
               <th scope="col" className="px-4 py-2 font-semibold">E-mail</th>
               <th scope="col" className="px-4 py-2 font-semibold">Date of birth</th>
               <th scope="col" className="px-4 py-2 font-semibold">Joined on</th>
+              {summary.states ? <th scope="col" className="px-4 py-2 font-semibold">Status</th> : null}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -87,6 +105,7 @@ export function SampleRows({ summary }: { summary: ImportSummary }) {
                 <td data-label="E-mail" className="px-4 py-2">{s.member.email}</td>
                 <td data-label="Date of birth" className="px-4 py-2">{s.member.dob ? longDate(s.member.dob) : "—"}</td>
                 <td data-label="Joined on" className="px-4 py-2">{s.member.joined_on ? longDate(s.member.joined_on) : "—"}</td>
+                {summary.states ? <td data-label="Status" className="px-4 py-2">{states[s.member.state]}</td> : null}
               </tr>
             ))}
           </tbody>

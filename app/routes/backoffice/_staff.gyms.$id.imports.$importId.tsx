@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import type { ColumnTarget, ImportField } from "../../../domain/imports";
 import { formatCents } from "../../../domain/money";
 import { controlClass } from "../../components/control-class";
-import { Counts, ErrorRows, ImportStatus, SampleRows } from "../../features/imports/import-parts";
+import { Counts, ErrorRows, ImportStatus, SampleRows, StateCounts } from "../../features/imports/import-parts";
 import { importsRoute } from "../../features/imports/import-route.server";
 import { orRefusal } from "../../features/members/member-route.server";
 import { ApiRequestError } from "../../lib/api.server";
@@ -20,7 +20,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const id = idParam(args.params, "importId");
   const [imp, prices] = await orRefusal(args.request, Promise.all([api.get("/imports/:id", { params: { id } }), api.get("/imports/:id/prices", { params: { id } })]));
   if (imp.gym_id !== gymId) throw redirect(`/gyms/${imp.gym_id}/imports/${imp.id}`);
-  return { gymId, gymName, imp, prices: prices.data };
+  // Before the first check the plans come from the file itself (matches guessed at upload), so the check already counts them.
+  const plans = imp.summary?.plans ?? (imp.status === "draft" ? (await orRefusal(args.request, api.get("/imports/:id/plans", { params: { id } }))).data : []);
+  return { gymId, gymName, imp, prices: prices.data, plans };
 }
 
 type Result = { message: string; errors: Record<string, string[]> };
@@ -37,7 +39,7 @@ export async function action(args: ActionFunctionArgs) {
       const mapping = form.getAll("mapping").map(String) as ColumnTarget[];
       const names = form.getAll("plan_name").map(String);
       const chosen = form.getAll("plan_price").map(String);
-      // Without plan rows on the page (the first check), the matches so far stay.
+      // Without plan rows on the page (the file has no plan column), the matches so far stay.
       const plans = names.length ? Object.fromEntries(names.flatMap((n, i) => (chosen[i] === "" || chosen[i] === undefined ? [] : [[n, Number(chosen[i])]]))) : undefined;
       const saved = await api.put("/imports/:id", {
         params: { id },
@@ -88,7 +90,7 @@ function Progress({ percent, processed, total }: { percent: number; processed: n
 }
 
 export default function ImportPage() {
-  const { gymId, gymName, imp, prices } = useLoaderData<typeof loader>();
+  const { gymId, gymName, imp, prices, plans } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const s = imp.summary;
@@ -213,13 +215,16 @@ export default function ImportPage() {
             </div>
           </section>
 
-          {s?.plans.length ? (
+          {plans.length ? (
             <section aria-labelledby="plans-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
               <h2 id="plans-heading" className="font-semibold">
                 Match the plans to your prices
               </h2>
-              <p className="text-sm text-slate-600">Members join on the price chosen here when they set up how to pay. A plan left unmatched makes its rows errors.</p>
-              {s.plans.map((p, j) => (
+              <p className="text-sm text-slate-600">
+                Members join on the price chosen here when they set up how to pay. {s ? "" : "We matched the plans whose names are like your offerings': check each. "}A plan
+                left unmatched makes its rows errors; skip a plan to import its members without a membership.
+              </p>
+              {plans.map((p, j) => (
                 <div key={p.name} className="flex flex-wrap items-center gap-3">
                   <input type="hidden" name="plan_name" value={p.name} />
                   <label htmlFor={`plan-${j}`} className="w-56 text-sm">
@@ -227,7 +232,7 @@ export default function ImportPage() {
                   </label>
                   <select id={`plan-${j}`} name="plan_price" defaultValue={p.price_id === null ? "" : String(p.price_id)} className={`${controlClass(false)} max-w-md`}>
                     <option value="">Not matched</option>
-                    <option value="0">No membership yet</option>
+                    <option value="0">Skip: no membership yet</option>
                     {prices.map((pr) => (
                       <option key={pr.id} value={pr.id}>
                         {pr.offering}: {formatCents(pr.amount)} {pr.billing_frequency.replace("_", " ")}
@@ -292,7 +297,8 @@ export default function ImportPage() {
               ["Rows with errors", s.errors],
             ]}
           />
-          <SampleRows summary={s} />
+          {s.states ? <StateCounts states={s.states} labels={imp.states} /> : null}
+          <SampleRows summary={s} states={imp.states} />
           <ErrorRows summary={s} />
         </section>
       ) : null}

@@ -71,6 +71,11 @@ test("staff see the providers' calls, filter them, read one's raw body and repla
   await expect(page.getByText("The end date must be on or after the start date")).toBeVisible();
   await expect(page.getByLabel("From")).toHaveValue("2026-02-01");
   await expect(page.getByLabel("Provider")).toHaveValue("stripe");
+  // Cleared, the fields are empty again (with JavaScript too, where the page is not loaded afresh).
+  await page.getByRole("link", { name: "Clear" }).click();
+  await expect(page).toHaveURL(/\/webhook-calls$/);
+  await expect(page.getByLabel("From")).toHaveValue("");
+  await expect(page.getByLabel("Provider")).toHaveValue("");
 });
 
 test("at the back office's 1366 wide, a batch's long result is cut to two lines in the list and whole on the call's page", async ({ page }) => {

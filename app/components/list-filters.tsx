@@ -5,7 +5,8 @@ import { controlClass } from "./control-class";
 /**
  * A list's filters and pages, as the back office's lists show them (the reconciliation, the webhook calls): a GET
  * form, so a filtered list is a link support can share and it works without JavaScript; each field labelled, its
- * error said under it and tied to it (aria-describedby), the values chosen kept.
+ * error said under it and tied to it (aria-describedby), the values chosen kept. Each control is keyed by its value, so
+ * a client-side navigation (Clear, a shared link) draws it anew with the list's filter rather than keep what was typed.
  */
 type Errors = Record<string, string[] | undefined>;
 
@@ -55,7 +56,7 @@ export function FilterSelect({ form, name, label, value, options, any, errors }:
   const field = filterField(form, name, errors);
   return (
     <Labelled field={field} label={label}>
-      <select id={field.id} name={name} defaultValue={value} className={controlClass(Boolean(field.error))} {...field.aria}>
+      <select key={value} id={field.id} name={name} defaultValue={value} className={controlClass(Boolean(field.error))} {...field.aria}>
         {any !== undefined ? <option value="">{any}</option> : null}
         {options.map(([v, l]) => (
           <option key={v} value={v}>
@@ -71,7 +72,7 @@ export function FilterDate({ form, name, label, value, errors }: { form: string;
   const field = filterField(form, name, errors);
   return (
     <Labelled field={field} label={label}>
-      <input id={field.id} name={name} type="date" defaultValue={value} className={controlClass(Boolean(field.error))} {...field.aria} />
+      <input key={value} id={field.id} name={name} type="date" defaultValue={value} className={controlClass(Boolean(field.error))} {...field.aria} />
     </Labelled>
   );
 }

@@ -1,4 +1,4 @@
-import { localDay } from "../../domain/dates";
+import { formatDateRange, localDay } from "../../domain/dates";
 import type { PaymentTypeKind } from "../../domain/surcharge";
 import { savedBankAccount, bankPaymentResult } from "../core/providers/bank/bank-provider";
 import { savedCard } from "../core/providers/cards/card-provider";
@@ -43,10 +43,15 @@ export function providerOf(kind: PaymentTypeKind | null): PaymentProviderName | 
 
 const declined = (declineCode: string, message: string): ChargeResult => ({ status: "declined", id: null, declineCode, message });
 
+/**
+ * What the charge is for, as Stripe's receipt and GoCardless's notice show it to the member: "Membership 19 – 26 Nov
+ * 2026", in words in Auckland like every date a person reads (the receipt writes the same period the same way).
+ */
+export const chargeDescription = (p: Pick<UnsettledPayment, "periodStart" | "periodEnd">) => (p.periodStart && p.periodEnd ? `Membership ${formatDateRange(p.periodStart, p.periodEnd)}` : "Membership");
+
 export async function pursue(providers: Providers, p: UnsettledPayment): Promise<{ provider: PaymentProviderName | null; result: ChargeResult }> {
   const total = p.amount + p.surcharge;
-  const period = p.periodStart && p.periodEnd ? `${localDay(p.periodStart)} – ${localDay(p.periodEnd)}` : "";
-  const description = `Membership ${period}`.trim();
+  const description = chargeDescription(p);
   const metadata = { payment_id: String(p.id), subscription_id: String(p.subscriptionId ?? "") };
 
   if (p.kind === "stripe_card") {

@@ -1,11 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { BACKOFFICE, jsEnabled, pickMember, signIn, submitAndSettle } from "./helpers";
 
 /** The calendar (issue 16, first slice), with JavaScript on and off: book, refuse a clash, move and cancel. */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const noViolations = async (page: Page) => {
-  if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
+  if (!jsEnabled(test.info())) return;
+  // From the top of the page: scrolled, a session under the sticky top bar is "partially obscured" by its search box, a
+  // target-size finding about where the page happens to be scrolled, not about the calendar.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
 };
 
 test("books a trainer's session with a member, refuses a double booking, moves it and cancels it", async ({ page }) => {
@@ -85,7 +89,7 @@ test("with JavaScript: click an empty slot to book there, drag a session to move
   await page.mouse.up();
   await expect(page.getByText("Appointment saved").last()).toBeVisible();
   const moved = page.getByRole("link", { name: "Change Morgan Member's session at 12:00 PM with Taylor Trainer" });
-  await expect(moved).toContainText("12:00 PM–1:00 PM");
+  await expect(moved).toContainText("12:00–1:00 PM");
 
   const edge = (await moved.boundingBox())!;
   await page.mouse.move(edge.x + 10, edge.y + edge.height - 3);
@@ -93,11 +97,78 @@ test("with JavaScript: click an empty slot to book there, drag a session to move
   await page.mouse.move(edge.x + 10, edge.y + edge.height + 10, { steps: 4 });
   await page.mouse.move(edge.x + 10, edge.y + edge.height + 21, { steps: 4 });
   await page.mouse.up();
-  await expect(moved).toContainText("12:00 PM–1:30 PM");
+  await expect(moved).toContainText("12:00–1:30 PM");
   await noViolations(page);
 
   // Tidy up, so a run again starts from an empty week.
   await moved.click();
+  await submitAndSettle(page, page.getByRole("button", { name: "Cancel this appointment" }));
+  await expect(page.getByText("Appointment cancelled").last()).toBeVisible();
+});
+
+/** Whether `text` (a text node's whole content, or part of it) lies inside `el`'s box: cut off or clipped, it does not. */
+const readable = (block: Locator, text: string) =>
+  block.evaluate((el, text) => {
+    const box = el.getBoundingClientRect();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.indexOf(text);
+      if (at === -1) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + text.length);
+      const r = range.getBoundingClientRect();
+      return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+    }
+    return false;
+  }, text);
+
+test("at the back office's 1366 × 768 and on a phone: every hour labelled, the first too, and a 45-minute session's time and member readable", async ({ page }) => {
+  // Each project its own hour, on the Monday of the week after next (the drag test uses that week's Wednesday).
+  // Morning hours: "10:00 AM–10:45 AM" is as wide as a time range gets, the one that wrapped and pushed the name out.
+  const hour = jsEnabled(test.info()) ? 10 : 11;
+  await signIn(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(`${BACKOFFICE}/calendar`);
+  await page.getByRole("link", { name: "Next week" }).click();
+  await expect(page).toHaveURL(/week=/);
+  const week = new Date(Date.parse(`${new URL(page.url()).searchParams.get("week")}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`${BACKOFFICE}/calendar?week=${week}`);
+  await pickMember(page, test.info(), "Member", "Morgan", "Morgan Member");
+  const form = page.getByRole("region", { name: "Book an appointment" });
+  await form.getByLabel("Trainer").selectOption({ label: "Taylor Trainer" });
+  await form.getByLabel("Day").fill(week);
+  await form.getByLabel("Starts").fill(`${hour}:00`);
+  await form.getByLabel("Ends").fill(`${hour}:45`);
+  await submitAndSettle(page, form.getByRole("button", { name: "Book" }));
+  await expect(page.getByText("Appointment booked").last()).toBeVisible();
+  // JavaScript or not, the page was last moved to the booking form.
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  const grid = page.locator("[data-week-grid]");
+  const hours = page.locator("[data-hour-labels] > span");
+  const block = page.getByRole("link", { name: `Change Morgan Member's session at ${hour}:00 AM with Taylor Trainer` });
+  const check = async () => {
+    await expect(hours.first()).toHaveText("6:00 AM");
+    const first = (await hours.first().boundingBox())!;
+    const top = (await page.locator("[data-day-column]").first().boundingBox())!;
+    expect(first.y).toBeGreaterThanOrEqual(top.y);
+    expect(first.height).toBeGreaterThan(8);
+    await expect(hours).toHaveCount(16);
+    expect(await readable(block, "Morgan Member")).toBe(true);
+    expect(await readable(block, `${hour}:00–${hour}:45 AM`)).toBe(true);
+    await expect(block).toHaveAttribute("title", `${hour}:00 AM–${hour}:45 AM: Morgan Member with Taylor Trainer`);
+  };
+  await check();
+  await grid.screenshot({ path: `test-results/screens/calendar-1366-${test.info().project.name}.png` });
+
+  // The phone: one day at a time, the same hours and the same session.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`${BACKOFFICE}/calendar?week=${week}&day=${week}`);
+  await check();
+  await grid.screenshot({ path: `test-results/screens/calendar-375-${test.info().project.name}.png` });
+
+  await block.click();
   await submitAndSettle(page, page.getByRole("button", { name: "Cancel this appointment" }));
   await expect(page.getByText("Appointment cancelled").last()).toBeVisible();
 });

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { readFile } from "node:fs/promises";
+import { addCalendarDays, localDay } from "../../domain/dates";
 import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 
 // /payments and /visits (issue 12), with JavaScript on and off: filters through the URL, totals, pages, the CSV
@@ -110,6 +111,34 @@ test("visits: filtered by result and exported", async ({ page }) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Export CSV/ }).click()]);
   expect(download.suggestedFilename()).toMatch(/^visits-\d{4}-\d{2}-\d{2}\.csv$/);
   expect((await readFile((await download.path())!, "utf8")).split("\n")[0]).toBe("ID,When (NZ time),Member ID,Member,Gym,Result");
+});
+
+test("the date fields show the days listed: the last 30 by default, the address's, and again after Clear filters", async ({ page }) => {
+  const today = localDay(new Date());
+  const monthAgo = addCalendarDays(today, -29);
+  for (const list of ["payments", "visits"]) {
+    const filters = page.getByRole("form", { name: `Filter ${list}` });
+    await page.goto(`${BACKOFFICE}/${list}`);
+    // The heading names the days the list is filtered to; the fields say the same, not an empty mm/dd/yyyy.
+    await expect(filters.getByLabel("From")).toHaveValue(monthAgo);
+    await expect(filters.getByLabel("To")).toHaveValue(today);
+    await expect(filters.getByRole("link", { name: "Clear filters" })).toHaveCount(0);
+
+    const from = addCalendarDays(today, -10);
+    await page.goto(`${BACKOFFICE}/${list}?from=${from}`);
+    await expect(filters.getByLabel("From")).toHaveValue(from);
+    await expect(filters.getByLabel("To")).toHaveValue(today);
+
+    // Typed and applied, then cleared: the fields follow the list (with JavaScript the page is not loaded afresh).
+    const typed = addCalendarDays(today, -3);
+    await filters.getByLabel("From").fill(typed);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`from=${typed}`));
+    await expect(filters.getByLabel("From")).toHaveValue(typed);
+    await filters.getByRole("link", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`/${list}$`));
+    await expect(filters.getByLabel("From")).toHaveValue(monthAgo);
+  }
 });
 
 test("the lists have no accessibility violations", async ({ page }) => {

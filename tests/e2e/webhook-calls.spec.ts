@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createSign } from "node:crypto";
 import { SANDBOX_SIGNING_KEY_ID } from "../../server/core/providers/bank/sandbox";
-import { stripeSignature } from "../../server/core/webhooks/verify";
+import { gocardlessSignature, stripeSignature } from "../../server/core/webhooks/verify";
 import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 
 // Runs with JavaScript on and off (the two projects). Stripe's call is signed as Stripe signs, with the secret the
@@ -71,6 +71,40 @@ test("staff see the providers' calls, filter them, read one's raw body and repla
   await expect(page.getByText("The end date must be on or after the start date")).toBeVisible();
   await expect(page.getByLabel("From")).toHaveValue("2026-02-01");
   await expect(page.getByLabel("Provider")).toHaveValue("stripe");
+  // Cleared, the fields are empty again (with JavaScript too, where the page is not loaded afresh).
+  await page.getByRole("link", { name: "Clear" }).click();
+  await expect(page).toHaveURL(/\/webhook-calls$/);
+  await expect(page.getByLabel("From")).toHaveValue("");
+  await expect(page.getByLabel("Provider")).toHaveValue("");
+});
+
+test("at the back office's 1366 wide, a batch's long result is cut to two lines in the list and whole on the call's page", async ({ page }) => {
+  // GoCardless sends events in batches; the call's result names each one: this one's runs to some 1,500 characters.
+  const tag = `${test.info().project.name}${Date.now()}`;
+  const events = Array.from({ length: 40 }, (_, i) => ({ id: `EV${tag}x${i}`, resource_type: "payments", action: "confirmed", links: { payment: `PM${tag}X${i}`, organisation: "OR0000DEMO1" } }));
+  const body = JSON.stringify({ events });
+  const sent = await page.request.post(`${BACKOFFICE}/api/webhooks/gocardless`, {
+    data: body,
+    headers: { "content-type": "application/json", "webhook-signature": gocardlessSignature(body, process.env.E2E_GOCARDLESS_WEBHOOK_SECRET!) },
+  });
+  expect(sent.status()).toBe(200);
+
+  await signIn(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(`${BACKOFFICE}/webhook-calls?provider=gocardless`);
+  const row = page.getByRole("row").filter({ hasText: `No payment of ours is PM${tag}X0.` });
+  await expect(row).toBeVisible();
+  // Two lines of result and a link: it was a column a word wide and a row thousands of pixels tall.
+  expect((await row.boundingBox())!.height).toBeLessThan(120);
+  expect((await row.locator("td[data-label='Result']").boundingBox())!.width).toBeGreaterThan(300);
+  await expect(row.locator("[data-result]")).toHaveAttribute("title", new RegExp(`No payment of ours is PM${tag}X39\\.$`));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+  if (jsEnabled(test.info())) await page.screenshot({ path: "test-results/screens/webhook-calls-1366.png" });
+
+  await row.getByRole("link", { name: /^The whole result of call \d+$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^GoCardless call \d+$/ })).toBeVisible();
+  await expect(page.getByText(`No payment of ours is PM${tag}X39.`)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
 });
 
 test("a member of staff who may not see the organisation's money is refused the webhook pages", async ({ page }) => {

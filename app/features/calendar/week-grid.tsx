@@ -25,6 +25,17 @@ const clock = (minutes: number) => {
   return `${h % 12 || 12}:${String(minutes % 60).padStart(2, "0")} ${h < 12 ? "AM" : "PM"}`;
 };
 const hhmm = hhmmOf;
+/** 12:00–12:45 PM, or 11:30 AM–12:15 PM across noon: the shortest range that fits a narrow day column. */
+const clockRange = (start: number, end: number) => {
+  const [from, to] = [clock(start), clock(end)];
+  return from.slice(-2) === to.slice(-2) ? `${from.slice(0, -3)}–${to}` : `${from}–${to}`;
+};
+
+/**
+ * What a block of `minutes` has room for on 12-pixel quarter rows at text-xs (15 px a line): an hour or more takes
+ * the time, the member and the trainer on lines of their own; 45 minutes two lines; 30 one; 15 one smaller line.
+ */
+const blockLayout = (minutes: number): "full" | "two-lines" | "one-line" | "tiny" => (minutes >= 60 ? "full" : minutes >= 45 ? "two-lines" : minutes >= 30 ? "one-line" : "tiny");
 
 /** Each colour as classes (no inline styles under the CSP); the shades match ColourDot's. */
 const BLOCK: Record<string, string> = {
@@ -176,10 +187,11 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
             {formatCalendarDayAs(day, "EEE d MMM")}
           </h2>
         ))}
-        <div aria-hidden="true" className={`grid ${whole ? "grid-rows-quarters-96" : "grid-rows-quarters-64"} whitespace-nowrap text-right text-xs text-slate-500`}>
+        {/* Each hour's label just under its line, the first hour's too (a label centred on the line has no room above the first). */}
+        <div aria-hidden="true" data-hour-labels className={`grid ${whole ? "grid-rows-quarters-96" : "grid-rows-quarters-64"} whitespace-nowrap text-right text-xs leading-none text-slate-500`}>
           {Array.from({ length: rows / 4 }, (_, h) => (
-            <span key={h} className={`${placed(firstMin + h * 60, firstMin + h * 60 + 60)} -mt-2 pr-1`}>
-              {h === 0 ? "" : clock(firstMin + h * 60)}
+            <span key={h} className={`${placed(firstMin + h * 60, firstMin + h * 60 + 60)} pr-1 pt-0.5`}>
+              {clock(firstMin + h * 60)}
             </span>
           ))}
         </div>
@@ -200,13 +212,16 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
             >
               {mine.map((e) => {
                 const s = shown(e);
-                const label = `${clock(s.startMin)}–${clock(s.endMin)}`;
+                const label = clockRange(s.startMin, s.endMin);
+                const layout = blockLayout(s.endMin - s.startMin);
+                const trainer = `${e.trainer.name}${e.series_id ? " · weekly" : ""}`;
                 return (
                   <Link
                     key={entryKey(e)}
                     to={changeHref(week, e)}
                     draggable={false}
                     aria-label={`Change ${e.member.name}'s session at ${clock(s.startMin)} with ${e.trainer.name}${e.series_id ? " (weekly)" : ""}`}
+                    title={`${clock(s.startMin)}–${clock(s.endMin)}: ${e.member.name} with ${trainer}`}
                     onPointerDown={(ev) => begin(ev, e, "move")}
                     onClick={(ev) => {
                       if (suppressClick.current) {
@@ -214,14 +229,27 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
                         suppressClick.current = false;
                       }
                     }}
-                    className={`${placed(s.startMin, s.endMin)} ${count > 1 ? COL_START[lane.get(entryKey(e)) ?? 0] : ""} relative z-10 m-px select-none md:touch-none overflow-hidden rounded border-l-4 px-1 text-xs leading-tight text-slate-900 hover:ring-2 hover:ring-brand-500 ${BLOCK[e.trainer.calendar_colour] ?? BLOCK.green} ${preview?.key === entryKey(e) ? "opacity-80 ring-2 ring-brand-500" : ""}`}
+                    className={`${placed(s.startMin, s.endMin)} ${count > 1 ? COL_START[lane.get(entryKey(e)) ?? 0] : ""} relative z-10 m-px select-none md:touch-none overflow-hidden rounded border-l-4 px-1 ${layout === "tiny" ? "text-[10px] leading-none" : "text-xs leading-tight"} text-slate-900 hover:ring-2 hover:ring-brand-500 ${BLOCK[e.trainer.calendar_colour] ?? BLOCK.green} ${preview?.key === entryKey(e) ? "opacity-80 ring-2 ring-brand-500" : ""}`}
                   >
-                    <span className="block font-semibold">{label}</span>
-                    <span className="block truncate">{e.member.name}</span>
-                    <span className="block truncate text-slate-600">
-                      {e.trainer.name}
-                      {e.series_id ? " · weekly" : ""}
-                    </span>
+                    {layout === "full" ? (
+                      <>
+                        <span className="block truncate font-semibold">{label}</span>
+                        <span className="block truncate">{e.member.name}</span>
+                        <span className="block truncate text-slate-600">{trainer}</span>
+                      </>
+                    ) : layout === "two-lines" ? (
+                      <>
+                        <span className="block truncate font-semibold">{label}</span>
+                        <span className="block truncate">
+                          {e.member.name} <span className="text-slate-600">· {trainer}</span>
+                        </span>
+                      </>
+                    ) : (
+                      <span className="block truncate">
+                        {/* The start without AM or PM, which the hour beside it says: the member's name needs the room. */}
+                        <span className="font-semibold">{clock(s.startMin).slice(0, -3)}</span> {e.member.name} <span className="text-slate-600">· {trainer}</span>
+                      </span>
+                    )}
                     <span aria-hidden="true" onPointerDown={(ev) => begin(ev, e, "resize")} className="absolute inset-x-0 bottom-0 h-2 cursor-ns-resize" />
                   </Link>
                 );

@@ -21,7 +21,7 @@ export function Field({ id, label, error, children }: { id: string; label: strin
 export const invalidProps = (id: string, error?: string) => ({ "aria-invalid": Boolean(error) || undefined, "aria-describedby": error ? `${id}-error` : undefined });
 
 export function DateInput({ id, name, value, error }: { id: string; name: string; value: string; error?: string }) {
-  return <input id={id} name={name} type="date" defaultValue={value} required className={controlClass(Boolean(error))} {...invalidProps(id, error)} />;
+  return <input key={value} id={id} name={name} type="date" defaultValue={value} required className={controlClass(Boolean(error))} {...invalidProps(id, error)} />;
 }
 
 export function SubmitRow({ label }: { label: string }) {

@@ -16,22 +16,40 @@ export interface FilterField {
   any?: string;
 }
 
-export function ListFilters({ label, to, params, fields, errors }: { label: string; to: string; params: URLSearchParams; fields: FilterField[]; errors: Record<string, string[]> }) {
+export function ListFilters({
+  label,
+  to,
+  params,
+  fields,
+  errors,
+  applied = {},
+}: {
+  label: string;
+  to: string;
+  params: URLSearchParams;
+  fields: FilterField[];
+  errors: Record<string, string[]>;
+  /** What the list applied where the address says nothing (the last 30 days' from and to): shown, so no field looks unset while it filters. */
+  applied?: Record<string, string>;
+}) {
   const value = (k: string) => params.get(k) ?? "";
   const active = fields.some((f) => value(f.name));
   const input = (f: FilterField): ReactNode => {
     const invalid = Boolean(errors[f.name]?.length);
+    const shown = value(f.name) || applied[f.name] || "";
+    // Each control is keyed by its value: one typed in keeps that text through a client-side navigation (Clear filters,
+    // a link to other filters) unless it is drawn anew, and then it showed a filter the list no longer had.
     const common = {
       id: `filter-${f.name}`,
       name: f.name,
-      defaultValue: value(f.name),
+      defaultValue: shown,
       className: controlClass(invalid),
       "aria-invalid": invalid || undefined,
       "aria-describedby": invalid ? `filter-${f.name}-error` : undefined,
     };
     if (f.options) {
       return (
-        <select {...common}>
+        <select key={shown} {...common}>
           <option value="">{f.any ?? "Any"}</option>
           {f.options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -41,7 +59,7 @@ export function ListFilters({ label, to, params, fields, errors }: { label: stri
         </select>
       );
     }
-    return <input {...common} type={f.type ?? "text"} maxLength={100} />;
+    return <input key={shown} {...common} type={f.type ?? "text"} maxLength={100} />;
   };
   return (
     <Form method="get" className="rounded-lg border border-slate-200 bg-white p-4" aria-label={label}>

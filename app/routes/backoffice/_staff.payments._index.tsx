@@ -86,6 +86,7 @@ export default function PaymentsIndex() {
         to="/payments"
         params={params}
         errors={errors}
+        applied={list ? { from: list.meta.from, to: list.meta.to } : undefined}
         fields={[
           { name: "from", label: "From", type: "date" },
           { name: "to", label: "To", type: "date" },

@@ -50,6 +50,7 @@ export default function VisitsIndex() {
         to="/visits"
         params={params}
         errors={errors}
+        applied={list ? { from: list.meta.from, to: list.meta.to } : undefined}
         fields={[
           { name: "from", label: "From", type: "date" },
           { name: "to", label: "To", type: "date" },

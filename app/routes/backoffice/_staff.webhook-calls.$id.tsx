@@ -67,11 +67,12 @@ export default function WebhookCallPage() {
       <h1 className="text-2xl font-semibold">
         {providerName(call.provider)} call {call.id}
       </h1>
-      <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_1fr]">
+      <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_minmax(0,1fr)]">
         {facts.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-medium text-slate-600">{label}</dt>
-            <dd className="text-slate-900">{value}</dd>
+            {/* A batch's event ids run on without a space: they break anywhere rather than widen the page. */}
+            <dd className="text-slate-900 [overflow-wrap:anywhere]">{value}</dd>
           </div>
         ))}
       </dl>

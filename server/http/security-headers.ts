@@ -21,9 +21,10 @@ const PROVIDER_PAGES = [
  * with this request's nonce (no inline handlers, no eval), styles only from our stylesheet or the
  * sign-up pages' nonce'd copy of it (no style attributes: the pages use classes only; styles set from scripts are
  * not affected), workers from blob:
- * URLs (canvas-confetti draws in one), and form posts only to our own hosts — the back-office hands a
- * session over to the sign-up app with a form post. Ports are left open (`:*`): behind a proxy the server
- * does not know the public one. HSTS only on a real deployment: a demo may run over plain http.
+ * URLs (canvas-confetti draws in one), images from blob: URLs too (a photo's preview before it is sent), and form
+ * posts only to our own hosts — the back-office hands a session over to the sign-up app with a form post. Ports are
+ * left open (`:*`): behind a proxy the server does not know the public one. HSTS only on a real deployment: a demo
+ * may run over plain http.
  */
 export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | "BACKOFFICE_HOSTS" | "SIGNUP_HOSTS"> & { PUBLIC_SENTRY_DSN?: string }, nonce: string) {
   const ourHosts = [...config.BACKOFFICE_HOSTS, ...config.SIGNUP_HOSTS].map((host) => `${host}:*`);
@@ -32,7 +33,9 @@ export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | 
     `script-src 'self' 'nonce-${nonce}'`,
     // The sign-up pages carry the stylesheet inline, under this response's nonce (app/components/stylesheet.tsx).
     `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self'",
+    // A photo chosen on the photo pages is previewed before it is sent from a blob: URL (URL.createObjectURL: the
+    // file stays in the browser); no data: and no other site's images.
+    "img-src 'self' blob:",
     // The back-office's error reports go to Sentry's ingest host (issue 19), when there is one.
     ...(config.PUBLIC_SENTRY_DSN ? [`connect-src 'self' ${new URL(config.PUBLIC_SENTRY_DSN).origin}`] : []),
     "worker-src 'self' blob:",

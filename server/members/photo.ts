@@ -5,10 +5,10 @@ import { profile_pictures, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { invalid } from "../core/errors";
 import { acceptImage, IMAGE_BODY_LIMIT, IMAGE_MAX_BYTES, PIXEL_LIMIT } from "../core/images/accept";
+import { PHOTO_SIDE } from "../../domain/images";
 
 export const PHOTO_MAX_BYTES = IMAGE_MAX_BYTES;
 export const PHOTO_BODY_LIMIT = IMAGE_BODY_LIMIT;
-const SIDE = 512;
 
 /**
  * A new profile photo. The type is judged from the file's content (sharp reads its header), never from
@@ -24,7 +24,7 @@ export async function storePhoto(t: Tenant, userId: number, file: unknown) {
   try {
     output = await sharp(input, { limitInputPixels: PIXEL_LIMIT })
       .rotate()
-      .resize(SIDE, SIDE, { fit: "cover", position: "attention" })
+      .resize(PHOTO_SIDE, PHOTO_SIDE, { fit: "cover", position: "attention" })
       .webp({ quality: 82 })
       .toBuffer({ resolveWithObject: true });
   } catch {

@@ -19,6 +19,11 @@ describe("securityHeaders", () => {
     expect(csp).toContain("style-src 'self' 'nonce-abc123'");
   });
 
+  it("lets images come from our origin and blob: URLs (a photo's preview before it is sent), and nowhere else", () => {
+    const imgSrc = securityHeaders(config, "n")["Content-Security-Policy"].split("; ").find((d) => d.startsWith("img-src"));
+    expect(imgSrc).toBe("img-src 'self' blob:");
+  });
+
   it("lets a sign-up form's redirect reach the providers' hosted pages, and no other site", () => {
     const formAction = securityHeaders(config, "n")["Content-Security-Policy"].split("; ").find((d) => d.startsWith("form-action"))!;
     for (const page of ["https://checkout.stripe.com", "https://pay.gocardless.com", "https://oauth.akahu.nz"]) expect(formAction).toContain(page);

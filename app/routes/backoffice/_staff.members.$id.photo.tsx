@@ -6,6 +6,7 @@ import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import { memberRoute } from "../../features/members/member-route.server";
 import { readForm } from "../../lib/forms.server";
+import { sendPhoto } from "../../features/photos/send-photo";
 
 /** POST /members/{id}/photo: the detail page's upload form; the API judges and resizes the file. */
 export async function action(args: ActionFunctionArgs) {
@@ -26,5 +27,11 @@ export async function action(args: ActionFunctionArgs) {
   }
   return redirectWithToast(back, { summary: "Photo updated" }, api.headers);
 }
+
+/**
+ * With JavaScript the photo is scaled in the browser and sent to the action above with its progress shown (issue 32).
+ * This module is fetched when a photo is sent, so the member page does not carry the scaling.
+ */
+export const clientAction = sendPhoto;
 
 export const loader = () => redirect("/members");

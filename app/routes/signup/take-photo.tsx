@@ -4,6 +4,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useState } from "react";
 import { IMAGE_BODY_LIMIT as PHOTO_BODY_LIMIT } from "../../../domain/images";
 import { SubmitButton } from "../../components/field";
+import { sendPhoto } from "../../features/photos/send-photo";
+import { UploadProgress } from "../../features/photos/upload-progress";
 import { CameraCapture } from "../../features/signup/camera";
 import { primaryLink, StepFrame } from "../../features/signup/step-frame";
 import { ApiRequestError } from "../../lib/api.server";
@@ -36,9 +38,12 @@ export async function action(args: ActionFunctionArgs) {
   return redirectWithToast("/take-photo", { summary: "Photo saved", life: 5000 }, api.headers);
 }
 
+/** With JavaScript the photo is scaled in the browser and sent to the action above with its progress shown (issue 32). */
+export const clientAction = sendPhoto;
+
 export default function TakePhoto() {
   const { photo } = useLoaderData<typeof loader>();
-  const refused = useActionData<typeof action>();
+  const refused = useActionData<typeof action>(); // the client action answers the same `{ error }`
   const busy = useNavigation().state === "submitting";
   const [preview, setPreview] = useState<string | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
@@ -92,6 +97,7 @@ export default function TakePhoto() {
           ) : null}
         </div>
         <CameraCapture inputId={inputId} onPreview={setPreview} />
+        <UploadProgress />
         <SubmitButton pending={busy}>{busy ? "Sending…" : photo ? "Use this photo instead" : "Use this photo"}</SubmitButton>
       </Form>
     </StepFrame>

@@ -30,7 +30,12 @@ test("the sidebar follows the role and the organisation", async ({ page }) => {
   await nav.getByText("Organisation", { exact: true }).click(); // a group opens when toggled, JS or not
   for (const name of ["Staff", "Gyms", "Settings", "Calculate Pro Rata"]) await expect(nav.getByRole("link", { name })).toBeVisible();
 
+  // "Your access" (SPEC §2's info box): closed, its summary names the role; opened (JS or not), SPEC's facts.
   const info = nav.getByLabel("Your access");
+  await expect(nav.getByTestId("access-role")).toHaveText("Organisation admin");
+  await expect(info).toBeHidden();
+  await nav.getByText("Your access").click();
+  await expect(info).toBeVisible();
   await expect(info).toContainText("Organisation AdminYes");
   await expect(info).toContainText("Gym AdminYes");
   await expect(info).toContainText("Gym Admin of more than 1 gymYes");
@@ -48,6 +53,7 @@ test("a trainer sees no Organisation group and no switchers", async ({ page }) =
   // Payments are money, which a trainer may not see.
   await expect(nav.getByRole("link", { name: /^Payments/ })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: /^Visits/ })).toBeVisible();
+  await expect(nav.getByTestId("access-role")).toHaveText("Personal Trainer");
   await expect(nav.getByLabel("Your access")).toContainText("Organisation AdminNo");
   await expect(nav.getByLabel("Your access")).not.toContainText("Gym Admin");
   await expect(page.getByRole("button", { name: /^(Organisation|Gym):/ })).toHaveCount(0);
@@ -169,6 +175,11 @@ test("the phone sidebar opens from the menu button and closes on navigation", as
   await expect(nav.getByRole("link", { name: /^Dashboard/ })).toBeVisible();
   await page.waitForTimeout(300); // let the slide-in finish
   await page.screenshot({ path: `test-results/phone-menu-${test.info().project.name}.png` });
+  // "Your access" at the menu's foot opens there too.
+  await nav.getByText("Your access").click();
+  await expect(nav.getByLabel("Your access")).toBeVisible();
+  await expect(nav.getByLabel("Your access")).toContainText("Org is multi-gymYes");
+  await page.screenshot({ path: `test-results/phone-menu-access-${test.info().project.name}.png` });
   await page.goto(`${BACKOFFICE}/search`);
   await page.locator("header label", { hasText: "Open menu" }).click();
   await nav.getByRole("link", { name: /^Dashboard/ }).click();
@@ -187,6 +198,8 @@ test("no accessibility violations on the dashboard and the search results", asyn
   await signIn(page);
   for (const path of ["/dashboard", "/search?q=morgan"]) {
     await page.goto(`${BACKOFFICE}${path}`);
+    // With the sidebar's "Your access" open, so its facts are checked too.
+    await sidebar(page).getByText("Your access").click();
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
     expect(results.violations.map((v) => `${path}: ${v.id} (${v.nodes.length})`)).toEqual([]);
   }

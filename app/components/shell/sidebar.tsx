@@ -3,7 +3,8 @@ import { capitaliseWords } from "../../../domain/names";
 import type { Me } from "../../lib/session.server";
 import { Logo } from "../auth-card";
 import { Icon } from "./icons";
-import { isGroup, isOrganisationAdmin, NAV, type NavLinkEntry } from "./nav";
+import { isGroup, NAV, type NavLinkEntry } from "./nav";
+import { YourAccess } from "./your-access";
 
 const itemClass = (active: boolean) =>
   `group flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
@@ -28,11 +29,8 @@ function Entry({ entry, pathname, unread }: { entry: NavLinkEntry; pathname: str
   );
 }
 
-const yesNo = (v: boolean) => (v ? "Yes" : "No");
-
 export function Sidebar({ me, unread }: { me: Me; unread: number }) {
   const { pathname } = useLocation();
-  const adminGyms = me.gyms.filter((g) => g.role === "admin").length;
   return (
     <div className="flex h-full flex-col gap-4 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4">
       <Link to="/dashboard" className="whitespace-nowrap px-3 pr-8 text-lg font-bold text-brand-700 lg:pr-3">
@@ -69,30 +67,9 @@ export function Sidebar({ me, unread }: { me: Me; unread: number }) {
         </ul>
       </nav>
 
-      <dl className="mx-3 space-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700" aria-label="Your access">
-        <div className="flex justify-between gap-2">
-          <dt>Organisation Admin</dt>
-          <dd className="font-semibold">{yesNo(isOrganisationAdmin(me))}</dd>
-        </div>
-        {me.is_gym_admin ? (
-          <>
-            <div className="flex justify-between gap-2">
-              <dt>Gym Admin</dt>
-              <dd className="font-semibold">Yes</dd>
-            </div>
-            <div className="flex justify-between gap-2">
-              <dt>Gym Admin of more than 1 gym</dt>
-              <dd className="font-semibold">{yesNo(adminGyms > 1)}</dd>
-            </div>
-          </>
-        ) : null}
-        <div className="flex justify-between gap-2">
-          <dt>Org is multi-gym</dt>
-          <dd className="font-semibold">{yesNo(Boolean(me.current_organisation?.multi_gym))}</dd>
-        </div>
-      </dl>
+      <YourAccess me={me} />
 
-      <div className="mt-auto border-t border-slate-200 px-3 pt-3 text-sm">
+      <div className="border-t border-slate-200 px-3 pt-3 text-sm">
         <p className="font-medium text-slate-900">{capitaliseWords(me.name)}</p>
         <p className="text-xs text-slate-600">{me.current_organisation?.name}</p>
         <Form method="post" action="/logout" className="mt-2">

@@ -6,6 +6,7 @@ import { adjustmentsView } from "../billing/refunds";
 import { gyms, organisation_users, organisations, payment_adjustments, payment_types, payments, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { notFound } from "../core/errors";
+import { memberDoor } from "../doors/member-door";
 import { statusCard } from "../members/detail";
 import { owedPeriods } from "../subscriptions/payments";
 
@@ -59,7 +60,7 @@ export async function myMembership(t: Tenant, userId: number, now: Date) {
         why: p.error_description ?? "The payment did not go through.",
       })),
     },
-    door: accessAt(s ?? null, now),
+    door: await memberDoor(t, userId, s?.gym_id ?? place.gym?.id ?? null, accessAt(s ?? null, now)),
     payment_method: method ? methodSummary(method) : null,
   };
 }

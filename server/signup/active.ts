@@ -7,6 +7,7 @@ import { subscriptionState } from "../../domain/subscription";
 import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import { gyms, offerings, payment_types, payments, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
+import { memberDoor } from "../doors/member-door";
 
 /**
  * GET /api/me/active-subscription: the member's latest membership here as the sign-up's last pages show it: what
@@ -37,7 +38,7 @@ export async function activeSubscription(t: Tenant, userId: number, now: Date) {
   const state = subscriptionState(s, now);
   const recurring = frequency !== "one_off";
   const nextAmount = recurring ? price.amount + (kind ? surchargeFor(price.amount, kind, row.gym) : 0) : null;
-  const access = accessAt(s, now);
+  const access = await memberDoor(t, userId, s.gym_id, accessAt(s, now));
   const day = (d: Date | null) => (d ? localDay(d) : null);
   return {
     id: s.id,

@@ -129,13 +129,15 @@ test("a person joins from their phone with a card, and the gym's staff see the m
   await expect(page.getByTestId("welcome-first-payment")).toContainText(/^Paid \$\d+\.\d\d today, including the \$49\.00 joining fee/);
   await expect(page.getByTestId("welcome-next-charge")).toContainText("Next:");
   await expect(page.getByRole("link", { name: "Get the app" })).toHaveAttribute("href", /\/api\/links\//);
+  // A new member holds no door credential (and Central has no door system): the desk, not "your door access is on" (issue 32).
+  await expect(page.getByRole("region", { name: "Getting in" })).toContainText("Show your member code at the front desk to get in. It is on your membership page.");
 
   // The welcome e-mail, with the first payment's receipt, in the gym's name (issue 31).
   await expect.poll(async () => (await lastMailTo(page, email))?.subject, { timeout: 20_000 }).toBe("Welcome to Demo Fitness Central");
   const welcomeMail = (await lastMailTo(page, email))!;
   expect(welcomeMail.text).toContain("Your membership: Anytime 24/7: $19.99 weekly");
   expect(welcomeMail.text).toMatch(/Total paid:\s+\$\d+\.\d\d/);
-  expect(welcomeMail.text).toContain("Getting in: Your door access is on.");
+  expect(welcomeMail.text).toContain("Getting in: Show your member code at the front desk to get in.");
 
   // Its unsubscribe link: opening it changes nothing; the button turns the member's e-mails off, which their details then show.
   const unsubscribe = welcomeMail.text.match(/Unsubscribe from .*?: (http\S+)/)![1];

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatCents } from "../../../domain/money";
+import { gettingInWords, type MemberDoor } from "../../../domain/welcome-words";
 import { useDates } from "../../lib/date-texts";
 import { StatusCard } from "../members/status-card";
 import type { MemberDetail } from "../members/detail-types";
@@ -26,7 +27,7 @@ export interface MyMembershipData {
   organisation: string;
   membership: MemberDetail["latest_subscription"];
   owing: { total: number; periods: { payment_id: number; amount: number; period_start_at: string | null; period_end_at: string | null; why: string }[] };
-  door: { allowed: boolean; reason: string };
+  door: MemberDoor;
   payment_method: { kind: "card" | "bank"; text: string } | null;
   payments: { data: Payment[]; meta: { page: number; pages: number; total: number } };
   actions: {
@@ -86,7 +87,9 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
         <h2 id="door-heading" className="font-semibold text-slate-900">
           Getting in
         </h2>
-        <p className="mt-1 text-slate-700">{d.door.allowed ? "Your door access is on." : `Your door access is off: ${d.door.reason}`}</p>
+        <p className="mt-1 text-slate-700" data-testid="getting-in">
+          {gettingInWords(d.door)}
+        </p>
         <div className="mt-3 flex items-center gap-4">
           {/* Drawn on the server (app/lib/qr.server.ts): markup of our own making, no member text in it but the code. */}
           <div className="h-28 w-28 shrink-0" dangerouslySetInnerHTML={{ __html: d.qr }} />

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/core/auth/password";
 import { organisation_users, rate_limits, users } from "../../server/core/db/schema";
-import { addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
+import { addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeUser } from "../../server/seed/factories";
 import { browser, lastCode, lastMail, setup, signedIn } from "./harness";
 
 let env: Awaited<ReturnType<typeof setup>>;
@@ -14,6 +14,8 @@ beforeAll(async () => {
   const org = await makeOrganisation(env.db, { name: "Joinable", multi_gym: true });
   gymUuid = (await makeGym(env.db, org.id, "Joinable Central")).uuid;
   const south = await makeGym(env.db, org.id, "Joinable South");
+  // Sold at every gym: the public list shows the gyms people can join (issue 32).
+  await makePrice(env.db, await makeOffering(env.db, org.id, { name: "Anytime", all_gyms_access: true }), { amount: 1500 });
   const other = await makeOrganisation(env.db, { name: "Elsewhere" });
   await makeGym(env.db, other.id, "Elsewhere Gym");
   Object.assign(ids, { joinable: org.id, south: south.id, other: other.id });

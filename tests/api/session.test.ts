@@ -59,8 +59,8 @@ describe("sign-in with the e-mailed code", () => {
     expect(me.json.data.organisations).toHaveLength(2);
     // An organisation admin works in every gym, as admin unless a gym gives them another role.
     expect(me.json.data.gyms).toEqual([
-      { id: ids.central, name: "Central", logo: null, role: "admin" },
-      { id: ids.north, name: "North", logo: null, role: "personal_trainer" },
+      { id: ids.central, name: "Central", logo: null, role: "admin", archived: false },
+      { id: ids.north, name: "North", logo: null, role: "personal_trainer", archived: false },
     ]);
   });
 
@@ -83,7 +83,7 @@ describe("sign-in with the e-mailed code", () => {
     await b.call("POST", "/api/email/verify", { code: await lastCode(env.db, "pat@example.com") });
     const me = (await b.call("GET", "/api/me")).json.data;
     expect(me.current_organisation).toMatchObject({ id: ids.org, role: "member" });
-    expect(me.gyms).toEqual([{ id: ids.central, name: "Central", logo: null, role: "member" }]);
+    expect(me.gyms).toEqual([{ id: ids.central, name: "Central", logo: null, role: "member", archived: false }]);
     expect(me.payment_types).toEqual([
       { id: card.id, type: "stripe_card", details: card.details },
       { id: bank.id, type: "bank_account", details: bank.details },

@@ -91,6 +91,25 @@ const MUTATIONS: Mutation[] = [
     tests: ["tests/api/member-payment.test.ts"],
     only: "409",
   },
+  {
+    name: "a walk-in's form sent twice at once: the second is refused rather than answered the first's member (issue 32)",
+    edits: [{ file: "server/walk-in/join.ts", find: "await t.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`walk-in:${t.organisationId}:${req.key}`}))`);", replace: "" }],
+    tests: ["tests/api/walk-in.test.ts"],
+    only: "same moment",
+    race: true,
+  },
+  {
+    name: "gym admins may open and archive gyms (issue 32)",
+    edits: [{ file: "server/core/permissions.ts", find: `"gyms.create": ["organisation_admin"],`, replace: `"gyms.create": ["organisation_admin", "gym_admin"],` }],
+    tests: ["tests/api/gyms-open.test.ts"],
+    only: "organisation admins only",
+  },
+  {
+    name: "an archived gym is still sold (issue 32)",
+    edits: [{ file: "server/signup/catalogue.ts", find: "sql`exists (select 1 from ${gyms} g where g.id = ${gymId} and g.archived_at is null)`,", replace: "" }],
+    tests: ["tests/api/gyms-open.test.ts"],
+    only: "archives a gym",
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

@@ -33,6 +33,7 @@ import { subscriptionRoutes } from "../subscriptions/routes";
 import { paymentListRoutes } from "../payments/routes";
 import { visitListRoutes } from "../visits/routes";
 import { checkInRoutes } from "../check-in/routes";
+import { walkInRoutes } from "../walk-in/routes";
 import { refundRoutes } from "../payments/refunds";
 import { reconciliationRoutes } from "../reconciliation/routes";
 import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
@@ -86,6 +87,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", debuggingRoutes)
   .route("/", deepLinkRoutes)
   .route("/", subscriptionRoutes)
+  .route("/", walkInRoutes)
   .route("/", paymentListRoutes)
   .route("/", visitListRoutes)
   .route("/", refundRoutes)

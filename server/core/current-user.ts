@@ -21,7 +21,7 @@ export interface CurrentUser {
   /** Members' unread messages in the current organisation (0 without calendar and messaging, or for a member). */
   unreadMessages: number;
   /** A member's sign-up in the current organisation: finished or not, and the price they came for. */
-  signup: { confirmed: boolean; priceId: number | null; linkId: number | null };
+  signup: { confirmed: boolean; priceId: number | null; linkId: number | null; startOn: string | null };
 }
 
 /**
@@ -43,6 +43,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     membership_confirmed: _m,
     signup_price_id: _sp,
     signup_link_id: _sl,
+    signup_start_on: _ss,
     ...o
   }: Membership) => o;
   return {
@@ -55,7 +56,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
     paymentTypes: current?.payment_types ?? [],
     unreadMessages: current?.unread_messages ?? 0,
-    signup: { confirmed: current?.membership_confirmed ?? false, priceId: current?.signup_price_id ?? null, linkId: current?.signup_link_id ?? null },
+    signup: { confirmed: current?.membership_confirmed ?? false, priceId: current?.signup_price_id ?? null, linkId: current?.signup_link_id ?? null, startOn: current?.signup_start_on ?? null },
   };
 }
 

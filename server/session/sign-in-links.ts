@@ -71,7 +71,7 @@ export const signInLinkRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const { token } = await readBody(c, validateLinkSchema);
     const link = await findLink(db, token, now(c));
-    if (!link || link.purpose !== "sign_in") throw expired();
+    if (!link || (link.purpose !== "sign_in" && link.purpose !== "join")) throw expired();
     const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, link.user_id));
     return c.json({ data: { valid: true, name: user.name, email: user.email } });
   })
@@ -81,7 +81,8 @@ export const signInLinkRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const { token } = await readBody(c, validateLinkSchema);
     const at = now(c);
-    const link = await claimLink(db, token, ["sign_in"], at);
+    // A walk-in's link to finish joining (issue 32, server/walk-in/join.ts) signs in the same way, for a week.
+    const link = await claimLink(db, token, ["sign_in", "join"], at);
     if (!link) throw expired();
     // Made staff since the link was sent: staff sign in with a password and a code.
     const [user] = await db.select().from(users).where(eq(users.id, link.user_id));

@@ -20,6 +20,7 @@ import type { ApiEnv } from "../core/context";
 import { ApiError, notFound } from "../core/errors";
 import { publicOrigin } from "../core/links";
 import { now, requireMember } from "../core/middleware";
+import { localDay } from "../../domain/dates";
 
 /**
  * The member's own sign-up (issue 13; SPEC §7 Sign-up and self-service): photo, payment methods, register fields,
@@ -94,6 +95,8 @@ export const signupRoutes = new Hono<ApiEnv>()
         default_payment_type_id: u.defaultPaymentTypeId,
         prices,
         chosen_price_id: prices.some((p) => p.id === u.signup.priceId) ? u.signup.priceId : null,
+        /** The start day the desk quoted a walk-in (issue 32), while it is still to come; else the page starts at today. */
+        chosen_start_date: u.signup.startOn && u.signup.startOn >= localDay(now(c)) ? u.signup.startOn : null,
         register_fields: {
           address: r.address,
           suburb: r.suburb,

@@ -302,6 +302,17 @@ const ROUTES: Record<string, Plan> = {
       key: "tenant-matrix-0003",
     }),
   },
+  "POST /api/organisations/:id/members/walk-in": {
+    body: (i) => ({
+      name: "Bravo Secret Walk-in",
+      email: "bravo.walkin@example.com",
+      dob: "1990-01-01",
+      gym_id: i.bravoGym,
+      price_id: i.bravoPrice,
+      start: new Date().toISOString().slice(0, 10),
+      key: "tenant-matrix-0004",
+    }),
+  },
   "POST /api/members/:id/resend-pif-invite": { sharedMayAnswer: true },
   "GET /api/members/:id/access-control": { sharedMayAnswer: true },
   "POST /api/users/:id/recreate-kisi-login": { sharedMayAnswer: true },

@@ -29,11 +29,14 @@ export async function confirmLoader(args: LoaderFunctionArgs) {
     // Nothing is chosen for the person unless their link named a price (issue 31): a first price preselected (a
     // 12-month term, say) would commit whoever did not look.
     const priceId = signup.chosen_price_id ?? null;
-    const quote = priceId ? await api.get("/me/signup/quote", { query: { price_id: priceId, start_date: today } }).catch(() => null) : null;
+    // A walk-in's start day, as the desk quoted it (issue 32); otherwise today.
+    const start = signup.chosen_start_date ?? today;
+    const quote = priceId ? await api.get("/me/signup/quote", { query: { price_id: priceId, start_date: start } }).catch(() => null) : null;
     return {
       me: { name: me.name },
       signup,
       today,
+      start,
       coolingOffDays: COOLING_OFF_DAYS,
       latest: addCalendarDays(today, LATEST_START_DAYS),
       priceId,

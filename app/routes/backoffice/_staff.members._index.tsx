@@ -54,6 +54,11 @@ export default function MembersIndex() {
             Change prices in bulk
           </Link>
         ) : null}
+        {staff?.me.permissions.includes("subscriptions.write") ? (
+          <Link to="/members/new" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            New member
+          </Link>
+        ) : null}
         {staff?.me.permissions.includes("subscriptions.write") && staff.me.permissions.includes("money.write") ? (
           <Link to="/members/pif" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50">
             New paid-in-full member

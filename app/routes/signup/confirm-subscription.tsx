@@ -46,7 +46,7 @@ export default function ConfirmSubscription() {
     lastResult: answer?.result,
     defaultValue: {
       price_id: page.priceId ? String(page.priceId) : "",
-      start_date: page.today,
+      start_date: page.start,
       address: f.address ?? "",
       suburb: f.suburb ?? "",
       city: f.city ?? "",
@@ -66,7 +66,7 @@ export default function ConfirmSubscription() {
 
   // With JavaScript the quote follows the chosen price and day as they change.
   const quoted = useFetcher<{ quote: Quote | null; errors: Record<string, string[]> | null }>();
-  const [choice, setChoice] = useState({ price: page.priceId ? String(page.priceId) : "", start: page.today });
+  const [choice, setChoice] = useState({ price: page.priceId ? String(page.priceId) : "", start: page.start });
   // A price or day chosen before the page's scripts arrived (they come after the first paint) is the choice.
   useEffect(() => {
     const element = document.getElementById(form.id) as HTMLFormElement | null;
@@ -83,7 +83,7 @@ export default function ConfirmSubscription() {
   const quote =
     quoted.data?.quote ??
     (answer && "quote" in answer ? answer.quote : null) ??
-    (choice.price === String(page.priceId) && choice.start === page.today ? page.quote : null);
+    (choice.price === String(page.priceId) && choice.start === page.start ? page.quote : null);
 
   const prices = page.signup.prices;
   const groups = useMemo(() => {

@@ -6,9 +6,10 @@ import { randomToken, sha256 } from "./crypto";
 /**
  * Single-use links. Reset links last an hour; invite links a week; a handoff (a signed-in member moved
  * from the back-office host to the sign-up host, whose cookies are separate) one minute; a member's e-mailed
- * sign-in link (issue 31) fifteen minutes.
+ * sign-in link (issue 31) fifteen minutes; a walk-in's link to finish joining (issue 32), made at the desk and sent by
+ * e-mail or text, a week.
  */
-export const LINK_TTL_MS = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000, handoff: 60 * 1000, sign_in: 15 * 60 * 1000 } as const;
+export const LINK_TTL_MS = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000, handoff: 60 * 1000, sign_in: 15 * 60 * 1000, join: 7 * 24 * 60 * 60 * 1000 } as const;
 export type LinkPurpose = keyof typeof LINK_TTL_MS;
 
 export async function createLink(db: Db, userId: number, purpose: LinkPurpose, now = new Date()) {

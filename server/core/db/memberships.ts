@@ -26,6 +26,8 @@ export interface Membership {
   /** What a member joining online came for (organisation_users.signup_price_id / signup_link_id). */
   signup_price_id: number | null;
   signup_link_id: number | null;
+  /** The start day a walk-in was quoted at the desk (organisation_users.signup_start_on, issue 32). */
+  signup_start_on: string | null;
   /**
    * Members' messages no staff member has read yet in the conversations this user may open, counted for the
    * current organisation only (0 for the others, for a member, and without calendar and messaging): the sidebar's badge on every back-office page,
@@ -78,7 +80,7 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
           from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)}),
         'membership_confirmed', exists (
           select 1 from ${subscriptions} where ${c(subscriptions.id)} = ${c(ou.latest_subscription_id)} and ${c(subscriptions.upcoming_state)} is distinct from 'failed'),
-        'signup_price_id', ${c(ou.signup_price_id)}, 'signup_link_id', ${c(ou.signup_link_id)},
+        'signup_price_id', ${c(ou.signup_price_id)}, 'signup_link_id', ${c(ou.signup_link_id)}, 'signup_start_on', ${c(ou.signup_start_on)},
         'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' and ${c(o.id)} = ${current} then (
           select count(*) from ${m} join ${cv} on ${c(cv.id)} = ${c(m.conversation_id)}
           where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)}

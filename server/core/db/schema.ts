@@ -202,6 +202,10 @@ export const organisation_users = pgTable(
      */
     signup_price_id: integer("signup_price_id"),
     signup_link_id: integer("signup_link_id"),
+    /** The day a member joining at the desk (issue 32, a walk-in) was quoted to start: their confirm page starts there. */
+    signup_start_on: date("signup_start_on", { mode: "string" }),
+    /** The desk's key for a walk-in join (issue 32): the same form sent twice makes one member (unique in the organisation). */
+    walk_in_key: text("walk_in_key"),
     /** The member import that last wrote this member (issue 15): whom its "invite" reaches. */
     import_id: integer("import_id"),
     /**
@@ -220,6 +224,7 @@ export const organisation_users = pgTable(
     primaryKey({ columns: [t.organisation_id, t.user_id] }),
     index("organisation_users_user_idx").on(t.user_id),
     uniqueIndex("organisation_users_member_code_idx").on(t.organisation_id, t.member_code),
+    uniqueIndex("organisation_users_walk_in_key_idx").on(t.organisation_id, t.walk_in_key),
     index("organisation_users_gym_idx").on(t.organisation_id, t.home_gym_id),
     // The members list's sorts, in its order (server/members/list.ts sortKeys), per gym and for every gym.
     index("organisation_users_name_idx")
@@ -316,7 +321,7 @@ export const email_codes = pgTable(
 export const password_links = pgTable("password_links", {
   id: serial("id").primaryKey(),
   user_id: integer("user_id").notNull().references(() => users.id),
-  purpose: text("purpose").$type<"reset" | "invite" | "handoff" | "sign_in">().notNull(),
+  purpose: text("purpose").$type<"reset" | "invite" | "handoff" | "sign_in" | "join">().notNull(),
   token_hash: text("token_hash").notNull().unique(),
   expires_at: ts("expires_at").notNull(),
   used_at: ts("used_at"),

@@ -121,6 +121,16 @@ export function pifInviteMail(to: string, name: string, p: { gym: string; offeri
   return { to, subject: `Welcome to ${p.gym}: set your password`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Welcome to ${p.gym}`, lines, { label: "Set your password", url: p.url }) };
 }
 
+/** A walk-in's link to finish joining (issue 32): made at the desk, it opens their sign-up at the payment step. */
+export function walkInJoinMail(to: string, name: string, p: { gym: string; offering: string; start: string; url: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Thanks for joining ${p.gym}. Your ${p.offering} membership is ready to start on ${p.start}: all that is left is choosing how you pay.`,
+    "Open the link below to finish joining. It works once, for seven days; if it has run out, the front desk can send you a new one.",
+  ];
+  return { to, subject: `Finish joining ${p.gym}`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Finish joining ${p.gym}`, lines, { label: "Finish joining", url: p.url }) };
+}
+
 /**
  * An organisation's invitation to someone who already has an account (decision 0048): nothing changes until they
  * accept. `role` in words ("a member", "personal trainer").

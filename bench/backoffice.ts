@@ -44,7 +44,8 @@ function pagePatterns(routes: Record<string, Route>): string[] {
     const parts: string[] = [];
     for (let r: Route | undefined = leaf; r && r.id !== "root"; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
     const path = `/${parts.join("/")}`;
-    if (path.includes("*") || path.includes("callback") || path.includes("export")) continue;
+    // Not pages: the catch-all, the providers' callbacks, downloads (exports, a join link's QR code as .svg).
+    if (path.includes("*") || path.includes("callback") || path.includes("export") || /\.\w+$/.test(path)) continue;
     patterns.add(path);
   }
   return [...patterns].sort();

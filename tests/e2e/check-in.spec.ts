@@ -105,3 +105,16 @@ test("a member checks themselves in at the kiosk with their code; the kiosk show
   await page.getByRole("button", { name: "Staff: sign out of the kiosk" }).click();
   await expect(page).toHaveURL(/\/login/);
 });
+
+test("the desk's check-in works on a phone too: find, check in, the result at once", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  await page.goto(`${BACKOFFICE}/check-in`);
+  await findMember(page, "Morgan Member");
+  const morgan = page.getByRole("list", { name: "Members found" }).getByRole("listitem").filter({ hasText: "Morgan Member" });
+  await morgan.getByRole("button", { name: "Check in Morgan Member" }).click();
+  await expect(page.getByRole("status", { name: "Checked in" })).toContainText("Checked in: Morgan Member");
+  // Nothing runs off the side of a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `test-results/check-in-phone-${test.info().project.name}.png`, fullPage: true });
+});

@@ -9,7 +9,6 @@ import { appFor } from "./lib/host.server";
 import { readToast } from "./lib/toast.server";
 import { browserReporting } from "./lib/reporting.server";
 import { useBrowserReporting } from "./components/browser-reporting";
-import { revalidateUnlessInPlace } from "./lib/in-place";
 
 export const meta: MetaFunction = () => [{ title: "Gym Membership" }];
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.ico" }];
@@ -56,9 +55,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
     </html>
   );
 }
-
-/** A check-in answered in place reloads nothing (lib/in-place.ts). */
-export const shouldRevalidate = revalidateUnlessInPlace;
 
 export default function App() {
   const { toast, reporting } = useLoaderData<typeof loader>();

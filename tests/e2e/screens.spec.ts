@@ -25,6 +25,8 @@ function clipped(page: Page) {
       for (const cell of table.querySelectorAll("td, th")) {
         for (const el of [cell, ...cell.querySelectorAll("*")]) {
           if (el.classList.contains("sr-only")) continue; // clipped on purpose: for screen readers only
+          // Cut on purpose (a webhook call's long ids and result): the whole text is in its title and on the record's own page.
+          if (el.hasAttribute("data-clipped") && el.getAttribute("title") === el.textContent?.trim()) continue;
           if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== "visible") out.push(`cut off: ${el.textContent?.trim()}`);
         }
       }

@@ -90,7 +90,10 @@ function JoinUrls({ price }: { price: OfferingPrice }) {
   const what = `${formatCents(price.amount)} ${perFrequency(price.billing_frequency)}`;
   return (
     <details className="rounded-md border border-slate-200 p-2 text-sm">
-      <summary className="cursor-pointer font-medium text-slate-800">Join links for {what}</summary>
+      {/* The price is written just above: the summary's visible words stay short, its name says which price. */}
+      <summary aria-label={`Join links for ${what}`} className="cursor-pointer font-medium text-slate-800">
+        Join links
+      </summary>
       <div className="mt-2 space-y-2">
         {price.join_urls.map((u) => (
           <div key={u.url} className="flex flex-wrap items-center gap-2">

@@ -69,9 +69,9 @@ export function CallTable({ calls }: { calls: WebhookCallList["data"] }) {
               </td>
               <td data-label="Provider" className="px-3 py-2">{providerName(c.provider)}</td>
               <td data-label="Event" className="px-3 py-2">
-                <div className="min-w-0 max-w-full truncate" title={c.event_type ?? undefined}>{c.event_type ?? "—"}</div>
+                <div data-clipped className="min-w-0 max-w-full truncate" title={c.event_type ?? undefined}>{c.event_type ?? "—"}</div>
                 {c.event_id || c.replay_of_id ? (
-                  <div className="min-w-0 max-w-full truncate text-xs text-slate-500" title={c.event_id ?? undefined}>
+                  <div data-clipped className="min-w-0 max-w-full truncate text-xs text-slate-500" title={c.event_id ?? undefined}>
                     {c.event_id ?? ""}
                     {c.replay_of_id ? ` · replay of call ${c.replay_of_id}` : ""}
                   </div>
@@ -82,7 +82,7 @@ export function CallTable({ calls }: { calls: WebhookCallList["data"] }) {
               </td>
               <td data-label="Result" className="px-3 py-2 text-slate-700">
                 <div className="min-w-0">
-                  <p data-result className="line-clamp-2 [overflow-wrap:anywhere]" title={c.result ?? undefined}>
+                  <p data-result data-clipped className="line-clamp-2 [overflow-wrap:anywhere]" title={c.result ?? undefined}>
                     {c.result ?? ""}
                   </p>
                   {(c.result?.length ?? 0) > LONG_RESULT ? (

@@ -11,7 +11,6 @@ import { useUnreadCount } from "../../components/shell/use-unread-count";
 import { requireStaff, type Me } from "../../lib/session.server";
 import { BareError } from "../../components/bare-error";
 import { PageError } from "../../components/page-error";
-import { revalidateUnlessInPlace } from "../../lib/in-place";
 
 /** The signed-in back-office frame: sidebar, top bar with switchers and search, and the page. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -96,9 +95,6 @@ function StaffShell({ me, unread, children }: { me: Me; unread: number; children
 
 const IN_PLACE_PATH = new RegExp(`^(/members/\\d+)/(?:${IN_PLACE_ACTIONS.join("|")})$`);
 const pageView = (pathname: string) => pathname.replace(IN_PLACE_PATH, "$1");
-
-/** A check-in answered in place reloads nothing (lib/in-place.ts). */
-export const shouldRevalidate = revalidateUnlessInPlace;
 
 export default function StaffLayout() {
   const { me, unread } = useLoaderData<typeof loader>();

@@ -1,5 +1,5 @@
 import type { Tenant } from "../core/db/tenant";
-import { pricesOnSale } from "../signup/catalogue";
+import { pricesOnSale, publicOffer } from "../signup/catalogue";
 
 /**
  * Join links (issue 32): the sign-up host's address for a gym (`/?gym=uuid`), with a price (`&price=id`) or a private
@@ -23,15 +23,6 @@ export async function gymJoinLinks(t: Tenant, gym: { id: number; uuid: string; a
   const onSale = await pricesOnSale(t, gym.id, null);
   return {
     url: signupAddress(base, gym.uuid),
-    prices: onSale.map((p) => ({
-      id: p.id,
-      offering: p.offering.name,
-      amount: p.amount,
-      joining_fee: p.joining_fee,
-      billing_frequency: p.billing_frequency,
-      frequency_label: p.frequency_label,
-      term: p.term,
-      url: signupAddress(base, gym.uuid, { price: p.id }),
-    })),
+    prices: onSale.map((p) => ({ ...publicOffer(p), url: signupAddress(base, gym.uuid, { price: p.id }) })),
   };
 }

@@ -4,7 +4,7 @@ import { gymUuid } from "../../domain/schemas/auth";
 import { gyms, offering_gyms, offerings, organisations, prices } from "../core/db/schema";
 import { withTenant } from "../core/db/tenant";
 import { readLogo } from "../gyms/logo";
-import { signupChoice } from "../signup/catalogue";
+import { publicOffer, signupChoice } from "../signup/catalogue";
 import type { ApiEnv } from "../core/context";
 import { notFound } from "../core/errors";
 
@@ -67,16 +67,7 @@ export const publicGymRoutes = new Hono<ApiEnv>()
     if (!row) throw notFound("No such gym.");
     const wantedPrice = Number(c.req.query("price"));
     const choice = await signupChoice(c.var.deps.db, row, { price: Number.isSafeInteger(wantedPrice) && wantedPrice > 0 && wantedPrice < 2 ** 31 ? wantedPrice : null, link: c.req.query("link") });
-    const offer = (p: NonNullable<typeof choice.price>) => ({
-      id: p.id,
-      offering: p.offering.name,
-      amount: p.amount,
-      joining_fee: p.joining_fee,
-      billing_frequency: p.billing_frequency,
-      frequency_label: p.frequency_label,
-      term: p.term,
-    });
-    return c.json({ data: { ...publicGym(row), price: choice.price ? offer(choice.price) : null, prices: choice.onSale.map(offer) } });
+    return c.json({ data: { ...publicGym(row), price: choice.price ? publicOffer(choice.price) : null, prices: choice.onSale.map(publicOffer) } });
   })
   /**
    * GET /api/public/gyms/{uuid}/membership-terms → { data: { gym, organisation, text, url } }: the terms people accept

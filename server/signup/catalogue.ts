@@ -112,3 +112,14 @@ export async function signupChoice(db: Db, gym: { id: number; organisation_id: n
     return { price, linkId: good ? link!.id : null, ageBypass: good && Boolean(link?.age_bypass), onSale: on.filter((p) => !p.private) };
   });
 }
+
+/** A price on sale as the public answers and join links show it (GET /api/public/gyms/{uuid}, a gym's join links). */
+export const publicOffer = (p: SignupPrice) => ({
+  id: p.id,
+  offering: p.offering.name,
+  amount: p.amount,
+  joining_fee: p.joining_fee,
+  billing_frequency: p.billing_frequency,
+  frequency_label: p.frequency_label,
+  term: p.term,
+});

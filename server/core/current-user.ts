@@ -1,5 +1,6 @@
 import type { GymRole, Membership, OrgRole, PaymentType } from "./db/memberships";
 import type { users } from "./db/schema";
+import type { Capability } from "./permissions";
 
 export type UserRow = typeof users.$inferSelect;
 export type { OrgRole };
@@ -22,6 +23,11 @@ export interface CurrentUser {
   unreadMessages: number;
   /** A member's sign-up in the current organisation: finished or not, and the price they came for. */
   signup: { confirmed: boolean; priceId: number | null; linkId: number | null; startOn: string | null };
+  /**
+   * Set when an integrator's API key asks rather than a person (issue 33): `row` is then the admin who made the key,
+   * whose name its changes are recorded under, and the key's scopes alone decide what it may do (permissions.ts).
+   */
+  apiKey?: { id: number; name: string; scopes: Capability[] };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { assertCan } from "./permissions";
 import type { MiddlewareHandler } from "hono";
 import { pathId } from "./body";
 import type { ApiEnv } from "./context";
@@ -14,3 +15,12 @@ export const calendarAndMessaging: MiddlewareHandler<ApiEnv> = async (c, next) =
   if (!c.var.user?.organisation?.calendar_and_messaging) throw notFound("Not found.");
   await next();
 };
+
+/** The calendar's routes: the organisation has calendar and messaging on, and the caller holds `capability` in some gym. */
+export const calendarCan =
+  (capability: "calendar.read" | "calendar.write"): MiddlewareHandler<ApiEnv> =>
+  async (c, next) => {
+    if (!c.var.user?.organisation?.calendar_and_messaging) throw notFound("Not found.");
+    assertCan(c.var.user, capability);
+    await next();
+  };

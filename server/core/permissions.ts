@@ -11,32 +11,43 @@ import type { CurrentUser } from "./current-user";
  * An organisation admin holds a capability in every gym of the organisation. A gym admin and a personal
  * trainer hold it only in the gyms where they have that role, so a gym admin of one gym and a trainer at
  * another holds members.write in the first only.
+ *
+ * An integrator's API key (issue 33, decision 0062) is a principal of its own: it holds a capability when its row
+ * names "api_key" and the key was given that scope, in every gym of its organisation. Rows without "api_key" (staff,
+ * settings, gyms, the keys themselves) are never a key's.
  */
-export type Role = "organisation_admin" | "gym_admin" | "personal_trainer";
+export type Role = "organisation_admin" | "gym_admin" | "personal_trainer" | "api_key";
 
 export const PERMISSIONS = {
-  /** Members list, profile, activity, visits, door credentials, search. */
-  "members.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+  /** Members list, profile, activity, door credentials, search. */
+  "members.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+  /** A member's memberships in detail: their history, price changes, what starting now would cost. */
+  "memberships.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+  /** Visits lists and a member's visits. */
+  "visits.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   /** Check members in at the front desk, and run the entrance's kiosk (issue 32): every member of staff at their gym. */
-  "visits.write": ["organisation_admin", "gym_admin", "personal_trainer"],
+  "visits.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   /** Edit a member's profile (name, e-mail, contact details, notes, tags) and photo. */
-  "members.write": ["organisation_admin", "gym_admin"],
-  "members.delete": ["organisation_admin", "gym_admin"],
+  "members.write": ["organisation_admin", "gym_admin", "api_key"],
+  "members.delete": ["organisation_admin", "gym_admin", "api_key"],
   /** Download every matching member's contact details. */
   "members.export": ["organisation_admin", "gym_admin"],
   /** Payments, price changes, revenue figures. */
-  "money.read": ["organisation_admin", "gym_admin"],
+  "money.read": ["organisation_admin", "gym_admin", "api_key"],
   /** Take, refund or reschedule money; change prices; record money taken at the desk. */
-  "money.write": ["organisation_admin", "gym_admin"],
+  "money.write": ["organisation_admin", "gym_admin", "api_key"],
   /** Change a membership: pause, cancel, move to another price, start it now, add a paid-in-full one (decision 0022). */
-  "subscriptions.write": ["organisation_admin", "gym_admin"],
+  "subscriptions.write": ["organisation_admin", "gym_admin", "api_key"],
   /** Offerings and their prices: everyone sees them (members are sold them at the desk). */
-  "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer"],
+  "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   /**
    * Create and change offerings and prices: organisation admins anywhere; gym admins for offerings sold only at
    * their gyms and not set by the organisation (server/offerings/rules.ts).
    */
-  "offerings.write": ["organisation_admin", "gym_admin"],
+  "offerings.write": ["organisation_admin", "gym_admin", "api_key"],
+  /** The calendar: appointments and recurring schedules (with calendar and messaging on). */
+  "calendar.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+  "calendar.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   /** A gym's own settings: details, bank account, provider connections and credentials, doors (issue 15). */
   "gyms.write": ["organisation_admin", "gym_admin"],
   /** Open a new gym, archive one or restore it (issue 32): a decision for the whole organisation. */
@@ -46,6 +57,8 @@ export const PERMISSIONS = {
   /** Staff lists and invitations; gym admins manage the staff of their gyms. */
   "staff.read": ["organisation_admin", "gym_admin"],
   "staff.write": ["organisation_admin", "gym_admin"],
+  /** API keys and outgoing webhooks (issue 33): they act for the whole organisation. */
+  "integrations.write": ["organisation_admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof PERMISSIONS;
@@ -55,6 +68,7 @@ const grants = (capability: Capability, role: Role) => (PERMISSIONS[capability] 
 
 /** The gyms of the current organisation in which `user` holds `capability`: "all", or a list (maybe empty). */
 export function gymsWhere(user: CurrentUser, capability: Capability): "all" | number[] {
+  if (user.apiKey) return grants(capability, "api_key") && user.apiKey.scopes.includes(capability) ? "all" : [];
   if (user.organisation?.role === "admin") return grants(capability, "organisation_admin") ? "all" : [];
   return user.gyms
     .filter((g) => (g.role === "admin" && grants(capability, "gym_admin")) || (g.role === "personal_trainer" && grants(capability, "personal_trainer")))
@@ -74,6 +88,11 @@ export function can(user: CurrentUser, capability: Capability, gymId?: number | 
 
 const REFUSALS: Record<Capability, string> = {
   "members.read": "You cannot see members of this gym.",
+  "memberships.read": "You cannot see memberships at this gym.",
+  "visits.read": "You cannot see visits at this gym.",
+  "calendar.read": "You cannot see this calendar.",
+  "calendar.write": "You cannot change this calendar.",
+  "integrations.write": "Only organisation admins can manage API keys and webhooks.",
   "visits.write": "You cannot check members in at this gym.",
   "members.write": "Only admins can change a member's details.",
   "members.delete": "Only admins can delete members.",

@@ -87,7 +87,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     return c.json({ data: await memberPayments(c.var.tenant, found.user.id, pageParam(c), (gymId) => can(c.var.user!, "money.write", gymId)) });
   })
   .get("/users/:id{[0-9]+}/visits", requireStaff, async (c) => {
-    const found = await memberFor(c, "members.read");
+    const found = await memberFor(c, "visits.read");
     return c.json({ data: await memberVisits(c.var.tenant, found.user.id, pageParam(c)) });
   })
   .get("/members/:id{[0-9]+}/access-control-credentials", requireStaff, async (c) => {
@@ -123,7 +123,7 @@ export const memberRoutes = new Hono<ApiEnv>()
   })
   /** GET /api/members/{id}/weekly-visits?weeks=26 (1 to 104): successful visits per Auckland week. */
   .get("/members/:id{[0-9]+}/weekly-visits", requireStaff, async (c) => {
-    const found = await memberFor(c, "members.read");
+    const found = await memberFor(c, "visits.read");
     return c.json({ data: { data: await weeklyVisits(c.var.tenant, found.user.id, now(c), weeksParam(c)) } });
   })
   .get("/members/:id{[0-9]+}/weekly-cost-per-visit", requireStaff, async (c) => {

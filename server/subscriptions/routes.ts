@@ -74,8 +74,8 @@ const strip = <T extends { plan?: unknown }>(effect: T) => {
 
 export const subscriptionRoutes = new Hono<ApiEnv>()
   /** GET /api/subscriptions/{id}: the membership as its action pages need it. */
-  .get("/subscriptions/:id{[0-9]+}", requireStaff, requireCan("members.read"), async (c) => {
-    const m = await membershipFor(c, subscriptionId(c), "members.read");
+  .get("/subscriptions/:id{[0-9]+}", requireStaff, requireCan("memberships.read"), async (c) => {
+    const m = await membershipFor(c, subscriptionId(c), "memberships.read");
     return c.json({ data: visibleFields(c.var.user!, "membership", m.s.gym_id, await membershipView(c.var.tenant, m, now(c), rights(c, m.s.gym_id))) });
   })
   /** POST /api/subscriptions/{id}/pause: { action: pause | end | remove | credit, …, version, preview? } */

@@ -42,21 +42,26 @@ describe("the permission table, cell by cell", () => {
 
   it("writes down the table the decision note shows", () => {
     expect(PERMISSIONS).toEqual({
-      "members.read": ["organisation_admin", "gym_admin", "personal_trainer"],
-      "visits.write": ["organisation_admin", "gym_admin", "personal_trainer"],
-      "members.write": ["organisation_admin", "gym_admin"],
-      "members.delete": ["organisation_admin", "gym_admin"],
+      "members.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "memberships.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "visits.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "visits.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "members.write": ["organisation_admin", "gym_admin", "api_key"],
+      "members.delete": ["organisation_admin", "gym_admin", "api_key"],
       "members.export": ["organisation_admin", "gym_admin"],
-      "money.read": ["organisation_admin", "gym_admin"],
-      "money.write": ["organisation_admin", "gym_admin"],
-      "subscriptions.write": ["organisation_admin", "gym_admin"],
-      "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer"],
-      "offerings.write": ["organisation_admin", "gym_admin"],
+      "money.read": ["organisation_admin", "gym_admin", "api_key"],
+      "money.write": ["organisation_admin", "gym_admin", "api_key"],
+      "subscriptions.write": ["organisation_admin", "gym_admin", "api_key"],
+      "offerings.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "offerings.write": ["organisation_admin", "gym_admin", "api_key"],
+      "calendar.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "calendar.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
       "gyms.write": ["organisation_admin", "gym_admin"],
       "gyms.create": ["organisation_admin"],
       "settings.write": ["organisation_admin"],
       "staff.read": ["organisation_admin", "gym_admin"],
       "staff.write": ["organisation_admin", "gym_admin"],
+      "integrations.write": ["organisation_admin"],
     } satisfies Record<Capability, Role[]>);
   });
 });
@@ -184,7 +189,7 @@ describe("the permission table through the API", () => {
   it("tells the pages what the user may do: /me's permissions and a member's `can`", async () => {
     const me = async (who: string) => (await as[who].call("GET", "/api/me")).json.data.permissions;
     expect(await me("org_admin")).toEqual(CAPABILITIES);
-    expect(await me("trainer")).toEqual(["members.read", "visits.write", "offerings.read"]);
+    expect(await me("trainer")).toEqual(["members.read", "memberships.read", "visits.read", "visits.write", "offerings.read", "calendar.read", "calendar.write"]);
     const member = (await as.mixed.call("GET", `/api/members/${id.south_member}`)).json.data;
     expect(member.can).toEqual({ edit: false, delete: false, see_money: false, change_membership: false, take_money: false });
   });

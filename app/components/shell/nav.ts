@@ -57,6 +57,8 @@ export const NAV: NavEntry[] = [
       { name: "Settings", icon: "settings", to: "/organisation/settings", isActive: under("/organisation/settings"), shouldRender: always },
       { name: "Calculate Pro Rata", icon: "calculator", to: "/calculate-pro-rata", isActive: under("/calculate-pro-rata"), shouldRender: always },
       { name: "Reconciliation", icon: "payments", to: "/reconciliation", isActive: under("/reconciliation"), shouldRender: always },
+      // Integrators (issue 33): API keys and outgoing webhooks.
+      { name: "Developers", icon: "settings", to: "/organisation/developers", isActive: under("/organisation/developers"), shouldRender: always },
     ],
   },
 ];
@@ -68,7 +70,7 @@ export const isGroup = (e: NavEntry): e is NavGroupEntry => "children" in e;
  * entries. Anyone else is sent to the dashboard.
  */
 const GUARDED_SECTIONS: { paths: string[]; may: (me: Me) => boolean }[] = [
-  { paths: ["/organisation/settings", "/reconciliation"], may: isOrganisationAdmin },
+  { paths: ["/organisation/settings", "/reconciliation", "/organisation/developers"], may: isOrganisationAdmin },
   { paths: ["/calendar", "/recurring-schedules", "/messages"], may: hasCalendarAndMessaging },
 ];
 

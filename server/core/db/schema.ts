@@ -1383,3 +1383,152 @@ export const reconciliation_differences = pgTable(
     index("reconciliation_differences_org_status_idx").on(t.organisation_id, t.status, t.id),
   ],
 );
+
+/**
+ * Integrators' API keys (issue 33, decision 0062): an organisation's principal with scopes (capabilities of the
+ * permission table), sent as `Authorization: Bearer gym_live_…`. Only the secret's SHA-256 is kept; `prefix` is what
+ * people see to tell keys apart. Looked up by hash before the tenant is known, so read on the system's handle.
+ */
+export const api_keys = pgTable(
+  "api_keys",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    name: text("name").notNull(),
+    /** The key's first characters (`gym_live_k7qf3m9p`), shown in lists; the rest is never stored. */
+    prefix: text("prefix").notNull(),
+    secret_hash: text("secret_hash").notNull(),
+    /** Capabilities of server/core/permissions.ts this key holds, in every gym of the organisation. */
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    /** Requests a minute before 429. */
+    rate_limit_per_minute: integer("rate_limit_per_minute").notNull().default(600),
+    /** Whose actions a key's changes are recorded as (the admin who made it). */
+    created_by_user_id: integer("created_by_user_id")
+      .notNull()
+      .references(() => users.id),
+    created_at: created(),
+    last_used_at: ts("last_used_at"),
+    last_used_ip: text("last_used_ip"),
+    revoked_at: ts("revoked_at"),
+    revoked_by_user_id: integer("revoked_by_user_id").references(() => users.id),
+  },
+  (t) => [uniqueIndex("api_keys_secret_hash_idx").on(t.secret_hash), index("api_keys_org_idx").on(t.organisation_id, t.created_at)],
+);
+
+/**
+ * `Idempotency-Key` answers (issue 33): the first answer to a principal's key is kept for a day and given again to the
+ * same request; the same key with another body is refused. Written in the request's own transaction, so a request
+ * that failed and rolled back keeps nothing and may be tried again.
+ */
+export const idempotency_keys = pgTable(
+  "idempotency_keys",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    /** `key:{api_key id}` or `user:{user id}`: keys of different callers never meet. */
+    principal: text("principal").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and body. */
+    request_hash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    content_type: text("content_type").notNull(),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_key_idx").on(t.organisation_id, t.principal, t.key), index("idempotency_keys_created_idx").on(t.created_at)],
+);
+
+/**
+ * Where an organisation's events are sent (issue 33): signed by the Standard Webhooks scheme with `secret` (sealed at
+ * rest, server/core/crypto/secrets.ts). After a rotation the previous secret also signs until it expires. An endpoint
+ * failing without a success for three days is disabled.
+ */
+export const webhook_endpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** Event types sent to it (domain/webhook-events.ts). */
+    events: jsonb("events").$type<string[]>().notNull(),
+    secret: text("secret").notNull(),
+    previous_secret: text("previous_secret"),
+    previous_secret_expires_at: ts("previous_secret_expires_at"),
+    disabled_at: ts("disabled_at"),
+    disabled_reason: text("disabled_reason"),
+    /** The first failure since the last success: three days of it disables the endpoint. */
+    failing_since: ts("failing_since"),
+    created_by_user_id: integer("created_by_user_id").references(() => users.id),
+    created_at: created(),
+    updated_at: updated(),
+    deleted_at: ts("deleted_at"),
+  },
+  (t) => [index("webhook_endpoints_org_idx").on(t.organisation_id)],
+);
+
+/** An event that happened (issue 33), written in the same transaction as the change: the outbox. */
+export const webhook_events = pgTable(
+  "webhook_events",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    /** `msg_…`: the `webhook-id` every endpoint receives it with, the same on every attempt. */
+    public_id: text("public_id").notNull(),
+    type: text("type").notNull(),
+    /** The whole body sent: `{ type, version, timestamp, data }`. */
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    created_at: created(),
+  },
+  (t) => [uniqueIndex("webhook_events_public_id_idx").on(t.public_id), index("webhook_events_org_idx").on(t.organisation_id, t.created_at)],
+);
+
+/** One event for one endpoint: sent until a 2xx, on a backoff, for three days at most. Unique per pair: each event once per endpoint. */
+export const webhook_deliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    event_id: integer("event_id")
+      .notNull()
+      .references(() => webhook_events.id),
+    endpoint_id: integer("endpoint_id")
+      .notNull()
+      .references(() => webhook_endpoints.id),
+    /** pending → succeeded, or failed (gave up, or the endpoint was disabled). */
+    status: text("status").$type<"pending" | "succeeded" | "failed">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    next_attempt_at: ts("next_attempt_at").notNull().defaultNow(),
+    /** A sender holds the delivery until then; a sender that died lets it go again when it passes. */
+    locked_until: ts("locked_until"),
+    last_attempt_at: ts("last_attempt_at"),
+    last_status: integer("last_status"),
+    last_error: text("last_error"),
+    delivered_at: ts("delivered_at"),
+    created_at: created(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_pair_idx").on(t.event_id, t.endpoint_id),
+    index("webhook_deliveries_due_idx").on(t.next_attempt_at).where(sql`status = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(t.organisation_id, t.endpoint_id, t.created_at),
+  ],
+);
+
+/** Each try of a delivery: what was sent and what came back (the answer cut to 4 KB), for the endpoint's page. */
+export const webhook_attempts = pgTable(
+  "webhook_attempts",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    delivery_id: integer("delivery_id")
+      .notNull()
+      .references(() => webhook_deliveries.id),
+    attempted_at: ts("attempted_at").notNull(),
+    request_headers: jsonb("request_headers").$type<Record<string, string>>().notNull(),
+    response_status: integer("response_status"),
+    response_body: text("response_body"),
+    duration_ms: integer("duration_ms").notNull(),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.delivery_id, t.attempted_at)],
+);

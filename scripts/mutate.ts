@@ -110,6 +110,31 @@ const MUTATIONS: Mutation[] = [
     tests: ["tests/api/gyms-open.test.ts"],
     only: "archives a gym",
   },
+  {
+    name: "an API key holds every capability a key may hold, whatever its scopes (issue 33)",
+    edits: [{ file: "server/core/permissions.ts", find: `grants(capability, "api_key") && user.apiKey.scopes.includes(capability)`, replace: `grants(capability, "api_key")` }],
+    tests: ["tests/api/api-keys.test.ts"],
+    only: "may do only what its scopes allow",
+  },
+  {
+    name: "an API key reaches the routes for people, not only those listed for keys (issue 33)",
+    edits: [{ file: "server/core/middleware.ts", find: "if (kiosk || !openToKeys(c.req.method, routePath(c))) refuseKeys(c);", replace: "if (kiosk) refuseKeys(c);" }],
+    tests: ["tests/api/api-keys.test.ts"],
+    only: "is refused on the routes for people",
+  },
+  {
+    name: "a revoked API key still works (issue 33)",
+    edits: [{ file: "server/core/auth/api-key.ts", find: "and(eq(api_keys.secret_hash, sql.placeholder(\"hash\")), isNull(api_keys.revoked_at))", replace: "eq(api_keys.secret_hash, sql.placeholder(\"hash\"))" }],
+    tests: ["tests/api/api-keys.test.ts"],
+    only: "stops working the moment it is revoked",
+  },
+  {
+    name: "an Idempotency-Key is not unique per caller (issue 33)",
+    edits: [{ file: "drizzle/0047_integrators.sql", find: `CREATE UNIQUE INDEX "idempotency_keys_key_idx"`, replace: `CREATE INDEX "idempotency_keys_key_idx"` }],
+    tests: ["tests/api/api-keys.test.ts"],
+    only: "does it once when the same request arrives",
+    race: true,
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -152,7 +177,9 @@ function run(dir: string, m: Mutation): { verdict: "caught" | "NOT CAUGHT" | "sk
 const dir = copyOfWorkingTree();
 let failed = false;
 try {
-  for (const m of MUTATIONS) {
+  // `npm run mutate -- <words>` runs only the mutations whose name holds them (while working on one guard).
+  const pick = process.argv.slice(2).join(" ").toLowerCase();
+  for (const m of MUTATIONS.filter((x) => x.name.toLowerCase().includes(pick))) {
     const originals = new Map<string, string>();
     for (const e of m.edits) {
       const file = path.join(dir, e.file);

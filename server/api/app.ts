@@ -34,6 +34,7 @@ import { paymentListRoutes } from "../payments/routes";
 import { visitListRoutes } from "../visits/routes";
 import { checkInRoutes } from "../check-in/routes";
 import { walkInRoutes } from "../walk-in/routes";
+import { apiKeyRoutes } from "../api-keys/routes";
 import { refundRoutes } from "../payments/refunds";
 import { reconciliationRoutes } from "../reconciliation/routes";
 import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
@@ -88,6 +89,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", deepLinkRoutes)
   .route("/", subscriptionRoutes)
   .route("/", walkInRoutes)
+  .route("/", apiKeyRoutes)
   .route("/", paymentListRoutes)
   .route("/", visitListRoutes)
   .route("/", refundRoutes)

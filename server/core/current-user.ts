@@ -1,6 +1,5 @@
 import type { GymRole, Membership, OrgRole, PaymentType } from "./db/memberships";
 import type { users } from "./db/schema";
-import type { Capability } from "./permissions";
 
 export type UserRow = typeof users.$inferSelect;
 export type { OrgRole };
@@ -27,7 +26,7 @@ export interface CurrentUser {
    * Set when an integrator's API key asks rather than a person (issue 33): `row` is then the admin who made the key,
    * whose name its changes are recorded under, and the key's scopes alone decide what it may do (permissions.ts).
    */
-  apiKey?: { id: number; name: string; scopes: Capability[] };
+  apiKey?: { id: number; name: string; scopes: readonly string[] };
 }
 
 /**
@@ -62,7 +61,12 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
     paymentTypes: current?.payment_types ?? [],
     unreadMessages: current?.unread_messages ?? 0,
-    signup: { confirmed: current?.membership_confirmed ?? false, priceId: current?.signup_price_id ?? null, linkId: current?.signup_link_id ?? null, startOn: current?.signup_start_on ?? null },
+    signup: {
+      confirmed: current?.membership_confirmed ?? false,
+      priceId: current?.signup_price_id ?? null,
+      linkId: current?.signup_link_id ?? null,
+      startOn: current?.signup_start_on ?? null,
+    },
   };
 }
 

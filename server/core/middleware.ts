@@ -6,8 +6,13 @@ import type { Config } from "./config";
 import { readSession } from "./auth/sessions";
 import { withTenant } from "./db/tenant";
 import type { ApiEnv } from "./context";
-import { ApiError, forbidden, notTwoFactorAuthenticated, unauthenticated } from "./errors";
+import { ApiError, forbidden, notTwoFactorAuthenticated, tooMany, unauthenticated } from "./errors";
 import { currentUser } from "./current-user";
+import { readApiKey } from "./auth/api-key";
+import { take } from "./auth/rate-limit";
+import { openToKeys } from "./key-routes";
+import { routePath } from "hono/route";
+import { withIdempotency } from "./idempotency";
 
 /** Secure cookies in production; a demo on plain http://localhost keeps them usable. */
 export const secureCookies = (config: Config) => config.NODE_ENV === "production" && !config.DEMO_MODE;
@@ -53,9 +58,43 @@ export function pageRead<T>(c: Context<ApiEnv>, key: string, read: () => Promise
   return pending;
 }
 
+/** The bearer token of `Authorization: Bearer …`, if the request sends one. */
+export const bearerToken = (c: Context<ApiEnv>) => /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+
+/**
+ * An integrator's API key (issue 33, decision 0062) instead of a session: `Authorization: Bearer gym_live_…`. The key
+ * alone decides who asks (a cookie alongside it is ignored), a key that is unknown or revoked is 401, and each key has
+ * its own requests a minute (429 with Retry-After; RateLimit-* headers say where it stands).
+ */
+async function loadApiKey(c: Context<ApiEnv>, token: string) {
+  const { db } = c.var.deps;
+  const at = now(c);
+  const found = await readApiKey(db, token, clientIp(c), at);
+  if (!found) throw new ApiError(401, "This API key is not valid, or it has been revoked.", "invalid_api_key");
+  const taken = await take(db, { key: `api_key:${found.keyId}`, max: found.rateLimit, windowMs: 60_000 }, at);
+  c.header("RateLimit-Limit", String(found.rateLimit));
+  c.header("RateLimit-Remaining", String(Math.max(0, found.rateLimit - taken.count)));
+  c.header("RateLimit-Reset", String(taken.retryAfter));
+  if (!taken.allowed) throw tooMany(`This API key may make ${found.rateLimit} requests a minute. Try again in ${taken.retryAfter} s.`, taken.retryAfter);
+  c.set("session", null);
+  c.set("user", found.user);
+  noteRequest({ user_id: found.user.row.id, organisation_id: found.user.organisation?.id });
+}
+
+/** A route for people (the session's own, settings, staff…): a key is refused here, with the reason. */
+const KEY_REFUSED = "API keys cannot use this endpoint. See /api/docs for the endpoints a key may call.";
+const refuseKeys = (c: Context<ApiEnv>) => {
+  if (c.var.user?.apiKey) throw new ApiError(403, KEY_REFUSED, "api_key_not_allowed");
+};
+
 /** Loads the session and user for every request; guards below decide what each route needs. */
 export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const { db, config } = c.var.deps;
+  const bearer = bearerToken(c);
+  if (bearer !== undefined) {
+    await loadApiKey(c, bearer);
+    return next();
+  }
   const token = getCookie(c, sessionCookieName(config));
   const lookup = async () => {
     const found = await readSession(db, token, now(c));
@@ -72,12 +111,14 @@ export const loadSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
 
 /** Signed in, whether or not the e-mailed code has been entered yet. */
 export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  refuseKeys(c);
   if (!c.var.session || !c.var.user) throw unauthenticated();
   await next();
 };
 
 /** Signed in and past the e-mailed code. */
 export const requireVerified: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  refuseKeys(c);
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   await next();
@@ -88,6 +129,12 @@ export const requireVerified: MiddlewareHandler<ApiEnv> = async (c, next) => {
  * but may do nothing else: only the routes that say so (`requireKiosk`) answer it.
  */
 function staffUser(c: Context<ApiEnv>, { kiosk = false } = {}) {
+  const key = c.var.user?.apiKey ? c.var.user : null;
+  if (key) {
+    // Only the routes listed for keys (server/core/key-routes.ts); there its scopes decide (permissions.ts).
+    if (kiosk || !openToKeys(c.req.method, routePath(c))) refuseKeys(c);
+    return { ...key, organisation: key.organisation! };
+  }
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
@@ -124,6 +171,7 @@ export const requireKiosk: MiddlewareHandler<ApiEnv> = async (c, next) => {
  * are a member of now and their home gym. Staff are refused: their members' records have pages of their own.
  */
 export const requireMember: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  refuseKeys(c);
   if (!c.var.session || !c.var.user) throw unauthenticated();
   if (!c.var.session.two_factor_passed) throw notTwoFactorAuthenticated();
   const u = c.var.user;
@@ -149,7 +197,7 @@ async function inTenant(c: Context<ApiEnv>, organisationId: number, gymId: numbe
       gymId,
       async (t) => {
         c.set("tenant", t);
-        await next();
+        await withIdempotency(c, t, now(c), next);
         if (atomic && (c.error || c.res.status >= 400)) throw failed;
       },
       { atomic },
@@ -177,7 +225,8 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  */
 export function sameOrigin(open: string[]): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    if (STATE_CHANGING.has(c.req.method) && !open.includes(c.req.path)) {
+    // A bearer key is no ambient credential: a cross-site page cannot make a browser send one.
+    if (STATE_CHANGING.has(c.req.method) && !open.includes(c.req.path) && bearerToken(c) === undefined) {
       if (c.req.header("x-requested-with") !== "XMLHttpRequest" && !fromOwnOrigin(c.req.raw)) {
         throw new ApiError(403, "Cross-site requests are not allowed.", "cross_site_request");
       }

@@ -7,7 +7,7 @@ import * as schema from "../../server/core/db/schema";
 import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
-import { setup, signedIn } from "./harness";
+import { browser, setup, signedIn } from "./harness";
 import { withoutRowLevelSecurity } from "./row-level-security";
 
 /**
@@ -47,7 +47,8 @@ type Ids = Record<
   | "bravoSeries"
   | "bravoDifference"
   | "bravoInvitation"
-  | "bravoCheckIn",
+  | "bravoCheckIn"
+  | "bravoKey",
   number
 >;
 
@@ -70,6 +71,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/recurring-schedules\/:id/.test(path)) return [ids.bravoSeries, 2147483647];
   if (/^\/api\/invitations\/:id/.test(path)) return [ids.bravoInvitation, 2147483647];
   if (/^\/api\/check-ins\/:id/.test(path)) return [ids.bravoCheckIn, 2147483647];
+  if (/^\/api\/api-keys\/:id/.test(path)) return [ids.bravoKey, 2147483647];
   return null;
 }
 
@@ -154,7 +156,9 @@ const ROUTES: Record<string, Plan> = {
   "PUT /api/organisations/:id/term-membership-grace-period": { body: () => ({ period: 1, unit: "day" }) },
   "PUT /api/organisations/:id/minimum-age": { body: () => ({ minimum_age: 99 }) },
   "PUT /api/organisations/:id/member-mail": { body: () => ({ payment_receipts: false, signup_reminders: true }) },
-  "PUT /api/organisations/:id/member-self-service": { body: () => ({ members_may_pause: true, member_pause_days_per_year: 7, members_may_cancel: true, member_cancel_notice_days: 30 }) },
+  "PUT /api/organisations/:id/member-self-service": {
+    body: () => ({ members_may_pause: true, member_pause_days_per_year: 7, members_may_cancel: true, member_cancel_notice_days: 30 }),
+  },
   "PUT /api/organisations/:id/membership-terms": { body: () => ({ text: "Alpha wrote these terms." }) },
   "PUT /api/organisations/:id/offering-permissions": { body: () => ({ enable_offerings: false, non_stop: false, limited_access: false }) },
   "PUT /api/organisations/:id/price-frequencies": { body: () => ({ weekly: false }) },
@@ -251,6 +255,9 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/reconciliation": { queries: () => ["", "status=all", "status=explained", "page=2"] },
   "POST /api/reconciliation/:id/explain": { body: () => ({ explanation: "Alpha explains" }) },
   "GET /api/webhooks": {},
+  "GET /api/api-keys": {},
+  "POST /api/api-keys": { body: () => ({ name: "Alpha Wrote This", members: "read" }) },
+  "DELETE /api/api-keys/:id": {},
   "GET /api/expected-payments-debugging": {
     queries: (i) => [
       "from=2020-01-01&to=2020-03-01",
@@ -399,9 +406,12 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   // its door (name, logo, its organisation's name, the uuid its sign-up link names). Never an id, an account,
   // a provider id or a setting: tests/api/public-gyms.test.ts holds it to exactly those fields. Read-only.
   "GET /api/public/gyms": "public: the sign-up chooser's list of gyms, public fields only (tests/api/public-gyms.test.ts)",
-  "GET /api/public/gyms/:uuid/membership-terms": "public: the terms people accept when they join a gym, by its uuid, as any shop's terms are (tests/api/member-mail.test.ts)",
-  "GET /api/public/unsubscribe": "public: a member's signed unsubscribe token names them; no organisation's data beyond their own masked address (tests/api/member-mail.test.ts)",
-  "POST /api/public/unsubscribe": "public: a member's signed unsubscribe token turns their own e-mails off, from a mail app or our page (tests/api/member-mail.test.ts)",
+  "GET /api/public/gyms/:uuid/membership-terms":
+    "public: the terms people accept when they join a gym, by its uuid, as any shop's terms are (tests/api/member-mail.test.ts)",
+  "GET /api/public/unsubscribe":
+    "public: a member's signed unsubscribe token names them; no organisation's data beyond their own masked address (tests/api/member-mail.test.ts)",
+  "POST /api/public/unsubscribe":
+    "public: a member's signed unsubscribe token turns their own e-mails off, from a mail app or our page (tests/api/member-mail.test.ts)",
   "GET /api/public/gyms/:uuid/logo": "public: a gym's logo, by the uuid a sign-up link names, shown before anyone signs in (tests/api/gyms.test.ts)",
   "GET /api/public/gyms/:uuid": "public: one gym of that list, by the uuid a sign-up link names (tests/api/public-gyms.test.ts)",
 };
@@ -533,9 +543,29 @@ for (const rowLevelSecurity of [true, false]) {
       Object.assign(ids, { bravoSubscription: bravoHistory.s.id, bravoPayment: bravoHistory.p.id });
       const [checkIn] = await db
         .insert(schema.visits)
-        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, user_id: bravoOnly.id, visited_at: new Date(), source: "desk", door_event_id: "check-in:bravo-secret" })
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          user_id: bravoOnly.id,
+          visited_at: new Date(),
+          source: "desk",
+          door_event_id: "check-in:bravo-secret",
+        })
         .returning();
       ids.bravoCheckIn = checkIn.id;
+      const keyMaker = await makeUser(db, { name: "Bravo Secret Key Maker", email: "bravo.secret.keys@example.com" });
+      const [key] = await db
+        .insert(schema.api_keys)
+        .values({
+          organisation_id: bravo.id,
+          name: "Bravo Secret Key",
+          prefix: "gym_live_bravosec",
+          secret_hash: "bravo-secret-hash",
+          scopes: ["members.read"],
+          created_by_user_id: keyMaker.id,
+        })
+        .returning();
+      ids.bravoKey = key.id;
       const [bulk] = await db
         .insert(schema.bulk_price_changes)
         .values({
@@ -674,72 +704,88 @@ for (const rowLevelSecurity of [true, false]) {
       expect(stale, "these entries name routes that no longer exist").toEqual([]);
     });
 
-    it("lets Alpha's admin read and change nothing of Bravo's, through any route", async () => {
-      const before = await bravoRows(env.db, ids.bravo);
-      const people = await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff]);
+    /** Alpha's admin, or (issue 33) an API key of Alpha's with every scope a key may hold: the same walk for each. */
+    async function alphaCaller(who: "admin" | "key") {
       const admin = await signedIn(api, env.db, "admin@example.com", PASSWORD);
-      const photo = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } })
-        .png()
-        .toBuffer();
-      const problems: string[] = [];
-      let sent = 0;
+      if (who === "admin") return admin;
+      const levels = { members: "write", memberships: "write", payments: "write", visits: "write", offerings: "write", calendar: "write" };
+      const made = await admin.call("POST", "/api/api-keys", { name: "Alpha's integration", ...levels });
+      expect(made.status).toBe(201);
+      const keyed = browser(api);
+      return {
+        call: (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+          keyed.call(method, path, body, { ...headers, authorization: `Bearer ${made.json.data.secret}` }),
+      };
+    }
 
-      // Deletes last: removing the shared person from Alpha would turn every later read of her into a 404.
-      const walk = apiRoutes(api).sort(([, a], [, b]) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
-      for (const [key, { method, path }] of walk) {
-        if (!(key in ROUTES)) continue;
-        const plan = ROUTES[key];
-        const withIds = path.includes(":id") ? idsFor(path, ids) : [null];
-        expect(withIds, `${key}: the matrix does not know which ids to try for this path (idsFor)`).not.toBeNull();
-        for (const id of withIds!) {
-          for (const query of plan.queries?.(ids) ?? [""]) {
-            // The other ids in a path are always Bravo's.
-            const filled = path
-              .replace(":id", String(id))
-              .replace(":gymId", String(ids.bravoGym))
-              .replace(":offeringId", String(ids.bravoOffering))
-              .replace(":linkId", String(ids.bravoLink))
-              .replace(":accountId", "0")
-              .replace(":placeId", "1")
-              .replace(":day", "2030-01-08");
-            const url = `${filled}${query ? `?${query}` : ""}`;
-            let res;
-            if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {
-              const form = new FormData();
-              form.set("collection", "logo");
-              form.set("file", new Blob([new Uint8Array(photo)], { type: "image/png" }), "photo.png");
-              res = await admin.call(method, url, form);
-            } else {
-              res = await admin.call(method, url, plan.body?.(ids));
+    for (const who of ["admin", "key"] as const)
+      it(`lets Alpha's ${who === "admin" ? "admin" : "API key with every scope"} read and change nothing of Bravo's, through any route`, async () => {
+        const before = await bravoRows(env.db, ids.bravo);
+        const people = await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff]);
+        const admin = await alphaCaller(who);
+        const photo = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } })
+          .png()
+          .toBuffer();
+        const problems: string[] = [];
+        let sent = 0;
+
+        // Deletes last: removing the shared person from Alpha would turn every later read of her into a 404.
+        const walk = apiRoutes(api).sort(([, a], [, b]) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
+        for (const [key, { method, path }] of walk) {
+          if (!(key in ROUTES)) continue;
+          const plan = ROUTES[key];
+          const withIds = path.includes(":id") ? idsFor(path, ids) : [null];
+          expect(withIds, `${key}: the matrix does not know which ids to try for this path (idsFor)`).not.toBeNull();
+          for (const id of withIds!) {
+            for (const query of plan.queries?.(ids) ?? [""]) {
+              // The other ids in a path are always Bravo's.
+              const filled = path
+                .replace(":id", String(id))
+                .replace(":gymId", String(ids.bravoGym))
+                .replace(":offeringId", String(ids.bravoOffering))
+                .replace(":linkId", String(ids.bravoLink))
+                .replace(":accountId", "0")
+                .replace(":placeId", "1")
+                .replace(":day", "2030-01-08");
+              const url = `${filled}${query ? `?${query}` : ""}`;
+              let res;
+              if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {
+                const form = new FormData();
+                form.set("collection", "logo");
+                form.set("file", new Blob([new Uint8Array(photo)], { type: "image/png" }), "photo.png");
+                res = await admin.call(method, url, form);
+              } else {
+                res = await admin.call(method, url, plan.body?.(ids));
+              }
+              sent++;
+              const text = typeof res.json === "string" ? res.json : JSON.stringify(res.json);
+              const what = `${method} ${url} → ${res.status}`;
+              if (res.status >= 500) problems.push(`${what}: server error`);
+              for (const m of MARKERS) if (text?.includes(m)) problems.push(`${what}: answered Bravo's "${m}"`);
+              const aboutBravoOnly =
+                id === ids.bravoOnly ||
+                id === ids.bravo ||
+                id === ids.bravoGym ||
+                /:(gymId|offeringId|linkId|accountId)/.test(path) ||
+                (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
+                (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) ||
+                (path.startsWith("/api/invitations/:id") && id === ids.bravoInvitation) ||
+                (path.includes("/webhook-calls/") && id === ids.bravoCall) ||
+                (path.includes("/reconciliation/") && id === ids.bravoDifference) ||
+                (path.includes("/change-price/") && id === ids.bravoBulk) ||
+                (path.startsWith("/api/check-ins/:id") && id === ids.bravoCheckIn) ||
+                (path.startsWith("/api/api-keys/:id") && id === ids.bravoKey);
+              if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
+              if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
             }
-            sent++;
-            const text = typeof res.json === "string" ? res.json : JSON.stringify(res.json);
-            const what = `${method} ${url} → ${res.status}`;
-            if (res.status >= 500) problems.push(`${what}: server error`);
-            for (const m of MARKERS) if (text?.includes(m)) problems.push(`${what}: answered Bravo's "${m}"`);
-            const aboutBravoOnly =
-              id === ids.bravoOnly ||
-              id === ids.bravo ||
-              id === ids.bravoGym ||
-              /:(gymId|offeringId|linkId|accountId)/.test(path) ||
-              (path.startsWith("/api/offerings/:id") && id === ids.bravoOffering) ||
-              (path.startsWith("/api/prices/:id") && id === ids.bravoPrice) ||
-              (path.startsWith("/api/invitations/:id") && id === ids.bravoInvitation) ||
-              (path.includes("/webhook-calls/") && id === ids.bravoCall) ||
-              (path.includes("/reconciliation/") && id === ids.bravoDifference) ||
-              (path.includes("/change-price/") && id === ids.bravoBulk) ||
-              (path.startsWith("/api/check-ins/:id") && id === ids.bravoCheckIn);
-            if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
-            if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
           }
         }
-      }
-      expect(problems).toEqual([]);
-      expect(sent).toBeGreaterThan(40);
-      expect(await bravoRows(env.db, ids.bravo)).toBe(before);
-      // Nor anything of a person Bravo holds: her account is what Bravo shows too (decision 0048).
-      expect(await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff])).toBe(people);
-    });
+        expect(problems).toEqual([]);
+        expect(sent).toBeGreaterThan(40);
+        expect(await bravoRows(env.db, ids.bravo)).toBe(before);
+        // Nor anything of a person Bravo holds: her account is what Bravo shows too (decision 0048).
+        expect(await peopleRows(env.db, [ids.shared, ids.bravoOnly, ids.bravoStaff])).toBe(people);
+      });
 
     it("lets Alpha's admin take over none of Bravo's people: import, staff invitation, edit, read (decision 0048)", async () => {
       const before = await bravoRows(env.db, ids.bravo);

@@ -97,7 +97,7 @@ async function serve() {
   app.use(compression());
   app.use((req, res, next) => {
     res.locals.cspNonce = cspNonce();
-    res.set(securityHeaders(config, res.locals.cspNonce));
+    res.set(securityHeaders(config, res.locals.cspNonce, req.path));
     next();
   });
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));

@@ -30,6 +30,7 @@ export VITE_CJS_IGNORE_WARNING=1
 echo "== typecheck"; npx tsc
 echo "== lint"; npx eslint .
 echo "== dependency rules"; npx depcruise server app domain --config .dependency-cruiser.cjs
+echo "== OpenAPI document: valid, and the committed document and client current (npm run openapi)"; npx tsx scripts/openapi.ts --check
 echo "== vitest (PGlite)"; env -u DATABASE_URL npx vitest run
 if [ -n "${DATABASE_URL:-}" ]; then
   echo "== vitest API suite (PostgreSQL)"; npx vitest run tests/api

@@ -137,3 +137,12 @@ export const PERSON_FIELDS = [
   "hear_about_us",
   "hear_about_us_other",
 ] as const;
+
+const weeksMessage = "Weeks must be a whole number from 1 to 104";
+/** ?weeks= of a member's weekly figures (visits, cost per visit, periods): 1 to 104, 26 when not given. */
+export const weeksQuery = z.object({
+  weeks: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ invalid_type_error: weeksMessage }).int(weeksMessage).min(1, weeksMessage).max(104, weeksMessage).default(26),
+  ),
+});

@@ -140,6 +140,8 @@ export type OfferingInput = z.output<ReturnType<typeof offeringSchema>>;
 
 export const offeringForm = offeringSchema("dollars");
 export const offeringFormFields = offeringFields("dollars");
+/** The API body's fields, without the rules across them: what the OpenAPI document describes (offeringRequest checks both). */
+export const offeringRequestFields = offeringFields("cents");
 export const offeringRequest = offeringSchema("cents");
 export const priceRequest = priceSchema("cents");
 

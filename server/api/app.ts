@@ -35,6 +35,7 @@ import { visitListRoutes } from "../visits/routes";
 import { checkInRoutes } from "../check-in/routes";
 import { walkInRoutes } from "../walk-in/routes";
 import { apiKeyRoutes } from "../api-keys/routes";
+import { openApiRoutes } from "../openapi/routes";
 import { refundRoutes } from "../payments/refunds";
 import { reconciliationRoutes } from "../reconciliation/routes";
 import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
@@ -90,6 +91,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", subscriptionRoutes)
   .route("/", walkInRoutes)
   .route("/", apiKeyRoutes)
+  .route("/", openApiRoutes)
   .route("/", paymentListRoutes)
   .route("/", visitListRoutes)
   .route("/", refundRoutes)

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../core/config";
 
+export const API_DOCS_PAGE = "/api/docs";
+
 /** A fresh nonce for one response's inline scripts (Remix's hydration data and route modules). */
 export const cspNonce = () => randomBytes(16).toString("base64");
 
@@ -26,7 +28,11 @@ const PROVIDER_PAGES = [
  * left open (`:*`): behind a proxy the server does not know the public one. HSTS only on a real deployment: a demo
  * may run over plain http.
  */
-export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | "BACKOFFICE_HOSTS" | "SIGNUP_HOSTS"> & { PUBLIC_SENTRY_DSN?: string }, nonce: string) {
+export function securityHeaders(
+  config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | "BACKOFFICE_HOSTS" | "SIGNUP_HOSTS"> & { PUBLIC_SENTRY_DSN?: string },
+  nonce: string,
+  path = "",
+) {
   const ourHosts = [...config.BACKOFFICE_HOSTS, ...config.SIGNUP_HOSTS].map((host) => `${host}:*`);
   const csp = [
     "default-src 'self'",
@@ -35,7 +41,9 @@ export function securityHeaders(config: Pick<Config, "NODE_ENV" | "DEMO_MODE" | 
     `style-src 'self' 'nonce-${nonce}'`,
     // A photo chosen on the photo pages is previewed before it is sent from a blob: URL (URL.createObjectURL: the
     // file stays in the browser); no data: and no other site's images.
-    "img-src 'self' blob:",
+    // The API reference (/api/docs, issue 33) is Swagger UI, whose stylesheet draws its icons as data: SVGs; that page
+    // shows no one's content, only the API's own description.
+    path === API_DOCS_PAGE ? "img-src 'self' blob: data:" : "img-src 'self' blob:",
     // The back-office's error reports go to Sentry's ingest host (issue 19), when there is one.
     ...(config.PUBLIC_SENTRY_DSN ? [`connect-src 'self' ${new URL(config.PUBLIC_SENTRY_DSN).origin}`] : []),
     "worker-src 'self' blob:",

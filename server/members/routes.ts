@@ -1,6 +1,5 @@
 import { Hono, type Context } from "hono";
-import { z } from "zod";
-import { memberListQuery, memberUpdateSchema, type MemberListQuery } from "../../domain/schemas/members";
+import { memberListQuery, memberUpdateSchema, weeksQuery, type MemberListQuery } from "../../domain/schemas/members";
 import { localDay } from "../../domain/dates";
 import { readBody, readForm, readQuery } from "../core/body";
 import { pageParam } from "../core/pagination";
@@ -135,12 +134,4 @@ export const memberRoutes = new Hono<ApiEnv>()
     return c.json({ data: { data: await subscriptionPeriods(c.var.tenant, found.user.id, now(c)) } });
   });
 
-const weeksMessage = "Weeks must be a whole number from 1 to 104";
-const weeksSchema = z.object({
-  weeks: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.coerce.number({ invalid_type_error: weeksMessage }).int(weeksMessage).min(1, weeksMessage).max(104, weeksMessage).default(26),
-  ),
-});
-
-const weeksParam = (c: Context<ApiEnv>) => readQuery(c, weeksSchema).weeks;
+const weeksParam = (c: Context<ApiEnv>) => readQuery(c, weeksQuery).weeks;

@@ -334,6 +334,9 @@ const ROUTES: Record<string, Plan> = {
  * would end the walk's session); their own suites cover them.
  */
 const NOT_TENANT_SCOPED: Record<string, string> = {
+  "GET /api/openapi.json": "the API's public description, the same for everyone (tests/api/openapi.test.ts)",
+  "GET /api/docs": "the page that reads the public description (tests/api/openapi.test.ts)",
+  "GET /api/docs/:file": "that page's script and stylesheet (tests/api/openapi.test.ts)",
   "POST /api/invitations/describe": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
   "POST /api/invitations/accept": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",
   "POST /api/invitations/decline": "the invited person's answer, by the e-mailed link's token alone (tests/api/people-across-organisations.test.ts)",

@@ -73,3 +73,19 @@ test("the Developers page is for organisation admins only", async ({ page }) => 
   await page.goto(`${BACKOFFICE}/organisation/developers`);
   await expect(page).toHaveURL(`${BACKOFFICE}/dashboard`);
 });
+
+test("the API reference reads the OpenAPI document, under the page's own CSP", async ({ page }) => {
+  const refused: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") refused.push(m.text());
+  });
+  await page.goto(`${BACKOFFICE}/api/docs`);
+  if (!jsEnabled(test.info())) {
+    await expect(page.getByRole("link", { name: "/api/openapi.json" })).toBeVisible();
+    return;
+  }
+  await expect(page.getByRole("heading", { name: /Gym Membership API/ })).toBeVisible();
+  await expect(page.getByText("List members").first()).toBeVisible();
+  await page.screenshot({ path: `test-results/api-docs-${test.info().project.name}.png`, fullPage: false });
+  expect(refused).toEqual([]);
+});

@@ -22,6 +22,11 @@ describe("securityHeaders", () => {
   it("lets images come from our origin and blob: URLs (a photo's preview before it is sent), and nowhere else", () => {
     const imgSrc = securityHeaders(config, "n")["Content-Security-Policy"].split("; ").find((d) => d.startsWith("img-src"));
     expect(imgSrc).toBe("img-src 'self' blob:");
+    for (const page of ["/members", "/api/members", "/api/docs/x"]) expect(securityHeaders(config, "n", page)["Content-Security-Policy"]).toContain("img-src 'self' blob:;");
+  });
+
+  it("lets the API reference alone (Swagger UI's icons) load data: images", () => {
+    expect(securityHeaders(config, "n", "/api/docs")["Content-Security-Policy"]).toContain("img-src 'self' blob: data:;");
   });
 
   it("lets a sign-up form's redirect reach the providers' hosted pages, and no other site", () => {

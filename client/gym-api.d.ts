@@ -13,7 +13,9 @@ export interface paths {
     };
     /**
      * List the organisation's gyms
-     * @description Any key of the organisation.
+     * @description Every key holds `gyms.read`.
+     *
+     *     Needs the key scope `gyms.read`.
      */
     get: operations["getApiGyms"];
     put?: never;
@@ -33,7 +35,9 @@ export interface paths {
     };
     /**
      * Get a gym
-     * @description Any key of the organisation.
+     * @description Every key holds `gyms.read`.
+     *
+     *     Needs the key scope `gyms.read`.
      */
     get: operations["getApiGymsById"];
     put?: never;
@@ -1307,7 +1311,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1411,7 +1415,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1439,7 +1443,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1531,7 +1535,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1559,7 +1563,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1587,7 +1591,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1615,7 +1619,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1644,7 +1648,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1680,7 +1684,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1708,7 +1712,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1736,7 +1740,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1766,7 +1770,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1798,7 +1802,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1897,7 +1901,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1948,7 +1952,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1991,7 +1995,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2134,7 +2138,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2174,7 +2178,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2205,7 +2209,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2248,7 +2252,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2299,7 +2303,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2360,7 +2364,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2391,7 +2395,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2484,7 +2488,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2514,7 +2518,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2546,7 +2550,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2597,7 +2601,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2625,7 +2629,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2656,7 +2660,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2739,7 +2743,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2769,7 +2773,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2868,7 +2872,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3012,7 +3016,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3040,7 +3044,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3126,7 +3130,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3154,7 +3158,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3185,7 +3189,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3213,7 +3217,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3244,7 +3248,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3298,7 +3302,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        gymId: string;
+        gymId: number;
       };
       cookie?: never;
     };
@@ -3326,8 +3330,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        gymId: string;
-        offeringId: string;
+        gymId: number;
+        offeringId: number;
       };
       cookie?: never;
     };
@@ -3355,7 +3359,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3383,7 +3387,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3437,7 +3441,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3465,7 +3469,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3496,7 +3500,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3527,7 +3531,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3678,7 +3682,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3706,7 +3710,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3748,7 +3752,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3864,7 +3868,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3892,7 +3896,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3944,7 +3948,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -3973,7 +3977,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
         day: string;
       };
       cookie?: never;
@@ -4016,7 +4020,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
         day: string;
       };
       cookie?: never;
@@ -4045,7 +4049,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };

@@ -17,9 +17,12 @@ export type KeyLevel = "none" | "read" | "write";
 export const KEY_AREA_NAMES = Object.keys(KEY_AREAS) as KeyArea[];
 export type KeyScope = (typeof KEY_AREAS)[KeyArea]["read" | "write"][number];
 
-/** The capabilities of each area's chosen level (write includes read). */
-export function scopesOf(levels: Partial<Record<KeyArea, KeyLevel>>): KeyScope[] {
-  const out: KeyScope[] = [];
+/** Every key may read which gyms the organisation has: the ids its other calls name. */
+export const EVERY_KEY = ["gyms.read"] as const;
+
+/** The capabilities of each area's chosen level (write includes read), and what every key holds. */
+export function scopesOf(levels: Partial<Record<KeyArea, KeyLevel>>): (KeyScope | (typeof EVERY_KEY)[number])[] {
+  const out: (KeyScope | (typeof EVERY_KEY)[number])[] = [...EVERY_KEY];
   for (const area of KEY_AREA_NAMES) {
     const level = levels[area] ?? "none";
     if (level === "none") continue;

@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   /** The calendar: appointments and recurring schedules (with calendar and messaging on). */
   "calendar.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   "calendar.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+  /** The gyms' list and a gym's settings page as read (credentials only as set or not, the bank account masked). */
+  "gyms.read": ["organisation_admin", "gym_admin", "api_key"],
   /** A gym's own settings: details, bank account, provider connections and credentials, doors (issue 15). */
   "gyms.write": ["organisation_admin", "gym_admin"],
   /** Open a new gym, archive one or restore it (issue 32): a decision for the whole organisation. */
@@ -102,6 +104,7 @@ const REFUSALS: Record<Capability, string> = {
   "subscriptions.write": "Only admins can change a membership.",
   "offerings.read": "You cannot see this organisation's offerings.",
   "offerings.write": "Only admins can change offerings and prices.",
+  "gyms.read": "Only admins can see a gym's settings.",
   "gyms.write": "Only admins can change a gym's settings.",
   "gyms.create": "Only organisation admins can open or archive a gym.",
   "settings.write": "Only organisation admins can change the organisation's settings.",

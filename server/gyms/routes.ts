@@ -1,5 +1,12 @@
 import { Hono, type Context } from "hono";
-import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, newGymRequest, tracksVisitsRequest, type CredentialService } from "../../domain/schemas/gyms";
+import {
+  credentialsRequest,
+  destinationAccountRequest,
+  gymDetailsRequest,
+  newGymRequest,
+  tracksVisitsRequest,
+  type CredentialService,
+} from "../../domain/schemas/gyms";
 import { archiveGym, openGym, restoreGym } from "./open";
 import { gymJoinLinks } from "./join-links";
 import { signupUrl } from "../core/config";
@@ -19,6 +26,7 @@ import { requireStaff } from "../core/middleware";
 import { assertCan, gymsWhere, requireCan } from "../core/permissions";
 
 const admin = [requireStaff, requireCan("gyms.write")] as const;
+const reader = [requireStaff, requireCan("gyms.read")] as const;
 const opener = [requireStaff, requireCan("gyms.create")] as const;
 const providersOf = (c: Context<ApiEnv>): Providers => (c.var.deps.providers ?? sandboxProviders(c.var.tenant.db)).on(c.var.tenant.db);
 const exchangeBody = z.object({
@@ -29,7 +37,9 @@ const exchangeBody = z.object({
 /** POST /api/gyms/{id}/{service}/redirect → { url }: the provider's page where the gym's admin connects its account. */
 const redirectTo = (service: ConnectService) => async (c: Context<ApiEnv>) => {
   const id = await gymOf(c);
-  return c.json({ data: await startConnection(c.var.tenant, providersOf(c), c.var.user!, id, service, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c)) });
+  return c.json({
+    data: await startConnection(c.var.tenant, providersOf(c), c.var.user!, id, service, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c)),
+  });
 };
 
 /** POST /api/{service}/exchange { code, state } → the gym, now with its account (the callback page posts this). */
@@ -40,10 +50,10 @@ const exchange = (service: ConnectService) => async (c: Context<ApiEnv>) => {
 };
 
 /** The gym in the path, of this organisation (else 404), which the user administers (else 403). */
-async function gymOf(c: Context<ApiEnv>, name = "id") {
+async function gymOf(c: Context<ApiEnv>, name = "id", capability: "gyms.read" | "gyms.write" = "gyms.write") {
   const id = pathId(c, "No such gym.", name);
   await findGym(c.var.tenant, id);
-  assertCan(c.var.user!, "gyms.write", id);
+  assertCan(c.var.user!, capability, id);
   return id;
 }
 
@@ -56,7 +66,7 @@ const credentials = (service: CredentialService) => async (c: Context<ApiEnv>) =
 /** A gym's settings (SPEC §7 Gyms; issue 15). Rules: server/gyms/settings.ts. */
 export const gymRoutes = new Hono<ApiEnv>()
   /** GET /api/gyms: the gyms the user administers (every gym for an organisation admin). */
-  .get("/gyms", ...admin, async (c) => c.json({ data: { data: await listGyms(c.var.tenant, gymsWhere(c.var.user!, "gyms.write")) } }))
+  .get("/gyms", ...reader, async (c) => c.json({ data: { data: await listGyms(c.var.tenant, gymsWhere(c.var.user!, "gyms.read")) } }))
   /** POST /api/gyms: a new location (issue 32); 201 with the gym as GET /api/gyms/{id} answers it. */
   .post("/gyms", ...opener, async (c) => {
     const id = await openGym(c.var.tenant, c.var.user!.row.id, await readBody(c, newGymRequest));
@@ -74,8 +84,8 @@ export const gymRoutes = new Hono<ApiEnv>()
     return c.json({ data: await gymDetail(c.var.tenant, id) });
   })
   /** GET /api/gyms/{id}: its settings, and `join`: its sign-up links to hand out (server/gyms/join-links.ts). */
-  .get("/gyms/:id{[0-9]+}", ...admin, async (c) => {
-    const gym = await gymDetail(c.var.tenant, await gymOf(c));
+  .get("/gyms/:id{[0-9]+}", ...reader, async (c) => {
+    const gym = await gymDetail(c.var.tenant, await gymOf(c, "id", "gyms.read"));
     return c.json({ data: { ...gym, join: await gymJoinLinks(c.var.tenant, gym, signupUrl(c.var.deps.config)) } });
   })
   /** PUT /api/gyms/{id}: name, price-change reply-to, break fee, card surcharge and what members are told about it. */
@@ -102,7 +112,8 @@ export const gymRoutes = new Hono<ApiEnv>()
     if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
       throw new ApiError(415, "Send the logo as multipart/form-data, with collection=logo and the file in a field named file.", "unsupported_media_type");
     }
-    if (Number(c.req.header("content-length") ?? 0) > IMAGE_BODY_LIMIT) throw new ApiError(413, "The logo is larger than 10 MB.", "payload_too_large", { file: ["The logo is larger than 10 MB"] });
+    if (Number(c.req.header("content-length") ?? 0) > IMAGE_BODY_LIMIT)
+      throw new ApiError(413, "The logo is larger than 10 MB.", "payload_too_large", { file: ["The logo is larger than 10 MB"] });
     const form = await readForm(c);
     const g = await gymDetail(c.var.tenant, id);
     await storeLogo(c.var.tenant, id, g.uuid, form.collection, form.file);

@@ -31,6 +31,16 @@ function responses(op: Operation) {
   };
 }
 
+/** A path's parameters as the routes match them: ids are positive whole numbers, a session's day is YYYY-MM-DD. */
+function pathParameters(path: string) {
+  return [...path.matchAll(/:(\w+)(\{[^}]*\})?/g)].map(([, name, pattern]) => ({
+    name,
+    in: "path" as const,
+    required: true,
+    schema: pattern === "{[0-9]+}" ? { type: "integer" as const, minimum: 1 } : { type: "string" as const, format: "date" },
+  }));
+}
+
 const pathOf = (key: string) => key.slice(key.indexOf(" ") + 1);
 const methodOf = (key: string) => key.slice(0, key.indexOf(" ")).toLowerCase() as "get" | "post" | "put" | "delete";
 
@@ -65,7 +75,7 @@ function describedRoutes() {
               },
             }
           : {}),
-        ...(methodOf(key) === "post" ? { parameters: [{ $ref: "#/components/parameters/IdempotencyKey" }] } : {}),
+        parameters: [...pathParameters(pathOf(key)), ...(methodOf(key) === "post" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
         responses: responses(op),
       }),
     ];

@@ -52,8 +52,8 @@ const OFFERING_RULES =
  * each other, and each path to a route the API really has.
  */
 export const OPERATIONS: Record<RouteKey, Operation> = {
-  "GET /api/gyms": { tag: "Gyms", summary: "List the organisation's gyms", scope: null },
-  [`GET /api/gyms/${ID}`]: { tag: "Gyms", summary: "Get a gym", scope: null },
+  "GET /api/gyms": { tag: "Gyms", summary: "List the organisation's gyms", scope: "gyms.read", description: "Every key holds `gyms.read`." },
+  [`GET /api/gyms/${ID}`]: { tag: "Gyms", summary: "Get a gym", scope: "gyms.read", description: "Every key holds `gyms.read`." },
 
   "GET /api/members": {
     tag: "Members",

@@ -84,7 +84,7 @@ describe("making and revoking keys", () => {
     const key = await makeKey({ members: "read", payments: "write" });
     expect(key.secret).toMatch(/^gym_live_[0-9a-z]{32}$/);
     expect(key.prefix).toBe(key.secret.slice(0, 17));
-    expect(key.scopes).toEqual(["members.read", "money.read", "money.write"]);
+    expect(key.scopes).toEqual(["gyms.read", "members.read", "money.read", "money.write"]);
     const list = await admin.call("GET", "/api/api-keys");
     const listed = list.json.data.data.find((k: { id: number }) => k.id === key.id);
     expect(listed).toMatchObject({ name: "Zapier", prefix: key.prefix, created_by: "Key Admin", revoked_at: null });

@@ -56,6 +56,7 @@ describe("the permission table, cell by cell", () => {
       "offerings.write": ["organisation_admin", "gym_admin", "api_key"],
       "calendar.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
       "calendar.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "gyms.read": ["organisation_admin", "gym_admin", "api_key"],
       "gyms.write": ["organisation_admin", "gym_admin"],
       "gyms.create": ["organisation_admin"],
       "settings.write": ["organisation_admin"],

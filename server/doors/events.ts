@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { recordEvent } from "../outgoing-webhooks/events";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 import type { Db } from "../core/db/client";
 import { access_control_doors, gyms, organisation_users, users, visits } from "../core/db/schema";
 import { withTenant } from "../core/db/tenant";
@@ -69,7 +69,7 @@ export async function recordDoorEvent(db: Db, event: DoorEvent, now: Date): Prom
         .onConflictDoNothing()
         .returning({ id: visits.id });
       if (!made) return { recorded: false, reason: "already recorded" };
-      await recordEvent(t, "visit.created", made.id, now);
+      await recordWebhookEvent(t, "visit.created", made.id, now);
       return { recorded: true, reason: event.success ? "visit" : "refused visit" };
     },
     { atomic: true },

@@ -48,8 +48,8 @@ export const newMessageId = () => `msg_${randomBytes(16).toString("base64url")}`
 const isTenant = (scope: EventScope): scope is Tenant => "where" in scope;
 
 /** Records one event about one resource, in the caller's transaction. */
-export async function recordEvent(scope: EventScope, type: WebhookEventType, id: number, at: Date): Promise<void> {
-  await recordEvents(scope.db, [{ organisationId: scope.organisationId, type, id }], at, isTenant(scope) ? scope : undefined);
+export async function recordWebhookEvent(scope: EventScope, type: WebhookEventType, id: number, at: Date): Promise<void> {
+  await recordWebhookEvents(scope.db, [{ organisationId: scope.organisationId, type, id }], at, isTenant(scope) ? scope : undefined);
 }
 
 /**
@@ -57,7 +57,7 @@ export async function recordEvent(scope: EventScope, type: WebhookEventType, id:
  * of the organisations involved; an organisation without an endpoint that wants an event costs nothing more. Answers
  * how many deliveries were written.
  */
-export async function recordEvents(db: Db, events: EventToRecord[], at: Date, tenant?: Tenant): Promise<number> {
+export async function recordWebhookEvents(db: Db, events: EventToRecord[], at: Date, tenant?: Tenant): Promise<number> {
   if (!events.length) return 0;
   const organisations = [...new Set(events.map((e) => e.organisationId))];
   const endpoints = await db

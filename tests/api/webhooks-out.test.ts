@@ -10,7 +10,7 @@ import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addressRules, endpointRefusal, staticRefusal } from "../../server/outgoing-webhooks/address";
 import { deliverDue } from "../../server/outgoing-webhooks/deliver";
-import { recordEvent } from "../../server/outgoing-webhooks/events";
+import { recordWebhookEvent } from "../../server/outgoing-webhooks/events";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { itRaces, setup, signedIn, testConfig } from "./harness";
 import { startReceiver, verified, type Receiver } from "./webhook-receiver";
@@ -185,7 +185,7 @@ describe("the outbox", () => {
             .insert(visits)
             .values(t.owned({ gym_id: id.gym, user_id: id.member, visited_at: clock }))
             .returning();
-          await recordEvent(t, "payment.failed", v.id, clock);
+          await recordWebhookEvent(t, "payment.failed", v.id, clock);
           expect(await t.db.$count(webhook_events)).toBe(before + 1);
           throw new Error("the change fails");
         },

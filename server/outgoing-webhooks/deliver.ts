@@ -18,7 +18,7 @@ import { tellAdminsOfDisabled } from "./notice";
  *
  * - **Claimed, not read**: a sender takes a batch of due deliveries in one statement that skips rows another sender
  *   has locked and sets a lease (`locked_until`) on them. Only a delivery whose lease has run out can be taken again,
- *   so two senders (two lanes, two processes, the job and an admin's "Send test") never send one delivery at once,
+ *   so two senders (two processes, the job and an admin's "Send test") never send one delivery at once,
  *   and a sender killed mid-send lets its deliveries go when the lease ends. The lease outlasts a send's time-out.
  * - **At least once**: a sender that dies after the receiver answered but before the answer was written down sends
  *   again after the lease; the `webhook-id` is the same on every try, so a receiver keeps it to drop a repeat.
@@ -27,7 +27,8 @@ import { tellAdminsOfDisabled } from "./notice";
  *   anything else is tried again on the Standard Webhooks schedule (domain/webhook-events.ts), honouring
  *   `Retry-After` on 429 and 503, until its tries run out. An endpoint failing without a success for three days, or
  *   answering 410 Gone, is disabled, its waiting deliveries failed, and the organisation's admins are e-mailed.
- * - **Fast**: several lanes claim and send at once, each batch's POSTs in parallel over kept-alive connections.
+ * - **Fast and fair**: up to 200 POSTs in flight over kept-alive connections, claimed as room frees, at most 32 to one
+ *   endpoint, so a slow receiver holds its own slots only; the answers are written a batch per transaction.
  */
 export interface DeliveryDeps {
   db: Db;
@@ -37,10 +38,12 @@ export interface DeliveryDeps {
 }
 
 export interface DeliveryOptions {
-  /** Claim-and-send loops at once (default 4). */
-  lanes?: number;
-  /** Deliveries a lane claims at a time (default 50). */
+  /** POSTs in flight at once (default 200). */
+  concurrency?: number;
+  /** Deliveries claimed at a time, and answers written down in one transaction (default 50). */
   batch?: number;
+  /** POSTs in flight to one endpoint at once (default 32, as many as its kept-alive connections). */
+  perEndpoint?: number;
   /** How long a claim holds a delivery (default 60 s: longer than a send's time-out). */
   leaseMs?: number;
   /** Before ending, wait for a retry due within this long (default 0: the every-minute catch-up sends it). */
@@ -92,45 +95,121 @@ export async function deliverDue(deps: DeliveryDeps, opts: DeliveryOptions = {})
   const now = deps.now ?? (() => new Date());
   const sender = opts.sender ?? senderFor(deps.config);
   const report: DeliveryReport = { sent: 0, succeeded: 0, failed: 0, retrying: 0, disabled: 0 };
-  const lane = async () => {
-    for (;;) {
-      const claimed = await claim(deps.db, now(), opts);
-      if (!claimed.length) return;
-      const results = await Promise.all(claimed.map((d) => send(sender, d, now())));
-      await record(deps, claimed, results, now(), opts, report);
-      if (opts.only) return;
-    }
-  };
   for (;;) {
-    await Promise.all(Array.from({ length: opts.only ? 1 : opts.lanes ?? 4 }, lane));
+    await sendAll(deps, sender, now, opts, report);
     const wait = opts.only || !opts.waitForSoonMs ? null : await soonest(deps.db, now(), opts.waitForSoonMs);
     if (wait === null) return report;
     await new Promise((r) => setTimeout(r, wait));
   }
 }
 
-/** Takes up to `batch` due deliveries (or the `only` ones) for this sender, with their event and endpoint. */
-async function claim(db: Db, at: Date, opts: DeliveryOptions): Promise<{ delivery: Claimed; lease: string }[]> {
+/**
+ * Sends until nothing is due: up to `concurrency` POSTs in flight, claimed `batch` at a time as room frees (a slow
+ * receiver holds its own slots, not a whole batch's), at most `perEndpoint` of them to any one endpoint (one slow or
+ * flooded endpoint does not take every slot); the answers are written down together, a batch at a time, by one writer.
+ */
+async function sendAll(deps: DeliveryDeps, sender: Sender, now: () => Date, opts: DeliveryOptions, report: DeliveryReport) {
+  const concurrency = opts.only ? opts.only.length : opts.concurrency ?? 200;
+  const batch = Math.min(opts.batch ?? 50, concurrency);
+  const perEndpoint = opts.perEndpoint ?? 32;
+  const inFlight = new Map<number, number>();
+  const sends = new Set<Promise<void>>();
+  const answered: { claimed: { delivery: Claimed; lease: string }; outcome: Outcome }[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let soon: NodeJS.Timeout | null = null;
+  // One writer at a time, each taking what has come back since the last: few transactions, in order. An answer waits
+  // at most 100 ms to be written (far inside its lease): a batch's worth is written at once.
+  const write = () => {
+    if (soon) clearTimeout(soon);
+    soon = null;
+    writing = writing.then(async () => {
+      while (answered.length) {
+        const taken = answered.splice(0, 200);
+        await record(
+          deps,
+          taken.map((a) => a.claimed),
+          taken.map((a) => a.outcome),
+          now(),
+          opts,
+          report,
+        );
+      }
+    });
+    return writing;
+  };
+  const start = (claimed: { delivery: Claimed; lease: string }) => {
+    const endpoint = claimed.delivery.endpoint_id;
+    inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
+    const sent = send(sender, claimed, now()).then((outcome) => {
+      inFlight.set(endpoint, inFlight.get(endpoint)! - 1);
+      sends.delete(sent);
+      answered.push({ claimed, outcome });
+      if (answered.length >= batch || !sends.size) void write();
+      else soon ??= setTimeout(() => void write(), 100);
+    });
+    sends.add(sent);
+  };
+  for (let exhausted = false; ; ) {
+    const room = concurrency - sends.size;
+    if (!exhausted && room >= Math.min(batch, concurrency)) {
+      const claimed = await claim(deps.db, now(), { ...opts, room: Math.min(room, batch * 4), perEndpoint }, inFlight);
+      for (const c of claimed) start(c);
+      // Fewer than asked: nothing more is due now (or only to endpoints at their limit): wait for the sends to come back.
+      exhausted = claimed.length < Math.min(room, batch * 4) || Boolean(opts.only);
+      if (!exhausted) continue;
+    }
+    if (!sends.size) break;
+    await Promise.race(sends);
+    // A send came back: with room again, and maybe an endpoint below its limit, look for more. (One answered but not
+    // yet written down is still under its lease: it is not taken again.)
+    if (!opts.only && exhausted && sends.size <= concurrency / 2) exhausted = false;
+  }
+  await write();
+}
+
+/**
+ * Takes up to `room` due deliveries (or the `only` ones) for this sender, with their event and endpoint, at most
+ * `perEndpoint` to an endpoint counting the `inFlight` ones: the earliest due first, among the next few thousand.
+ */
+async function claim(
+  db: Db,
+  at: Date,
+  opts: DeliveryOptions & { room: number; perEndpoint: number },
+  inFlight: Map<number, number>,
+): Promise<{ delivery: Claimed; lease: string }[]> {
   const lease = new Date(at.getTime() + (opts.leaseMs ?? 60_000)).toISOString();
   const nowIso = at.toISOString();
   const which = opts.only
     ? sql`d.id = any(${arrayLiteral(opts.only)}::int[])${opts.manual ? sql`` : sql` and d.status = 'pending'`}`
     : sql`d.status = 'pending' and d.next_attempt_at <= ${nowIso}::timestamptz`;
-  // The lease is checked in the claim and again in the update, which PostgreSQL re-evaluates on the newest row
-  // version: a delivery another sender holds is never taken, locked or not.
+  // The lease: a delivery another sender holds is never taken. Checked where the rows are picked, again under their
+  // lock, and again in the update, which PostgreSQL re-evaluates on the newest row version.
   const free = sql`(d.locked_until is null or d.locked_until <= ${nowIso}::timestamptz)`;
+  const used = [...inFlight].filter(([, n]) => n > 0);
   const rows = rowsOf<Claimed>(
     await db.execute(sql`
-      with due as (
-        select d.id from webhook_deliveries d
-        join webhook_endpoints ep on ep.id = d.endpoint_id and ep.disabled_at is null and ep.deleted_at is null
+      with candidates as (
+        select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
         where ${which} and ${free}
+        order by d.next_attempt_at
+        limit ${Math.max(opts.room * 4, 100)}
+      ), ranked as (
+        select c.id, c.next_attempt_at,
+          row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) + coalesce(u.used, 0) as place
+        from candidates c
+        left join unnest(${arrayLiteral(used.map(([id]) => id))}::int[], ${arrayLiteral(used.map(([, n]) => n))}::int[]) u(endpoint_id, used)
+          on u.endpoint_id = c.endpoint_id
+      ), due as (
+        select d.id from webhook_deliveries d
+        where d.id in (select id from ranked where place <= ${opts.perEndpoint}) and ${free}
         order by d.next_attempt_at, d.id
-        limit ${opts.only ? opts.only.length : opts.batch ?? 50}
+        limit ${opts.room}
         for update of d skip locked
       ), claimed as (
         update webhook_deliveries d set locked_until = ${lease}::timestamptz
         from due where d.id = due.id and ${free}
+          -- A disabled or removed endpoint's waiting deliveries are failed with it (failWaiting): none should be here.
+          and not exists (select 1 from webhook_endpoints ep where ep.id = d.endpoint_id and (ep.disabled_at is not null or ep.deleted_at is not null))
         returning d.id, d.organisation_id, d.event_id, d.endpoint_id, d.attempts, d.status
       )
       select c.id, c.organisation_id, c.endpoint_id, c.attempts, c.status, e.public_id, e.payload,
@@ -333,8 +412,7 @@ async function soonest(db: Db, at: Date, within: number): Promise<number | null>
   const [row] = rowsOf<{ next: string | Date | null }>(
     await db.execute(sql`
       select min(greatest(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at))) as next from webhook_deliveries d
-      join webhook_endpoints ep on ep.id = d.endpoint_id and ep.disabled_at is null and ep.deleted_at is null
-      where d.status = 'pending'`),
+      where d.status = 'pending' and not exists (select 1 from webhook_endpoints ep where ep.id = d.endpoint_id and (ep.disabled_at is not null or ep.deleted_at is not null))`),
   );
   if (!row?.next) return null;
   const wait = new Date(row.next).getTime() - at.getTime();

@@ -1,4 +1,5 @@
 import dns from "node:dns";
+import { createServer } from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_SECONDS, retryAfterSeconds } from "../../domain/webhook-events";
@@ -271,7 +272,7 @@ describe("retries", () => {
       gaps.push(Math.round((d.next_attempt_at.getTime() - clock.getTime()) / 1000));
       clock = new Date(d.next_attempt_at.getTime() + 1);
       // The endpoint's failing streak is younger than three days until the last tries: it must not be disabled first.
-      await deliverDue(deps(), { lanes: 1 });
+      await deliverDue(deps());
     }
     gaps.forEach((g, i) => {
       expect(g).toBeGreaterThanOrEqual(RETRY_DELAYS_SECONDS[i + 1]);
@@ -430,15 +431,16 @@ describe("where events may be sent (SSRF)", () => {
     vi.spyOn(dns, "lookup").mockImplementation(((host: string, opts: unknown, cb: (e: Error | null, a: { address: string; family: number }[]) => void) =>
       cb(null, [{ address: answers[host] ?? "203.0.113.1", family: 4 }])) as unknown as typeof dns.lookup);
     expect(await refusedAt("https://private.example/hook")).toMatch(/resolves to 10\.1\.2\.3/);
-    // Public when saved; private by the time it is sent: the connection's own lookup refuses it before any packet.
+    // Public when saved; not by the time it is sent: the connection's own lookup refuses it before any packet. (The
+    // unspecified address stands for any private one: were the hook ever bypassed, its packet would stay on this machine.)
     const made = await addEndpoint("https://rebind.example/hook");
-    answers["rebind.example"] = "169.254.169.254";
+    answers["rebind.example"] = "0.0.0.0";
     await checkIn("ssrf-0001");
     const [d] = await deliveriesOf(made.id);
     expect(d.status).toBe("pending");
     const [attempt] = await env.db.select().from(webhook_attempts).where(eq(webhook_attempts.delivery_id, d.id));
     expect(attempt.response_status).toBeNull();
-    expect(attempt.error).toMatch(/resolves to 169\.254\.169\.254/);
+    expect(attempt.error).toMatch(/resolves to 0\.0\.0\.0, a private or reserved address/);
     await admin.call("DELETE", `/api/webhook-endpoints/${made.id}`);
   });
 
@@ -498,6 +500,42 @@ describe("tenant isolation", () => {
   });
 });
 
+describe("throughput and fairness", () => {
+  it("sends many at once, but never more than perEndpoint to one endpoint", async () => {
+    let active = 0;
+    let most = 0;
+    const server = createServer((req, res) => {
+      active++;
+      most = Math.max(most, active);
+      req.resume();
+      req.on("end", () =>
+        setTimeout(() => {
+          active--;
+          res.writeHead(204).end();
+        }, 20),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const made = await addEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/hook`);
+    try {
+      const events = await env.db
+        .insert(webhook_events)
+        .values(Array.from({ length: 60 }, (_, i) => ({ organisation_id: id.org, public_id: `msg_fair_${i}`, type: "visit.created", payload: { n: i } })))
+        .returning({ id: webhook_events.id });
+      await env.db
+        .insert(webhook_deliveries)
+        .values(events.map((e) => ({ organisation_id: id.org, event_id: e.id, endpoint_id: made.id, next_attempt_at: clock })));
+      const report = await deliverDue(deps(), { perEndpoint: 5, batch: 10 });
+      expect(report).toMatchObject({ sent: 60, succeeded: 60 });
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(5);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await admin.call("DELETE", `/api/webhook-endpoints/${made.id}`);
+    }
+  });
+});
+
 itRaces(
   "two workers at once never send one delivery twice, and send every one (the claim's lease and SKIP LOCKED)",
   async () => {
@@ -520,7 +558,7 @@ itRaces(
       await env.db
         .insert(webhook_deliveries)
         .values(events.map((e) => ({ organisation_id: id.org, event_id: e.id, endpoint_id: made.id, next_attempt_at: clock })));
-      const worker = () => deliverDue(deps(), { lanes: 3, batch: 10 });
+      const worker = () => deliverDue(deps(), { concurrency: 30, batch: 10 });
       const [a, b] = await Promise.all([worker(), worker()]);
       const ids = slow.received.map((r) => r.headers["webhook-id"]);
       const seen = new Map<string, number>();

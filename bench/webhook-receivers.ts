@@ -5,7 +5,7 @@
  * request as a receiver should: the signature with the `standardwebhooks` package (any of the space-separated ones)
  * and the timestamp; then it keeps the `webhook-id` and counts a repeat as a duplicate, not a new message.
  *
- *   startReceivers(secrets) → { urls, stats(), close() }   (the parent; the child is this file with --child)
+ *   startReceivers(secrets) → { urls, stats(), close() }   (the parent; the child is this file with --webhook-receivers)
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -27,7 +27,7 @@ export interface ReceiverStats {
 
 type Message = { type: "stats"; ids: boolean } | { type: "close" };
 
-if (process.argv.includes("--child")) {
+if (process.argv.includes("--webhook-receivers")) {
   const secrets = JSON.parse(process.env.WEBHOOK_RECEIVER_SECRETS ?? "[]") as string[];
   const delayMs = Number(process.env.WEBHOOK_RECEIVER_DELAY_MS ?? 0);
   const seen = new Set<string>();
@@ -76,7 +76,7 @@ export interface Receivers {
 
 /** One receiver per secret, in a child process; `urls[i]` checks signatures with `secrets[i]`. */
 export async function startReceivers(secrets: string[], opts: { delayMs?: number } = {}): Promise<Receivers> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--child"], {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--webhook-receivers"], {
     execArgv: ["--import", "tsx"],
     env: { ...process.env, WEBHOOK_RECEIVER_SECRETS: JSON.stringify(secrets), WEBHOOK_RECEIVER_DELAY_MS: String(opts.delayMs ?? 0) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],

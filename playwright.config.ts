@@ -88,6 +88,8 @@ export default defineConfig({
       TOAST_SECRET: "e2e-toast-secret-0123456789abcdefgh",
       DATABASE_URL: "",
       ...E2E_SECRETS,
+      // Outgoing webhooks go to the tests' own receivers on 127.0.0.1 (tests/e2e/webhooks-out.spec.ts): a demo's switch.
+      WEBHOOKS_ALLOW_LOOPBACK: "1",
       // Every test signs up from 127.0.0.1; the real limit is covered by the API suite.
       SIGNUP_LIMIT_PER_HOUR: "1000",
       // The request log would print a line per request into the test output: warnings and errors only.

@@ -135,6 +135,31 @@ const MUTATIONS: Mutation[] = [
     only: "does it once when the same request arrives",
     race: true,
   },
+  {
+    name: "outgoing webhooks: a delivery another sender holds is taken again (the claim ignores the lease; issue 33)",
+    edits: [
+      {
+        file: "server/outgoing-webhooks/deliver.ts",
+        find: "const free = sql`(d.locked_until is null or d.locked_until <= ${nowIso}::timestamptz)`;",
+        replace: "const free = sql`true`;",
+      },
+    ],
+    tests: ["tests/api/webhooks-out.test.ts"],
+    only: "two workers",
+    race: true,
+  },
+  {
+    name: "outgoing webhooks: an endpoint's name that resolves to a private address is accepted (issue 33)",
+    edits: [{ file: "server/outgoing-webhooks/address.ts", find: "const bad = addresses.find((a) => !addressAllowed(a.address, rules));", replace: "const bad = undefined;" }],
+    tests: ["tests/api/webhooks-out.test.ts"],
+    only: "resolves to a private address",
+  },
+  {
+    name: "outgoing webhooks: an event may be delivered twice to one endpoint (no unique index on the pair; issue 33)",
+    edits: [{ file: "drizzle/0047_integrators.sql", find: `CREATE UNIQUE INDEX "webhook_deliveries_pair_idx"`, replace: `CREATE INDEX "webhook_deliveries_pair_idx"` }],
+    tests: ["tests/api/webhooks-out.test.ts"],
+    only: "once per endpoint",
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

@@ -38,6 +38,7 @@ fi
 echo "== mutations (each safety proof must fail when its guard is broken; the race on PostgreSQL only)"; npx tsx scripts/mutate.ts
 if [ -n "${DATABASE_URL:-}" ]; then
   echo "== crash trial (a short run: npm run crash-trial for the full one)"; CRASH_KILLS=15 CRASH_SUBSCRIPTIONS=400 CRASH_WEEKS=6 npx tsx scripts/crash-trial.ts
+  echo "== webhook kill trial (a short run: npm run webhook-kill-trial for the full one)"; KILL_KILLS=5 KILL_EVENTS=300 npx tsx scripts/webhook-kill-trial.ts
 fi
 echo "== build"; npx remix build
 if [ -n "${DATABASE_URL:-}" ]; then

@@ -50,6 +50,10 @@ import { runMemberNotices } from "../member-notices/run";
 import { memberMailRoutes, UNSUBSCRIBE_PATH } from "../member-mail/routes";
 import { sandboxProviders } from "../core/providers/registry";
 import { mailSite } from "../member-mail/brand";
+import { outgoingWebhookRoutes } from "../outgoing-webhooks/routes";
+import { deliverDue } from "../outgoing-webhooks/deliver";
+import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
+import { eventResources } from "./event-resources";
 
 /**
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), the
@@ -100,7 +104,8 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", signupRoutes)
   .route("/", selfServiceRoutes)
   .route("/", memberMailRoutes)
-  .route("/", sandboxPageRoutes);
+  .route("/", sandboxPageRoutes)
+  .route("/", outgoingWebhookRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 
@@ -108,15 +113,27 @@ export type Api = ReturnType<typeof createApi>;
 
 /** Jobs run in this process, for an API made without a scheduler's (tests, BILLING_JOBS=0). */
 export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config" | "providers">) {
-  return inProcessJobs({
-    "bulk-price-changes": () => runBulkPriceChanges(deps.db, { mailer: deps.mailer, site: mailSite(deps.config) }, deps.now),
-    "member-imports": () => runImports(deps.db, deps.mailer, importLinks(deps.config), deps.now),
-    "member-mail": () => runMemberNotices(deps.db, deps.mailer, deps.providers ?? sandboxProviders(deps.db), deps.now?.() ?? new Date(), mailSite(deps.config)),
+  // A job that wrote outgoing webhook events (a bulk price change's) has them sent once it is done.
+  const thenDeliver = (work: () => Promise<unknown>) => async () => {
+    const before = eventsRecorded();
+    await work();
+    if (eventsRecorded() !== before) jobs.start("webhook-delivery");
+  };
+  const jobs = inProcessJobs({
+    "bulk-price-changes": thenDeliver(() => runBulkPriceChanges(deps.db, { mailer: deps.mailer, site: mailSite(deps.config) }, deps.now)),
+    "member-imports": thenDeliver(() => runImports(deps.db, deps.mailer, importLinks(deps.config), deps.now)),
+    "member-mail": thenDeliver(() =>
+      runMemberNotices(deps.db, deps.mailer, deps.providers ?? sandboxProviders(deps.db), deps.now?.() ?? new Date(), mailSite(deps.config)),
+    ),
+    "webhook-delivery": () => deliverDue(deps),
   });
+  return jobs;
 }
 
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
 export function createApi(given: ApiDeps) {
+  // Outgoing webhooks' payloads are read by the resources' own code (./event-resources.ts).
+  provideEventResources(eventResources);
   const deps: ApiDeps = {
     ...given,
     finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),
@@ -140,6 +157,13 @@ export function createApi(given: ApiDeps) {
     await next();
     // For the request's log line and error reports: the route pattern (an API request's own) and who asked, by id.
     noteRequest({ route: routePath(c, -1), user_id: c.var.user?.row.id, organisation_id: c.var.user?.organisation?.id });
+  });
+  // A request that wrote outgoing webhook events starts their delivery once it is over (its transaction committed, or
+  // rolled back and the start finds nothing); the job's every-minute catch-up covers a start that is lost.
+  app.use("*", async (_c, next) => {
+    const before = eventsRecorded();
+    await next();
+    if (eventsRecorded() !== before) deps.jobs?.start("webhook-delivery");
   });
   app.use("*", sameOrigin(CROSS_SITE_ALLOWED));
   app.use("*", loadSession);

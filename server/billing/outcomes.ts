@@ -6,6 +6,7 @@ import { arrayLiteral, rowsOf, unnestRows } from "../core/db/values";
 import type { PaymentProviderName } from "../core/providers/charge-result";
 import { latestAttempt } from "./plan";
 import { settleIfPaidUp } from "./settle";
+import { recordWebhookEvents, type EventToRecord } from "../outgoing-webhooks/events";
 
 /**
  * What a provider said about our payments, written down: the one place a payment becomes paid or failed and a
@@ -43,6 +44,8 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[], now: Dat
   const failed = outcomes.filter((o) => o.kind === "failed");
   const others = outcomes.filter((o) => o.kind !== "failed");
   await db.transaction(async (tx) => {
+    // Outgoing webhooks for the payments this batch settled (only an unsettled payment is changed: a repeat is not news).
+    const settled: EventToRecord[] = [];
     if (others.length) {
       const rows = others.map((o) => [
         o.paymentId,
@@ -53,22 +56,45 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[], now: Dat
         o.kind === "processing" ? (o.chargeDate ?? null) : null,
         o.kind === "paid" ? 0 : 1,
       ]);
-      await tx.execute(sql`
+      const paid = await tx.execute(sql`
         update payments p set status = v.status,
           stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id),
           akahu_payment_id = coalesce(v.akahu_payment_id, p.akahu_payment_id),
           expected_charge_date = coalesce(v.charge_date, p.expected_charge_date), poll_count = p.poll_count + v.polled
-        from ${unnestRows(rows, ["int", "text", "text", "text", "text", "date", "int"])} v(id, status, stripe_id, gocardless_payment_id, akahu_payment_id, charge_date, polled)
-        where p.id = v.id and ${UNSETTLED}`);
+        from ${unnestRows(rows, [
+          "int",
+          "text",
+          "text",
+          "text",
+          "text",
+          "date",
+          "int",
+        ])} v(id, status, stripe_id, gocardless_payment_id, akahu_payment_id, charge_date, polled)
+        where p.id = v.id and ${UNSETTLED}
+        returning p.id, p.organisation_id, p.status`);
+      for (const r of rowsOf<{ id: number; organisation_id: number; status: string }>(paid)) {
+        if (r.status === "sent") settled.push({ organisationId: Number(r.organisation_id), type: "payment.succeeded", id: Number(r.id) });
+      }
     }
     if (failed.length) {
       const rows = failed.map((o) => [o.paymentId, ref(o, "stripe"), ref(o, "gocardless"), ref(o, "akahu"), o.code, o.message, o.failedAt ?? null]);
-      await tx.execute(sql`
+      const declined = await tx.execute(sql`
         update payments p set status = 'failed', error_status = v.code, error_description = v.message, failed_at = coalesce(v.failed_at, now()),
           stripe_id = coalesce(v.stripe_id, p.stripe_id), gocardless_payment_id = coalesce(v.gocardless_payment_id, p.gocardless_payment_id),
           akahu_payment_id = coalesce(v.akahu_payment_id, p.akahu_payment_id)
-        from ${unnestRows(rows, ["int", "text", "text", "text", "text", "text", "timestamptz"])} v(id, stripe_id, gocardless_payment_id, akahu_payment_id, code, message, failed_at)
-        where p.id = v.id and ${UNSETTLED}`);
+        from ${unnestRows(rows, [
+          "int",
+          "text",
+          "text",
+          "text",
+          "text",
+          "text",
+          "timestamptz",
+        ])} v(id, stripe_id, gocardless_payment_id, akahu_payment_id, code, message, failed_at)
+        where p.id = v.id and ${UNSETTLED}
+        returning p.id, p.organisation_id`);
+      for (const r of rowsOf<{ id: number; organisation_id: number }>(declined))
+        settled.push({ organisationId: Number(r.organisation_id), type: "payment.failed", id: Number(r.id) });
       // The member keeps access until the grace period ends; the earliest end wins when a batch holds two failures.
       const graces = new Map<number, LocalDay>();
       for (const o of failed) {
@@ -96,6 +122,7 @@ export async function recordOutcomes(db: Db, outcomes: ChargeOutcome[], now: Dat
         where s.id in ${sql`(${sql.join(cleared.map((id) => sql`${id}`), sql`, `)})`} and s.grace_period_ends_at is not null
           and not exists (select 1 from payments where payments.subscription_id = s.id and payments.status = 'failed' and ${latestAttempt})`);
     }
+    await recordWebhookEvents(tx, settled, now);
   });
   await restorePaidUp(db, outcomes, now);
 }

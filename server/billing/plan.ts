@@ -11,6 +11,7 @@ import { gyms, organisation_users, payment_types, payments, prices, subscription
 import { insertRows } from "../core/db/bulk";
 import { arrayLiteral, rowsOf, unnestRows } from "../core/db/values";
 import { pausesColumn, schedulePauses } from "./pauses";
+import { recordWebhookEvents } from "../outgoing-webhooks/events";
 
 /**
  * Planning (the billing run's first step, issue 11): every period that has come due becomes a `pending` payment,
@@ -151,7 +152,7 @@ export async function planCharges(db: Db, now: Date): Promise<number> {
         })),
       );
     }
-    if (moves.length) planned += await writePlan(db, moves, rows);
+    if (moves.length) planned += await writePlan(db, moves, rows, now);
   }
 }
 
@@ -163,6 +164,7 @@ async function writePlan(
   db: Db,
   moves: { id: number; version: number; start: Date; end: Date; newPriceId: number | null }[],
   rows: Map<number, PaymentInsert[]>,
+  now: Date,
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const moved = await tx.execute(sql`
@@ -178,13 +180,19 @@ async function writePlan(
         ["int", "int", "timestamptz", "timestamptz", "int"],
       )} v(id, version, period_start, period_end, new_price_id)
       where s.id = v.id and s.version = v.version
-      returning s.id`);
+      returning s.id, s.organisation_id`);
     const movedIds = new Set(rowsOf<{ id: number }>(moved).map((r) => Number(r.id)));
     // A scheduled price change now applied: its record says so (the member page's price-change history).
     const changed = moves.filter((m) => m.newPriceId !== null && movedIds.has(m.id)).map((m) => m.id);
     if (changed.length) {
       await tx.execute(sql`update price_changes set applied_at = now()
         where subscription_id = any(${arrayLiteral(changed)}::int[]) and applied_at is null and cancelled_at is null`);
+      const organisationOf = new Map(rowsOf<{ id: number; organisation_id: number }>(moved).map((r) => [Number(r.id), Number(r.organisation_id)]));
+      await recordWebhookEvents(
+        tx,
+        changed.map((id) => ({ organisationId: organisationOf.get(id)!, type: "subscription.price_changed" as const, id })),
+        now,
+      );
     }
     const inserts = rowsOf<{ id: number }>(moved).flatMap((r) => rows.get(Number(r.id)) ?? []);
     await insertRows(tx, payments, inserts, { onConflict: UPCOMING_BECOMES_THE_CHARGE });

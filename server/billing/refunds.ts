@@ -14,6 +14,7 @@ import { ProviderError } from "../core/providers/errors";
 import type { Providers } from "../core/providers/registry";
 import type { ProviderRefund, Refunding } from "../core/providers/refunds";
 import { recordEvent } from "../core/membership-history";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Refunds staff give (issue 28), as charges are made: written down first (`pending`, with its key) in the request's
@@ -102,6 +103,8 @@ export async function applyRefund(t: Tenant, paymentId: number, req: RefundReque
       }),
     )
     .returning();
+  // Money given back at the desk (cash, a transfer) is refunded as it is written down; a provider's when it answers.
+  if (refund.status === "succeeded") await recordWebhookEvent(t, "payment.refunded", target.p.id, now);
   await recordEvent(t, {
     subscriptionId: target.p.subscription_id,
     userId: target.p.user_id,
@@ -178,11 +181,16 @@ export async function pursueRefunds(db: Db, providers: Providers, tell: MemberMa
       report.pending++;
       continue;
     }
-    const [settled] = await db
-      .update(payment_adjustments)
-      .set({ status: "succeeded", provider_id: answer.id, settled_at: now })
-      .where(and(eq(payment_adjustments.id, a.id), eq(payment_adjustments.status, "pending")))
-      .returning();
+    // Given back: written down with its outgoing webhook (payment.refunded), in one transaction.
+    const [settled] = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(payment_adjustments)
+        .set({ status: "succeeded", provider_id: answer.id, settled_at: now })
+        .where(and(eq(payment_adjustments.id, a.id), eq(payment_adjustments.status, "pending")))
+        .returning();
+      if (rows.length) await recordWebhookEvent({ db: tx, organisationId: a.organisation_id }, "payment.refunded", a.payment_id, now);
+      return rows;
+    });
     if (settled) report.succeeded++;
   }
   if (tell) await tellMembers(db, tell, rows.map((r) => r.a.id));

@@ -10,6 +10,7 @@ import { rowsOf } from "../core/db/values";
 import type { Providers } from "../core/providers/registry";
 import { chargePending } from "./charge";
 import { chargeKey } from "./plan";
+import { recordWebhookEvent, recordWebhookEvents } from "../outgoing-webhooks/events";
 
 /**
  * Starting a subscription (issue 11's engine; sign-up, staff and the lifecycle actions call it): the subscription
@@ -136,6 +137,8 @@ export async function writeStart(tx: Db, req: StartRequest, now: Date, extra: Pa
       created_at: now,
     })
     .returning();
+  // An upcoming one is news on its day (startDueSubscriptions), or when staff start it now.
+  if (!waits) await recordWebhookEvent({ db: tx, organisationId: req.organisationId }, "subscription.started", subscription.id, now);
   return { subscription, payment };
 }
 
@@ -169,14 +172,19 @@ export async function startDueSubscriptions(db: Db, providers: Providers, now: D
     const withFirst = firsts.map((r) => Number(r.subscription_id));
     // One sold without a first payment (imported, or the demo's): its first period is charged by the run's planning,
     // which charges from where the subscription is paid up to, so that becomes its start.
-    const started = rowsOf(
+    const started = rowsOf<{ id: number; organisation_id: number }>(
       await tx.execute(sql`
         update subscriptions set upcoming_state = null, updated_at = now(),
           current_period_end = case when id = any(${sql`array[${sql.join([0, ...withFirst].map((id) => sql`${id}`), sql`, `)}]::int[]`}) then current_period_end else current_period_start end
         where upcoming_state = 'upcoming' and cancelled_at is null and current_period_start <= ${at}
-        returning id`),
-    ).length;
-    return { paymentIds: firsts.map((r) => Number(r.id)), started };
+        returning id, organisation_id`),
+    );
+    await recordWebhookEvents(
+      tx,
+      started.map((s) => ({ organisationId: Number(s.organisation_id), type: "subscription.started" as const, id: Number(s.id) })),
+      now,
+    );
+    return { paymentIds: firsts.map((r) => Number(r.id)), started: started.length };
   });
   if (paymentIds.length) await chargeFirstPayments(db, providers, paymentIds, now);
   return started;

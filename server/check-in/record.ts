@@ -3,6 +3,7 @@ import { visits } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { notFound } from "../core/errors";
 import { checkInCards } from "./cards";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * A check-in at the desk or the kiosk (issue 32): a visit like a door's, let in or refused by the same access rule
@@ -30,7 +31,10 @@ export async function checkIn(t: Tenant, p: { userId: number; gymId: number; key
     )
     .onConflictDoNothing()
     .returning();
-  if (made) return { visit: made, card, repeated: false };
+  if (made) {
+    await recordWebhookEvent(t, "visit.created", made.id, now);
+    return { visit: made, card, repeated: false };
+  }
   const [earlier] = await t.db
     .select()
     .from(visits)

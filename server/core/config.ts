@@ -123,6 +123,11 @@ const schema = z
      * Longer than the balancer's health check takes to mark a server down (interval × fall).
      */
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
+    /**
+     * Outgoing webhooks may go to this machine's own loopback addresses (127.0.0.1, ::1), over plain http: for the tests,
+     * the benchmark and a demo's local receiver only (server/outgoing-webhooks/address.ts). Refused in production.
+     */
+    WEBHOOKS_ALLOW_LOOPBACK: flag,
     /** Only honoured when NODE_ENV=test: a cheaper scrypt so the suites stay fast. */
     TEST_SCRYPT_LOG2N: z.coerce.number().int().min(10).max(17).optional(),
   })
@@ -147,6 +152,9 @@ const schema = z
       ["KISI_API_KEY", "KISI_WEBHOOK_SECRET", "the secret set on the event webhook in Kisi's dashboard"],
     ] as const) {
       if (env[key] && !env[secret]) ctx.addIssue({ code: "custom", path: [secret], message: `is required with ${key}: ${where}, which the provider signs its webhooks with` });
+    }
+    if (env.NODE_ENV === "production" && !env.DEMO_MODE && env.WEBHOOKS_ALLOW_LOOPBACK) {
+      ctx.addIssue({ code: "custom", path: ["WEBHOOKS_ALLOW_LOOPBACK"], message: "is for tests and demos: in production it would let anyone's webhook endpoint reach this machine's own services" });
     }
     if (env.NODE_ENV === "production" && !env.DEMO_MODE) {
       for (const key of ["SESSION_SECRET", "TOAST_SECRET", "CREDENTIALS_KEY"] as const) {

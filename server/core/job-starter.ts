@@ -5,7 +5,7 @@ import { reportError } from "./observability/report";
  * in this process when it does not (BILLING_JOBS=0, the API tests). Either way a start while the job is already
  * running makes it run once more afterwards, so nothing confirmed meanwhile waits for the next minute's catch-up.
  */
-export type StartableJob = "bulk-price-changes" | "member-imports" | "member-mail";
+export type StartableJob = "bulk-price-changes" | "member-imports" | "member-mail" | "webhook-delivery";
 
 export interface JobStarter {
   start(name: StartableJob): void;

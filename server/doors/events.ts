@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 import type { Db } from "../core/db/client";
 import { access_control_doors, gyms, organisation_users, users, visits } from "../core/db/schema";
 import { withTenant } from "../core/db/tenant";
@@ -67,7 +68,9 @@ export async function recordDoorEvent(db: Db, event: DoorEvent, now: Date): Prom
         .values(t.owned({ gym_id: door.gym_id, user_id: member.id, visited_at: at, successful: event.success, door_event_id: event.id }))
         .onConflictDoNothing()
         .returning({ id: visits.id });
-      return made ? { recorded: true, reason: event.success ? "visit" : "refused visit" } : { recorded: false, reason: "already recorded" };
+      if (!made) return { recorded: false, reason: "already recorded" };
+      await recordWebhookEvent(t, "visit.created", made.id, now);
+      return { recorded: true, reason: event.success ? "visit" : "refused visit" };
     },
     { atomic: true },
   );

@@ -13,6 +13,7 @@ import { invite } from "../invitations/invite";
 import { BATCH_ROWS, judgeBatch, readingOf, type Judged } from "./analyse";
 import { batchesOf, dataRows } from "./csv-rows";
 import { fileOf, findImport } from "./manage";
+import { recordWebhookEvents } from "../outgoing-webhooks/events";
 
 /**
  * The import job (issue 15; the `member-imports` queue): works through each confirmed import, oldest first, a batch
@@ -138,6 +139,7 @@ async function writeBatch(t: Tenant, judged: Judged[], imp: { id: number; gym_id
   const creates: ImportedMember[] = [];
   const [inviter] = await t.db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, imp.created_by));
   const touched: number[] = [];
+  const updated: number[] = [];
   for (const j of judged) {
     const o = j.outcome;
     if (o.kind === "reject") rejected.push({ line: j.row.row, reason: o.reason });
@@ -180,6 +182,7 @@ async function writeBatch(t: Tenant, judged: Judged[], imp: { id: number; gym_id
         .where(t.where(organisation_users, eq(organisation_users.user_id, o.existing.user_id)));
       counts.updated++;
       touched.push(o.existing.user_id);
+      updated.push(o.existing.user_id);
     }
   }
   // Many rows a statement, one array parameter a column (server/core/db/bulk.ts): a 1,000-row batch is two inserts.
@@ -223,6 +226,16 @@ async function writeBatch(t: Tenant, judged: Judged[], imp: { id: number; gym_id
     );
     counts.created += joining.length;
   }
+  // Outgoing webhooks: each member joined or changed by the file, in this batch's transaction.
+  await recordWebhookEvents(
+    t.db,
+    [
+      ...joining.map(({ userId }) => ({ organisationId: t.organisationId, type: "member.created" as const, id: userId })),
+      ...updated.map((userId) => ({ organisationId: t.organisationId, type: "member.updated" as const, id: userId })),
+    ],
+    now,
+    t,
+  );
   if (touched.length) {
     await t.db
       .update(organisation_users)

@@ -7,6 +7,7 @@ import { gym_users, organisation_invitations, organisation_users, organisations,
 import { withTenant, type Tenant } from "../core/db/tenant";
 import type { Mail } from "../core/mail/mailer";
 import { joinInvitationMail } from "../core/mail/templates";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Invitations to join an organisation (decision 0048). A person who already has an account joins another
@@ -227,6 +228,7 @@ export async function accept(db: Db, token: string, now: Date): Promise<{ organi
           await t.db
             .insert(organisation_users)
             .values(t.owned({ user_id: inv.user_id, ...fields, created_at: m.joined_on ? new Date(`${m.joined_on}T00:00:00Z`) : now }));
+        if (!staff) await recordWebhookEvent(t, "member.created", inv.user_id, now);
         if (staff) {
           await t.db.delete(gym_users).where(t.where(gym_users, eq(gym_users.user_id, inv.user_id)));
           if (inv.role !== "admin" && inv.gyms.length)

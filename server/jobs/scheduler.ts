@@ -16,6 +16,9 @@ import { importLinks, runImports } from "../imports/run";
 import { runMemberNotices } from "../member-notices/run";
 import { mailSite } from "../member-mail/brand";
 import type { JobStarter } from "../core/job-starter";
+import { deliverDue } from "../outgoing-webhooks/deliver";
+import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
+import { eventResources } from "../api/event-resources";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -32,6 +35,8 @@ import type { JobStarter } from "../core/job-starter";
  * - `member-mail`: receipts and welcomes for payments that went through, and reminders to people who stopped joining
  *   (server/member-notices/), started after a request's charges and every minute as a catch-up (a webhook settles
  *   payments too).
+ * - `webhook-delivery`: outgoing webhooks (server/outgoing-webhooks/deliver.ts), started once a request or a job has
+ *   written events, and every minute as a catch-up and for retries come due; it waits for a retry due within 30 s.
  * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
  *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
@@ -99,6 +104,10 @@ const JOBS = {
     const report = await runImports(database.db, settings.mailer, importLinks(settings.config));
     if (report.imports) log.info({ job: "member-imports", ...report }, "job done");
   },
+  "webhook-delivery": async ({ database, settings }: JobContext) => {
+    const report = await deliverDue({ db: database.db, mailer: settings.mailer, config: settings.config }, { waitForSoonMs: 30_000 });
+    if (report.sent) log.info({ job: "webhook-delivery", ...report }, "job done");
+  },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 
 const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
@@ -108,6 +117,7 @@ const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; 
   "bulk-price-changes": () => ({ cron: "* * * * *" }),
   "member-imports": () => ({ cron: "* * * * *" }),
   "member-mail": () => ({ cron: "* * * * *" }),
+  "webhook-delivery": () => ({ cron: "* * * * *" }),
 };
 
 export type JobName = keyof typeof JOBS;
@@ -131,6 +141,7 @@ function bossDb(database: Database): PgBoss.Db {
 }
 
 export async function startScheduler(database: Database, settings: JobSettings): Promise<Scheduler> {
+  provideEventResources(eventResources);
   const boss = new PgBoss({ db: bossDb(database), schema: "pgboss", supervise: true, schedule: true });
   boss.on("error", (err) => logError("[jobs] pg-boss", err));
   // Machines starting at once race to install pg-boss's schema and queues; PostgreSQL ends one side of such a
@@ -145,8 +156,11 @@ export async function startScheduler(database: Database, settings: JobSettings):
   });
   for (const [name, work] of Object.entries(JOBS)) {
     await boss.work(name, async () => {
+      const before = eventsRecorded();
       try {
         await work({ database, settings });
+        // A job that wrote outgoing webhook events (the billing run's payments) has them sent now, not at the next minute.
+        if (name !== "webhook-delivery" && eventsRecorded() !== before) scheduler.start("webhook-delivery");
       } catch (err) {
         // pg-boss retries the job; the failure is reported each time, so a job that keeps failing is seen.
         reportError(`[jobs] ${name} failed`, err, { job: name });

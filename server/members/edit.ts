@@ -6,6 +6,7 @@ import { HELD_ELSEWHERE, heldElsewhere } from "./custody";
 import { invalid } from "../core/errors";
 import type { FoundMember } from "./find";
 import { isUniqueViolation } from "../core/db/errors";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 const EMAIL_TAKEN = "This e-mail address is already in use";
 
@@ -70,6 +71,7 @@ export async function updateMember(t: Tenant, found: FoundMember, v: MemberUpdat
     if (isUniqueViolation(err)) throw invalid({ email: [EMAIL_TAKEN] });
     throw err;
   }
+  await recordWebhookEvent(t, "member.updated", user.id, new Date());
 }
 
 /** The person's fields as the update would write them. */

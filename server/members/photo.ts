@@ -6,6 +6,7 @@ import type { Tenant } from "../core/db/tenant";
 import { invalid } from "../core/errors";
 import { acceptImage, IMAGE_BODY_LIMIT, IMAGE_MAX_BYTES, PIXEL_LIMIT } from "../core/images/accept";
 import { PHOTO_SIDE } from "../../domain/images";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 export const PHOTO_MAX_BYTES = IMAGE_MAX_BYTES;
 export const PHOTO_BODY_LIMIT = IMAGE_BODY_LIMIT;
@@ -30,7 +31,7 @@ export async function storePhoto(t: Tenant, userId: number, file: unknown) {
   } catch {
     throw invalid({ file: ["This image could not be read. Try another file."] });
   }
-  return t.db.transaction(async (tx) => {
+  const id = await t.db.transaction(async (tx) => {
     await tx.delete(profile_pictures).where(eq(profile_pictures.user_id, userId));
     const [row] = await tx
       .insert(profile_pictures)
@@ -39,6 +40,9 @@ export async function storePhoto(t: Tenant, userId: number, file: unknown) {
     await tx.update(users).set({ profile_picture: row.id, updated_at: new Date() }).where(eq(users.id, userId));
     return row.id;
   });
+  // Members' own photos (sign-up) and staff's alike: the organisation hears of it (only a member's record is read).
+  await recordWebhookEvent(t, "member.updated", userId, new Date());
+  return id;
 }
 
 export async function readPhoto(t: Tenant, userId: number) {

@@ -142,6 +142,12 @@ function joined(t: Tenant) {
     .$dynamic();
 }
 
+/** One payment as the list answers it (an outgoing webhook's payload: server/api/event-resources.ts); null when not this organisation's. */
+export async function paymentRow(t: Tenant, id: number): Promise<PaymentListRow | null> {
+  const [row] = await joined(t).where(t.where(payments, eq(payments.id, id)));
+  return row ? toRow(row) : null;
+}
+
 export async function listPayments(t: Tenant, given: PaymentFilters, page: number, now: Date) {
   const f = await resolve(t, given);
   const order = [desc(payments.created_at), desc(payments.id)];

@@ -12,6 +12,7 @@ import { readBody } from "../core/body";
 import { clientIp, now } from "../core/middleware";
 import { COMMON_PASSWORD, startSession } from "../session/start";
 import { isUniqueViolation } from "../core/db/errors";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 const registerLimit = (ip: string, max: number): Limit => ({ key: `register:ip:${ip}`, max, windowMs: 60 * 60 * 1000 });
 // Tight: a person checks an address or two; anything faster is someone listing who has an account (issue 29, L3).
@@ -101,6 +102,7 @@ async function createAccount(c: Context<ApiEnv>, at: Date) {
         signup_price_id: choice.price?.id ?? null,
         signup_link_id: choice.linkId,
       });
+      await recordWebhookEvent({ db: tx, organisationId: gym.organisation_id }, "member.created", created.id, at);
       return { user: created, gym };
     });
   } catch (err) {

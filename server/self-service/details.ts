@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { MemberSelfUpdate } from "../../domain/schemas/members";
 import { users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /** The member's own details as their form shows them. */
 export async function myDetails(t: Tenant, userId: number) {
@@ -46,4 +47,5 @@ export async function saveMyDetails(t: Tenant, userId: number, v: MemberSelfUpda
       updated_at: at,
     })
     .where(eq(users.id, userId));
+  await recordWebhookEvent(t, "member.updated", userId, at);
 }

@@ -9,6 +9,7 @@ import { recordEvent } from "../core/membership-history";
 import { formatCents } from "../../domain/money";
 import { pricesOnSale, privateLink } from "./catalogue";
 import { unfinishedSteps } from "../../domain/signup";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 export interface Joiner {
   id: number;
@@ -30,6 +31,7 @@ export async function saveRegisterFields(t: Tenant, member: Joiner, fields: Regi
     .update(users)
     .set({ ...fields, suburb: fields.suburb ?? null, hear_about_us_other: fields.hear_about_us === "other" ? (fields.hear_about_us_other ?? null) : null, updated_at: now })
     .where(eq(users.id, member.id));
+  await recordWebhookEvent(t, "member.updated", member.id, now);
 }
 
 /**

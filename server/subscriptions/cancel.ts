@@ -8,6 +8,7 @@ import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "../core/membership-history";
 import { whatItTook } from "./undo-cancel";
 import { changeSubscription, snapshot, type Membership } from "./membership";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Cancelling (issue 12): at the end of the paid period (access until then; undoable until then) or now (access
@@ -92,6 +93,15 @@ export async function applyCancel(t: Tenant, m: Membership, req: CancelRequest, 
   const summary =
     `Cancelled ${req.when === "now" ? "now" : `at the end of the paid period: access until ${day(effect.accessEnds)}`} (${reasons})` +
     (effect.breakFee ? `; break fee ${(effect.breakFee / 100).toFixed(2)} charged` : effect.coolingOff ? "; within the cooling-off period, no break fee" : "");
-  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "cancel", summary, before, after: { ...snapshot(after), took } });
+  const event = await recordEvent(t, {
+    subscriptionId: m.s.id,
+    userId: m.s.user_id,
+    actorId,
+    action: "cancel",
+    summary,
+    before,
+    after: { ...snapshot(after), took },
+  });
+  await recordWebhookEvent(t, "subscription.cancelled", m.s.id, now);
   return { effect, event, subscription: after, feePaymentId };
 }

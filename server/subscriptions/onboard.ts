@@ -8,6 +8,7 @@ import type { Tenant } from "../core/db/tenant";
 import { pifInviteMail } from "../core/mail/templates";
 import { applyPif, pifEffect } from "./pif";
 import { isUniqueViolation } from "../core/db/errors";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * A new member who paid in full at the desk (issue 12, /members/pif): their account (no password yet), their
@@ -50,6 +51,7 @@ export async function onboardPif(t: Tenant, req: OnboardPifRequest, actorId: num
     throw err;
   }
   await t.db.insert(organisation_users).values(t.owned({ user_id: user.id, role: "member" as const, home_gym_id: req.gym_id, created_at: now }));
+  await recordWebhookEvent(t, "member.created", user.id, now);
   const done = await applyPif(t, user.id, req.gym_id, req, actorId, now);
   const mail = pifInviteMail(user.email, user.name, { gym: effect.gym, offering: effect.price.offering, from: formatDay(effect.start), until: effect.ends ? formatDay(effect.ends) : null, url: inviteUrl(await createLink(t.db, user.id, "invite", now)) });
   return { effect, userId: user.id, subscriptionId: done.subscriptionId, mail };

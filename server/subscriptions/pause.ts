@@ -7,6 +7,7 @@ import { subscription_pauses } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Pauses (issue 12): schedule one (no charge falls inside it; every later charge moves by its length), end a
@@ -72,6 +73,17 @@ export async function applyPause(t: Tenant, m: Membership, req: PauseRequest, ac
       summary = `Scheduled pause from ${day(pause.start)} until ${day(pause.end)} removed`;
     }
   }
-  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: `pause.${req.action}`, summary, before, after: snapshot(after) });
+  const event = await recordEvent(t, {
+    subscriptionId: m.s.id,
+    userId: m.s.user_id,
+    actorId,
+    action: `pause.${req.action}`,
+    summary,
+    before,
+    after: snapshot(after),
+  });
+  // A pause set is news when it is set (its days are in the payload); one ended early or taken off, a resumption.
+  if (req.action === "pause") await recordWebhookEvent(t, "subscription.paused", m.s.id, now);
+  else if (req.action === "end" || req.action === "remove") await recordWebhookEvent(t, "subscription.resumed", m.s.id, now);
   return { effect, event, subscription: after };
 }

@@ -10,6 +10,7 @@ import { surchargeFor, type PaymentTypeKind } from "../../domain/surcharge";
 import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
+import { recordWebhookEvent, recordWebhookEvents } from "../outgoing-webhooks/events";
 
 /**
  * Money taken by staff (issue 12): the balance owing — every period whose latest attempt failed — charged now
@@ -77,6 +78,15 @@ export async function applyManualPayment(t: Tenant, m: Membership, req: ManualPa
     meta: { manual_key: req.key, ...(req.note ? { note: req.note } : {}) },
   }));
   const inserted = await t.db.insert(payments).values(rows).returning({ id: payments.id });
+  // Cash and EFTPOS are paid as they are written down; a charge is news when its provider answers (billing/outcomes.ts).
+  if (req.method === "eftpos" || req.method === "cash") {
+    await recordWebhookEvents(
+      t.db,
+      inserted.map((p) => ({ organisationId: t.organisationId, type: "payment.succeeded" as const, id: p.id })),
+      now,
+      t,
+    );
+  }
   if (req.method === "eftpos" || req.method === "cash") await settleIfPaidUp(t.db, m.s.id, now);
   const how = { charge: "charged to their payment method", eftpos: "taken by EFTPOS", cash: "taken in cash", bank_transfer: "to come by bank transfer" }[req.method];
   const summary = `${formatCents(effect.total)} owing for ${effect.periods.length} period${effect.periods.length === 1 ? "" : "s"} ${how}${req.note ? `: ${req.note}` : ""}`;
@@ -110,6 +120,7 @@ export async function markReceived(t: Tenant, paymentId: number, actorId: number
   const [after] = await t.db.update(payments).set({ status: "sent", processed_by: actorId }).where(t.where(payments, eq(payments.id, p.id), inArray(payments.status, ["awaiting_payment", "pending"]))).returning();
   if (!after) throw invalid({ payment: ["This payment is received already"] });
   if (p.subscription_id) await settleIfPaidUp(t.db, p.subscription_id, now);
+  await recordWebhookEvent(t, "payment.succeeded", p.id, now);
   const event = await recordEvent(t, {
     subscriptionId: p.subscription_id,
     userId: p.user_id,

@@ -11,6 +11,7 @@ import { offering_gyms, offerings, payments, prices, subscriptions } from "../co
 import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "../core/membership-history";
 import { snapshot } from "./membership";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * A paid-in-full membership sold at the desk (issue 12; SPEC §4: when the member has no subscription, or theirs has
@@ -84,7 +85,16 @@ export async function applyPif(t: Tenant, userId: number, gymId: number, req: Pi
       .set({ cancelled_at: now, cancellation_reasons: ["other"], cancellation_comments: "Changed to paid in full", undo_cancellation_until: null, version: before.version + 1, updated_at: now })
       .where(t.where(subscriptions, eq(subscriptions.id, before.id), eq(subscriptions.version, before.version)))
       .returning();
-    await recordEvent(t, { subscriptionId: before.id, userId, actorId, action: "cancel", summary: `Ends ${day(effect.endsCurrent.on)}: changed to paid in full`, before: snapshot(before), after: after ? snapshot(after) : null });
+    await recordEvent(t, {
+      subscriptionId: before.id,
+      userId,
+      actorId,
+      action: "cancel",
+      summary: `Ends ${day(effect.endsCurrent.on)}: changed to paid in full`,
+      before: snapshot(before),
+      after: after ? snapshot(after) : null,
+    });
+    if (after) await recordWebhookEvent(t, "subscription.cancelled", before.id, now);
   }
   const [subscription] = await t.db
     .insert(subscriptions)
@@ -103,23 +113,29 @@ export async function applyPif(t: Tenant, userId: number, gymId: number, req: Pi
       }),
     )
     .returning();
-  await t.db.insert(payments).values(
-    t.owned({
-      gym_id: gymId,
-      user_id: userId,
-      subscription_id: subscription.id,
-      amount: effect.amount,
-      period_start_at: startOfLocalDay(effect.start),
-      period_end_at: startOfLocalDay(effect.ends ?? effect.start),
-      status: req.method === "bank_transfer" ? "awaiting_payment" : "sent",
-      type: "pif",
-      pif_payment: req.method,
-      processed_by: actorId,
-      expected_charge_date: localDay(now),
-      meta: { manual_key: req.key, ...(effect.joiningFee ? { joining_fee: effect.joiningFee } : {}) },
-      created_at: now,
-    }),
-  );
+  const [paid] = await t.db
+    .insert(payments)
+    .values(
+      t.owned({
+        gym_id: gymId,
+        user_id: userId,
+        subscription_id: subscription.id,
+        amount: effect.amount,
+        period_start_at: startOfLocalDay(effect.start),
+        period_end_at: startOfLocalDay(effect.ends ?? effect.start),
+        status: req.method === "bank_transfer" ? "awaiting_payment" : "sent",
+        type: "pif",
+        pif_payment: req.method,
+        processed_by: actorId,
+        expected_charge_date: localDay(now),
+        meta: { manual_key: req.key, ...(effect.joiningFee ? { joining_fee: effect.joiningFee } : {}) },
+        created_at: now,
+      }),
+    )
+    .returning({ id: payments.id, status: payments.status });
+  if (!effect.startsLater) await recordWebhookEvent(t, "subscription.started", subscription.id, now);
+  // Cash and EFTPOS are taken at the desk: paid now. A bank transfer is paid when staff mark it received.
+  if (paid.status === "sent") await recordWebhookEvent(t, "payment.succeeded", paid.id, now);
   const how = { eftpos: "by EFTPOS", cash: "in cash", bank_transfer: "by bank transfer (to be marked received)" }[req.method];
   const event = await recordEvent(t, {
     subscriptionId: subscription.id,

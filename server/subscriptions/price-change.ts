@@ -10,6 +10,7 @@ import { priceChangeMail } from "../member-mail/templates";
 import { brandFor, type MailSite } from "../member-mail/brand";
 import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Scheduling a move to another price (issue 12): from the end of the paid period or from a day; the billing run
@@ -91,6 +92,8 @@ export async function applyPriceChange(
   );
   const summary = `Price change scheduled: ${formatCents(effect.fromAmount)} to ${formatCents(effect.toAmount)} (${effect.toPrice.offering}) from ${day(effect.takesEffect)}${req.notify ? "; the member was e-mailed" : ""}`;
   const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "price_change", summary, before, after: snapshot(after) });
+  // Scheduled now (the payload's scheduled_price_change); again when it takes effect (the billing run's planning).
+  await recordWebhookEvent(t, "subscription.price_changed", m.s.id, now);
   return { effect, event, subscription: after, mail: req.notify ? mail : null };
 }
 
@@ -103,7 +106,16 @@ export async function applyRemovePriceChange(t: Tenant, m: Membership, version: 
     .update(price_changes)
     .set({ cancelled_at: now })
     .where(t.where(price_changes, eq(price_changes.subscription_id, m.s.id), isNull(price_changes.applied_at), isNull(price_changes.cancelled_at)));
-  const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "price_change.remove", summary: `Scheduled price change to ${m.toPrice ? formatCents(m.toPrice.amount) : "another price"} removed`, before, after: snapshot(after) });
+  const event = await recordEvent(t, {
+    subscriptionId: m.s.id,
+    userId: m.s.user_id,
+    actorId,
+    action: "price_change.remove",
+    summary: `Scheduled price change to ${m.toPrice ? formatCents(m.toPrice.amount) : "another price"} removed`,
+    before,
+    after: snapshot(after),
+  });
+  await recordWebhookEvent(t, "subscription.price_changed", m.s.id, now);
   return { event, subscription: after };
 }
 

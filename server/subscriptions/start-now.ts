@@ -10,6 +10,7 @@ import { organisation_users, payment_types, payments } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { recordEvent } from "../core/membership-history";
 import { changeSubscription, snapshot, type Membership } from "./membership";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Starting an upcoming membership today instead of on its day (issue 12; SPEC §4: only an uncancelled, upcoming,
@@ -113,5 +114,6 @@ export async function applyStartNow(t: Tenant, m: Membership, version: number, a
   }
   const summary = `Started now instead of ${effect.was ? day(effect.was) : "later"}: first payment ${formatCents(effect.firstPayment.amount + effect.firstPayment.surcharge)}${effect.firstPayment.isProRata ? " (pro-rata)" : ""}`;
   const event = await recordEvent(t, { subscriptionId: m.s.id, userId: m.s.user_id, actorId, action: "start_now", summary, before, after: snapshot(after) });
+  await recordWebhookEvent(t, "subscription.started", m.s.id, now);
   return { effect, event, subscription: after, paymentId };
 }

@@ -53,6 +53,12 @@ export interface VisitListRow {
 
 const toRow = (r: RawRow): VisitListRow => ({ id: r.id, visited_at: r.visited_at.toISOString(), successful: r.successful, member: { id: r.user_id, name: r.member_name }, gym: r.gym });
 
+/** One visit as the list answers it (an outgoing webhook's payload: server/api/event-resources.ts); null when not this organisation's. */
+export async function visitRow(t: Tenant, id: number): Promise<VisitListRow | null> {
+  const [row] = await joined(t).where(t.where(visits, eq(visits.id, id)));
+  return row ? toRow(row) : null;
+}
+
 export async function listVisits(t: Tenant, given: VisitFilters, page: number, now: Date) {
   const f = await resolve(t, given);
   const order = [desc(visits.visited_at), desc(visits.id)];

@@ -11,6 +11,7 @@ import { walkInJoinMail } from "../core/mail/templates";
 import { signupGym } from "../signup/methods";
 import { signupQuote } from "../signup/quote";
 import { ADDRESS_UNAVAILABLE } from "../subscriptions/onboard";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * A walk-in join (issue 32, decision 0061): someone joining at the desk on a recurring price. The desk enters who they
@@ -100,6 +101,7 @@ export async function walkIn(t: Tenant, req: WalkInRequest, now: Date, joinUrl: 
           }),
         );
       userId = user.id;
+      await recordWebhookEvent(t, "member.created", user.id, now);
     } catch (err) {
       // Another request with this address (or this key) got there first: the form's second send, or a clash.
       if (isUniqueViolation(err)) throw invalid({ email: [ADDRESS_UNAVAILABLE] });

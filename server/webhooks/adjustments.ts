@@ -11,6 +11,7 @@ import type { Providers } from "../core/providers/registry";
 import { organisationOfAccount, organisationOfCreditor, paymentFor, refused, stripePaymentOf, wrongCreditor, wrongStripeAccount, type OurPayment, type Processed } from "./ours";
 import { notOurCharge } from "./provenance";
 import type { GoCardlessEvent } from "./gocardless-event";
+import { recordWebhookEvent } from "../outgoing-webhooks/events";
 
 /**
  * Refunds and chargebacks from the providers' events (issue 28, decision 0041): a refund made in the provider's
@@ -173,33 +174,42 @@ async function writeRefund(db: Db, p: OurPayment, method: "stripe" | "gocardless
     if (held.payment_id !== p.id || held.kind !== "refund" || held.status !== "pending") return null;
     const settles = r.status !== "pending";
     if (!settles && held.provider_id === r.id) return null;
-    const [moved] = await db
-      .update(payment_adjustments)
-      .set(settles ? { provider_id: r.id, status: r.status, settled_at: final, error } : { provider_id: r.id })
-      .where(and(eq(payment_adjustments.id, held.id), eq(payment_adjustments.status, "pending")))
-      .returning({ id: payment_adjustments.id });
+    // With its outgoing webhook, in one transaction: a refund that went through is payment.refunded.
+    const [moved] = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(payment_adjustments)
+        .set(settles ? { provider_id: r.id, status: r.status, settled_at: final, error } : { provider_id: r.id })
+        .where(and(eq(payment_adjustments.id, held.id), eq(payment_adjustments.status, "pending")))
+        .returning({ id: payment_adjustments.id });
+      if (rows.length && r.status === "succeeded") await recordWebhookEvent({ db: tx, organisationId: p.organisation_id }, "payment.refunded", p.id, now);
+      return rows;
+    });
     if (!moved) return null;
     return { id: held.id, line: settles ? `Refund ${r.id} of ${amount} ${r.status} (refund ${held.id}).` : `Refund ${r.id} of ${amount} is on its way at ${PROVIDER_NAMES[method]} (refund ${held.id}).` };
   }
-  const [made] = await db
-    .insert(payment_adjustments)
-    .values({
-      organisation_id: p.organisation_id,
-      gym_id: p.gym.id,
-      user_id: p.user_id,
-      payment_id: p.id,
-      kind: "refund",
-      status: r.status,
-      amount: r.amount,
-      note: `Made at ${PROVIDER_NAMES[method]}, not through us.`,
-      source: "provider",
-      method,
-      provider_id: r.id,
-      error,
-      settled_at: final,
-      created_at: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: payment_adjustments.id });
+  const [made] = await db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(payment_adjustments)
+      .values({
+        organisation_id: p.organisation_id,
+        gym_id: p.gym.id,
+        user_id: p.user_id,
+        payment_id: p.id,
+        kind: "refund",
+        status: r.status,
+        amount: r.amount,
+        note: `Made at ${PROVIDER_NAMES[method]}, not through us.`,
+        source: "provider",
+        method,
+        provider_id: r.id,
+        error,
+        settled_at: final,
+        created_at: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payment_adjustments.id });
+    if (rows.length && r.status === "succeeded") await recordWebhookEvent({ db: tx, organisationId: p.organisation_id }, "payment.refunded", p.id, now);
+    return rows;
+  });
   return made ? { id: made.id, line: `Refund ${r.id} of ${amount} recorded (${r.status}), made at ${PROVIDER_NAMES[method]}.` } : null;
 }

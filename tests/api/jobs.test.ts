@@ -65,6 +65,7 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
         ["member-mail", "* * * * *", "UTC"],
         ["reconciliation", "0 4 * * *", "Pacific/Auckland"],
         ["sandbox-webhooks", "* * * * *", "UTC"],
+        ["webhook-delivery", "* * * * *", "UTC"],
       ]);
       // Both boot catch-ups ran (the queue is a singleton: one after the other), and charged each day once.
       await until(async () => (await a.boss.getQueueSize("billing-run")) === 0);

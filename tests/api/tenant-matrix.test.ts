@@ -5,6 +5,7 @@ import { createApi, localJobs } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
 import * as schema from "../../server/core/db/schema";
 import { withTenant } from "../../server/core/db/tenant";
+import { sealSecret } from "../../server/core/crypto/secrets";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
@@ -48,7 +49,9 @@ type Ids = Record<
   | "bravoDifference"
   | "bravoInvitation"
   | "bravoCheckIn"
-  | "bravoKey",
+  | "bravoKey"
+  | "bravoEndpoint"
+  | "bravoDelivery",
   number
 >;
 
@@ -72,6 +75,7 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/invitations\/:id/.test(path)) return [ids.bravoInvitation, 2147483647];
   if (/^\/api\/check-ins\/:id/.test(path)) return [ids.bravoCheckIn, 2147483647];
   if (/^\/api\/api-keys\/:id/.test(path)) return [ids.bravoKey, 2147483647];
+  if (/^\/api\/webhook-endpoints\/:id/.test(path)) return [ids.bravoEndpoint, 2147483647];
   return null;
 }
 
@@ -323,6 +327,20 @@ const ROUTES: Record<string, Plan> = {
   "POST /api/members/:id/resend-pif-invite": { sharedMayAnswer: true },
   "GET /api/members/:id/access-control": { sharedMayAnswer: true },
   "POST /api/users/:id/recreate-kisi-login": { sharedMayAnswer: true },
+  // Outgoing webhooks (issue 33). An address that would be accepted would have Alpha's own events sent to it: these
+  // are refused (a private address), so nothing leaves the machine; Bravo's ids answer 404 before the address matters.
+  "GET /api/webhook-endpoints": {},
+  "POST /api/webhook-endpoints": { body: () => ({ url: "https://10.0.0.1/alpha", description: "Alpha Wrote This", events: ["member.created"] }) },
+  "GET /api/webhook-endpoints/:id": {},
+  "PUT /api/webhook-endpoints/:id": { body: () => ({ url: "https://10.0.0.1/alpha", description: "Alpha Wrote This", events: ["member.created"] }) },
+  "DELETE /api/webhook-endpoints/:id": {},
+  "POST /api/webhook-endpoints/:id/rotate-secret": {},
+  "POST /api/webhook-endpoints/:id/disable": {},
+  "POST /api/webhook-endpoints/:id/enable": {},
+  "POST /api/webhook-endpoints/:id/test": {},
+  "GET /api/webhook-endpoints/:id/deliveries": { queries: () => ["", "status=succeeded", "page=2"] },
+  "GET /api/webhook-endpoints/:id/deliveries/:deliveryId": {},
+  "POST /api/webhook-endpoints/:id/deliveries/:deliveryId/resend": {},
   "GET /api/active-user-debugging": {
     queries: (i) => [`member=${i.bravoOnly}&day=2026-01-01`, `member=${i.shared}&day=${new Date().toISOString().slice(0, 10)}`],
     sharedMayAnswer: true,
@@ -695,6 +713,48 @@ for (const rowLevelSecurity of [true, false]) {
         })
         .returning();
       ids.bravoInvitation = bravoInvitation.id;
+      // Bravo's outgoing webhook endpoint, an event it was sent and the try's answer (delivered: no job sends it again).
+      const [endpoint] = await db
+        .insert(schema.webhook_endpoints)
+        .values({
+          organisation_id: bravo.id,
+          url: "https://hooks.bravo-secret.example/in",
+          description: "Bravo Secret endpoint",
+          events: ["member.created"],
+          secret: sealSecret("whsec_QnJhdm8gU2VjcmV0IHNpZ25pbmcga2V5IDAxMjM0NTY3OA=="),
+        })
+        .returning();
+      const [event] = await db
+        .insert(schema.webhook_events)
+        .values({
+          organisation_id: bravo.id,
+          public_id: "msg_bravo_secret",
+          type: "member.created",
+          payload: { type: "member.created", data: { name: "Bravo Secret Member" } },
+        })
+        .returning();
+      const [delivery] = await db
+        .insert(schema.webhook_deliveries)
+        .values({
+          organisation_id: bravo.id,
+          event_id: event.id,
+          endpoint_id: endpoint.id,
+          status: "succeeded",
+          attempts: 1,
+          last_status: 200,
+          delivered_at: new Date(),
+        })
+        .returning();
+      await db.insert(schema.webhook_attempts).values({
+        organisation_id: bravo.id,
+        delivery_id: delivery.id,
+        attempted_at: new Date(),
+        request_headers: { "webhook-id": "msg_bravo_secret" },
+        response_status: 200,
+        response_body: "Bravo Secret answer",
+        duration_ms: 5,
+      });
+      Object.assign(ids, { bravoEndpoint: endpoint.id, bravoDelivery: delivery.id });
     });
     afterAll(() => env?.close());
 
@@ -749,7 +809,8 @@ for (const rowLevelSecurity of [true, false]) {
                 .replace(":linkId", String(ids.bravoLink))
                 .replace(":accountId", "0")
                 .replace(":placeId", "1")
-                .replace(":day", "2030-01-08");
+                .replace(":day", "2030-01-08")
+                .replace(":deliveryId", String(ids.bravoDelivery));
               const url = `${filled}${query ? `?${query}` : ""}`;
               let res;
               if (key === "POST /api/members/:id/profile-picture" || key === "POST /api/gyms/:id/logo") {
@@ -777,7 +838,8 @@ for (const rowLevelSecurity of [true, false]) {
                 (path.includes("/reconciliation/") && id === ids.bravoDifference) ||
                 (path.includes("/change-price/") && id === ids.bravoBulk) ||
                 (path.startsWith("/api/check-ins/:id") && id === ids.bravoCheckIn) ||
-                (path.startsWith("/api/api-keys/:id") && id === ids.bravoKey);
+                (path.startsWith("/api/api-keys/:id") && id === ids.bravoKey) ||
+                (path.startsWith("/api/webhook-endpoints/:id") && id === ids.bravoEndpoint);
               if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
               if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
             }

@@ -72,6 +72,16 @@ export async function withTenant<T>(
 
 const closed = new WeakSet<Tenant>();
 
+/**
+ * A Tenant over a handle its caller already holds: the system's own transaction in a job or a sign-up (the billing
+ * run, a provider's webhook), which must read one organisation's rows as a request would, inside that transaction
+ * (an outgoing webhook's payload, server/outgoing-webhooks/events.ts). Every query still names the organisation
+ * (`where`); the row-level security is the caller's handle's.
+ */
+export function tenantOn(db: Db, organisationId: number, gymId: number | null = null): Tenant {
+  return scoped(db, db, organisationId, gymId, {});
+}
+
 function scoped(root: Db, db: Db, organisationId: number, gymId: number | null, opts: TenantOptions): Tenant {
   const t: Tenant = {
     organisationId,

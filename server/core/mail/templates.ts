@@ -144,3 +144,18 @@ export function joinInvitationMail(to: string, p: { organisation: string; role: 
   ];
   return { to, subject: `${p.organisation} has invited you to join`, text: `${lines.join("\n\n")}\n\n${p.url}`, html: layout(`Join ${p.organisation}?`, lines, { label: "See the invitation", url: p.url }) };
 }
+
+/** An outgoing webhook endpoint disabled (issue 33): to each organisation admin, with why and where to enable it again. */
+export function webhookEndpointDisabledMail(to: string, name: string, p: { organisation: string; url: string; reason: string; pageUrl: string }): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `We have stopped sending ${p.organisation}'s webhook events to ${p.url}. ${p.reason}`,
+    "Events that happen from now on are not queued for it. Once the receiver works again, enable the endpoint on its page; you can resend any delivery that failed from there too.",
+  ];
+  return {
+    to,
+    subject: `Webhook endpoint disabled: ${p.url}`,
+    text: `${lines.join("\n\n")}\n\n${p.pageUrl}`,
+    html: layout("A webhook endpoint was disabled", lines, { label: "Open the endpoint", url: p.pageUrl }),
+  };
+}

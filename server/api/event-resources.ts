@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import { subscriptions } from "../core/db/schema";
+import type { EventResources } from "../outgoing-webhooks/events";
+import { memberDetail, statusCard } from "../members/detail";
+import { findMember } from "../members/find";
+import { paymentRow } from "../payments/list";
+import { visitRow } from "../visits/list";
+
+/**
+ * What an outgoing webhook's `data` holds (issue 33): each resource as the API answers it, read by the resource's own
+ * code in the transaction that recorded the event. Handed to server/outgoing-webhooks by the composition, as those
+ * resources record events themselves and the outbox must not import them back.
+ * - member: GET /api/members/{id} (without the asker's `can`);
+ * - subscription: the member's `latest_subscription` card, with its member and gym;
+ * - payment: a row of GET /api/payments; visit: a row of GET /api/visits.
+ */
+export const eventResources: EventResources = {
+  member: async (t, id, at) => memberDetail(t, await findMember(t, String(id)), at),
+  subscription: async (t, id, at) => {
+    const [s] = await t.db
+      .select({ user_id: subscriptions.user_id, gym_id: subscriptions.gym_id })
+      .from(subscriptions)
+      .where(t.where(subscriptions, eq(subscriptions.id, id)));
+    const card = s ? await statusCard(t, id, at) : null;
+    return card && { ...card, user_id: s.user_id, gym_id: s.gym_id };
+  },
+  payment: (t, id) => paymentRow(t, id),
+  visit: (t, id) => visitRow(t, id),
+};

@@ -44,13 +44,20 @@ export const destinationAccount = z
   .passthrough()
   .describe("SPEC §3 Destination account (the repeat of the number is the form's, sent as bank_account_number_confirmation)");
 
-export const place = z.object({ id, name: z.string(), place_id: z.string() }).passthrough().describe("SPEC §3 Place");
+export const place = z
+  .object({
+    id: id.nullable().describe("Ours once the place is linked to a gym; null before"),
+    name: z.string(),
+    place_id: z.string().describe("The door system's id"),
+  })
+  .passthrough()
+  .describe("SPEC §3 Place");
 
 export const doorIntegration = z
   .object({
-    id,
+    id: id.nullable().describe("Ours once its place is linked to a gym; null before"),
     integration_type: z.string(),
-    integration: z.object({ id, name: z.string(), door_id: z.string(), tracks_visits: z.boolean() }).passthrough(),
+    integration: z.object({ id: id.nullable(), name: z.string(), door_id: z.string(), tracks_visits: z.boolean() }).passthrough(),
   })
   .passthrough()
   .describe("SPEC §3 Door integration");
@@ -60,7 +67,9 @@ export const accessControlIntegration = z
   .passthrough()
   .describe("SPEC §3 Access-control integration (null id and type when none is connected)");
 
-export const GYM_ROLE = z.union([z.enum(["admin", "personal_trainer"]), z.literal(-1)]).describe("The user's role at the gym; -1 when they have none of their own there");
+export const GYM_ROLE = z
+  .union([z.enum(["admin", "personal_trainer"]), z.literal(-1)])
+  .describe("The user's role at the gym; -1 when they have none of their own there");
 
 export const gym = z
   .object({
@@ -88,7 +97,14 @@ export const gym = z
 // ───────────────────────────── offerings and prices ─────────────────────────────
 
 export const privateLink = z
-  .object({ id, price_id: id.nullable(), token: z.string(), age_bypass: z.boolean(), created_at: instant, urls: z.array(z.object({ gym: z.string(), url: z.string() }).passthrough()) })
+  .object({
+    id,
+    price_id: id.nullable(),
+    token: z.string(),
+    age_bypass: z.boolean(),
+    created_at: instant,
+    urls: z.array(z.object({ gym: z.string(), url: z.string() }).passthrough()),
+  })
   .passthrough()
   .describe("A private price's sign-up link (or an organisation's age-bypass link), with its address at each gym");
 
@@ -108,9 +124,14 @@ export const price = z
     term_unit: z.string().nullable(),
     is_term_membership: z.boolean(),
     formatted_term: z.string().nullable(),
-    total_value: cents.nullable().describe("What a member starting today commits to: joining fee plus every charge of the term (a PIF: its one payment); null for an open-ended price"),
+    total_value: cents
+      .nullable()
+      .describe("What a member starting today commits to: joining fee plus every charge of the term (a PIF: its one payment); null for an open-ended price"),
     grouping_unique_identifier: z.string(),
-    formatted_surcharge: z.string().nullable().describe("The card surcharge on one charge at the price's gym (else the user's current gym); null when no gym applies"),
+    formatted_surcharge: z
+      .string()
+      .nullable()
+      .describe("The card surcharge on one charge at the price's gym (else the user's current gym); null when no gym applies"),
     formatted_amount_with_surcharge: z.string().nullable(),
     private_links: z.array(privateLink),
   })
@@ -148,7 +169,13 @@ export const offering = z
 
 const bankAccountDetails = z.object({ account_number: z.string(), name: z.string(), status: z.string() }).passthrough();
 const cardDetails = z
-  .object({ type: z.string().describe("The card's brand"), exp_month: z.number().int(), exp_year: z.number().int(), last_four: z.string(), country: z.string() })
+  .object({
+    type: z.string().describe("The card's brand"),
+    exp_month: z.number().int(),
+    exp_year: z.number().int(),
+    last_four: z.string(),
+    country: z.string(),
+  })
   .passthrough();
 const directDebitDetails = z.object({ name: z.string(), account_number: z.string(), mandate_id: z.string() }).passthrough();
 
@@ -164,7 +191,15 @@ export const PIF_PAYMENT = z.enum(["eftpos", "cash", "bank_transfer"]);
 
 /** A payment as a subscription lists it (its first, latest and every one). */
 export const paymentRef = z
-  .object({ id, amount: cents, surcharge: cents, status: z.string(), period_start_at: instant.nullable(), period_end_at: instant.nullable(), created_at: instant })
+  .object({
+    id,
+    amount: cents,
+    surcharge: cents,
+    status: z.string(),
+    period_start_at: instant.nullable(),
+    period_end_at: instant.nullable(),
+    created_at: instant,
+  })
   .passthrough()
   .describe("A payment, in short");
 
@@ -335,7 +370,4 @@ export const staff = z
   .passthrough()
   .describe("SPEC §3 Staff");
 
-export const visit = z
-  .object({ id, user: ref, gym: ref, visited_at: instant, successful: z.boolean() })
-  .passthrough()
-  .describe("SPEC §3 Visit");
+export const visit = z.object({ id, user: ref, gym: ref, visited_at: instant, successful: z.boolean() }).passthrough().describe("SPEC §3 Visit");

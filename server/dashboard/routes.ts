@@ -36,16 +36,20 @@ export const dashboardRoutes = new Hono<ApiEnv>()
       userBreakdown(summary),
       money ? costAndVisitBreakdown(t, now(c)) : null,
       // Differences with the providers for a person to look at (decision 0042): organisation admins only, as the page.
-      can(c.var.user!, "money.read", null) ? t.db.$count(reconciliation_differences, t.where(reconciliation_differences, eq(reconciliation_differences.status, "open"))) : null,
+      can(c.var.user!, "money.read", null)
+        ? t.db.$count(reconciliation_differences, t.where(reconciliation_differences, eq(reconciliation_differences.status, "open")))
+        : null,
     ]);
     return c.json({ data: { stats, active_users, breakdown, costs, reconciliation_open } });
   })
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
   .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {
     const { weeks } = readQuery(c, activeUsersQuery);
-    return c.json({ data: await activeUsers(c, weeks, pageMemberSummary(c)) });
+    return c.json({ data: { data: await activeUsers(c, weeks, pageMemberSummary(c)) } });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, inCurrentGym("members.read"), async (c) => c.json({ data: await userBreakdown(pageMemberSummary(c)) }))
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
-  .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));
+  .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) =>
+    c.json({ data: { data: await costAndVisitBreakdown(c.var.tenant, now(c)) } }),
+  );

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { access_control_credentials, bank_connections, organisation_users, payment_types, subscriptions, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import type { EntityContext } from "./context";
@@ -14,7 +14,8 @@ import { maskAccount } from "../../domain/bank-account";
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A member's photo, at an address that changes with it (so it may be cached). */
-export const memberPhotoUrl = (userId: number, photo: string | null) => (photo ? `/api/members/${userId}/profile-picture?v=${encodeURIComponent(photo)}` : null);
+export const memberPhotoUrl = (userId: number, photo: string | null) =>
+  photo ? `/api/members/${userId}/profile-picture?v=${encodeURIComponent(photo)}` : null;
 
 /** SPEC's Member for each user id that is a member of this organisation (removed ones too), by id. */
 export async function memberEntities(t: Tenant, userIds: number[], ctx: EntityContext) {
@@ -27,15 +28,31 @@ export async function memberEntities(t: Tenant, userIds: number[], ctx: EntityCo
       .from(organisation_users)
       .innerJoin(users, eq(users.id, organisation_users.user_id))
       .where(t.where(organisation_users, inArray(organisation_users.user_id, ids), eq(organisation_users.role, "member"))),
-    t.db.select().from(payment_types).where(t.where(payment_types, inArray(payment_types.user_id, ids))).orderBy(asc(payment_types.id)),
-    t.db.select().from(access_control_credentials).where(t.where(access_control_credentials, inArray(access_control_credentials.user_id, ids))).orderBy(desc(access_control_credentials.issued_at)),
     t.db
-      .select({ user_id: bank_connections.user_id, reauthenticate: bank_connections.reauthenticate })
+      .select()
+      .from(payment_types)
+      .where(t.where(payment_types, inArray(payment_types.user_id, ids)))
+      .orderBy(asc(payment_types.id)),
+    t.db
+      .select()
+      .from(access_control_credentials)
+      .where(t.where(access_control_credentials, inArray(access_control_credentials.user_id, ids)))
+      .orderBy(desc(access_control_credentials.issued_at)),
+    t.db
+      .select({ user_id: bank_connections.user_id, reauthenticate: bank_connections.reauthenticate, revoked_at: bank_connections.revoked_at })
       .from(bank_connections)
-      .where(t.where(bank_connections, and(inArray(bank_connections.user_id, ids), eq(bank_connections.provider, "akahu"), isNull(bank_connections.revoked_at)))),
-    t.db.select({ user_id: subscriptions.user_id, n: count() }).from(subscriptions).where(t.where(subscriptions, inArray(subscriptions.user_id, ids))).groupBy(subscriptions.user_id),
+      .where(t.where(bank_connections, and(inArray(bank_connections.user_id, ids), eq(bank_connections.provider, "akahu")))),
+    t.db
+      .select({ user_id: subscriptions.user_id, n: count() })
+      .from(subscriptions)
+      .where(t.where(subscriptions, inArray(subscriptions.user_id, ids)))
+      .groupBy(subscriptions.user_id),
   ]);
-  const latest = await subscriptionEntities(t, people.flatMap(({ m }) => (m.latest_subscription_id ? [m.latest_subscription_id] : [])), ctx);
+  const latest = await subscriptionEntities(
+    t,
+    people.flatMap(({ m }) => (m.latest_subscription_id ? [m.latest_subscription_id] : [])),
+    ctx,
+  );
   for (const { u, m } of people) {
     const own = types.filter((p) => p.user_id === u.id).map(paymentTypeEntity);
     const bank = banks.find((b) => b.user_id === u.id);
@@ -51,7 +68,7 @@ export async function memberEntities(t: Tenant, userIds: number[], ctx: EntityCo
       emergency_contact_name: u.emergency_contact_name,
       emergency_contact_number: u.emergency_contact_number,
       emergency_contact_relationship: u.emergency_contact_relationship,
-      latest_subscription: m.latest_subscription_id ? (latest.get(m.latest_subscription_id) ?? null) : null,
+      latest_subscription: m.latest_subscription_id ? latest.get(m.latest_subscription_id) ?? null : null,
       default_payment_type: own.find((p) => p.id === m.default_payment_type_id) ?? null,
       payment_types: own,
       profile_picture: memberPhotoUrl(u.id, u.profile_picture),
@@ -59,9 +76,19 @@ export async function memberEntities(t: Tenant, userIds: number[], ctx: EntityCo
       notes: m.notes,
       access_control_credentials: credentials
         .filter((c) => c.user_id === u.id)
-        .map((c) => ({ id: c.id, provider: c.provider, kind: c.kind, identifier_hint: c.identifier_hint, status: c.status, gym_id: c.gym_id, issued_at: iso(c.issued_at), last_used_at: iso(c.last_used_at) })),
+        .map((c) => ({
+          id: c.id,
+          provider: c.provider,
+          kind: c.kind,
+          identifier_hint: c.identifier_hint,
+          status: c.status,
+          gym_id: c.gym_id,
+          issued_at: iso(c.issued_at),
+          last_used_at: iso(c.last_used_at),
+        })),
+      // A connection the bank ended (consent revoked, token expired) is no connection, and is to be made again.
       reauthenticate_akahu: bank?.reauthenticate ?? false,
-      has_akahu_connection: Boolean(bank),
+      has_akahu_connection: Boolean(bank && !bank.revoked_at),
       is_returning_member: (held.find((h) => h.user_id === u.id)?.n ?? 0) > 1,
       address: u.address,
       suburb: u.suburb,

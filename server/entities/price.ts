@@ -21,14 +21,24 @@ type LinkGym = { name: string; uuid: string };
 
 /** Members whose latest membership is on a price and has not been cancelled. */
 export const holding = (t: Tenant, column: typeof organisation_users.latest_price_id | typeof organisation_users.latest_offering_id, ids: number[]) =>
-  t.where(organisation_users, eq(organisation_users.role, "member"), isNull(organisation_users.deleted_at), inArray(column, ids), or(isNull(organisation_users.latest_state), ne(organisation_users.latest_state, "cancelled")));
+  t.where(
+    organisation_users,
+    eq(organisation_users.role, "member"),
+    isNull(organisation_users.deleted_at),
+    inArray(column, ids),
+    or(isNull(organisation_users.latest_state), ne(organisation_users.latest_state, "cancelled")),
+  );
 
 /** Members holding each price, and those moving to it at a scheduled price change: who pays it now or soon. */
 export async function membersOnPrices(t: Tenant, priceIds: number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (!priceIds.length) return counts;
   const [held, moving] = await Promise.all([
-    t.db.select({ id: organisation_users.latest_price_id, n: count() }).from(organisation_users).where(holding(t, organisation_users.latest_price_id, priceIds)).groupBy(organisation_users.latest_price_id),
+    t.db
+      .select({ id: organisation_users.latest_price_id, n: count() })
+      .from(organisation_users)
+      .where(holding(t, organisation_users.latest_price_id, priceIds))
+      .groupBy(organisation_users.latest_price_id),
     t.db
       .select({ id: subscriptions.transition_to_price_id, n: count() })
       .from(subscriptions)
@@ -88,8 +98,14 @@ export function priceView(p: PriceRow, members: number) {
 async function gymsOfOfferings(t: Tenant, offeringIds: number[]) {
   const [all, chosen, open] = await Promise.all([
     t.db.select({ id: gyms.id, name: gyms.name, uuid: gyms.uuid }).from(gyms).where(t.where(gyms)).orderBy(asc(gyms.name)),
-    t.db.select({ offering_id: offering_gyms.offering_id, gym_id: offering_gyms.gym_id }).from(offering_gyms).where(t.where(offering_gyms, inArray(offering_gyms.offering_id, offeringIds))),
-    t.db.select({ id: offerings.id, all: offerings.all_gyms_access }).from(offerings).where(t.where(offerings, inArray(offerings.id, offeringIds))),
+    t.db
+      .select({ offering_id: offering_gyms.offering_id, gym_id: offering_gyms.gym_id })
+      .from(offering_gyms)
+      .where(t.where(offering_gyms, inArray(offering_gyms.offering_id, offeringIds))),
+    t.db
+      .select({ id: offerings.id, all: offerings.all_gyms_access })
+      .from(offerings)
+      .where(t.where(offerings, inArray(offerings.id, offeringIds))),
   ]);
   const everywhere = new Set(open.filter((o) => o.all).map((o) => o.id));
   return (offeringId: number) => (everywhere.has(offeringId) ? all : all.filter((g) => chosen.some((c) => c.offering_id === offeringId && c.gym_id === g.id)));
@@ -104,7 +120,10 @@ export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityCont
   const gymIds = [...new Set([...rows.map((p) => p.gym_id), t.gymId].filter((g): g is number => g !== null))];
   const [members, offeringRows, gymRows, links, soldAt] = await Promise.all([
     membersOnPrices(t, ids),
-    t.db.select({ id: offerings.id, name: offerings.name, archived_at: offerings.archived_at }).from(offerings).where(t.where(offerings, inArray(offerings.id, offeringIds))),
+    t.db
+      .select({ id: offerings.id, name: offerings.name, archived_at: offerings.archived_at })
+      .from(offerings)
+      .where(t.where(offerings, inArray(offerings.id, offeringIds))),
     gymIds.length
       ? t.db
           .select({ id: gyms.id, name: gyms.name, basisPoints: gyms.card_surcharge_basis_points, fixed: gyms.card_surcharge_fixed })
@@ -128,7 +147,10 @@ export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityCont
       ...priceView(p, members.get(p.id) ?? 0),
       gym: gym ? { id: gym.id, name: gym.name } : null,
       offering: { id: p.offering_id, name: offering?.name ?? "", archived_at: offering?.archived_at ?? null },
-      total_value: totalValue({ amount: p.amount, joining_fee: p.joining_fee, billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null }, today),
+      total_value: totalValue(
+        { amount: p.amount, joining_fee: p.joining_fee, billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null },
+        today,
+      ),
       formatted_surcharge: surcharge === null ? null : formatCents(surcharge),
       formatted_amount_with_surcharge: surcharge === null ? null : formatCents(p.amount + surcharge),
       private_links: links.filter((l) => l.price_id === p.id).map((l) => linkView(l, soldAt(p.offering_id), ctx.signupBase)),
@@ -150,7 +172,10 @@ export type PriceEntity = ReturnType<typeof priceView> & {
 export async function pricesById(t: Tenant, ids: number[], ctx: EntityContext): Promise<PriceEntity[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const rows = await t.db.select().from(prices).where(t.where(prices, inArray(prices.id, unique)));
+  const rows = await t.db
+    .select()
+    .from(prices)
+    .where(t.where(prices, inArray(prices.id, unique)));
   const built = await priceEntities(t, rows, ctx);
   return unique.flatMap((id) => (built.has(id) ? [built.get(id)!] : []));
 }

@@ -32,11 +32,18 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
   const out = new Map<number, SubscriptionEntity>();
   const unique = [...new Set(ids)];
   if (!unique.length) return out;
-  const rows = await t.db.select().from(subscriptions).where(t.where(subscriptions, inArray(subscriptions.id, unique)));
+  const rows = await t.db
+    .select()
+    .from(subscriptions)
+    .where(t.where(subscriptions, inArray(subscriptions.id, unique)));
   if (!rows.length) return out;
   const found = rows.map((s) => s.id);
   const [priceList, pauses, paid] = await Promise.all([
-    pricesById(t, rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]), ctx),
+    pricesById(
+      t,
+      rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]),
+      ctx,
+    ),
     t.db
       .select()
       .from(subscription_pauses)
@@ -52,7 +59,14 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
   for (const s of rows) {
     const price = priceOf.get(s.price_id)!;
     const own = pauses.filter((p) => p.subscription_id === s.id);
-    const list = paid.filter((p) => p.subscription_id === s.id).map(({ subscription_id: _s, ...p }) => ({ ...p, period_start_at: iso(p.period_start_at), period_end_at: iso(p.period_end_at), created_at: iso(p.created_at)! }));
+    const list = paid
+      .filter((p) => p.subscription_id === s.id)
+      .map(({ subscription_id: _s, ...p }) => ({
+        ...p,
+        period_start_at: iso(p.period_start_at),
+        period_end_at: iso(p.period_end_at),
+        created_at: iso(p.created_at)!,
+      }));
     out.set(s.id, {
       id: s.id,
       current_period_start: iso(s.current_period_start),
@@ -86,7 +100,7 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       on_term_membership_price: price.is_term_membership,
       term_ends_at: iso(s.term_ends_at),
       cancelled_during_cooling_off_period: s.cancelled_during_cooling_off_period,
-      transition_to_price: s.transition_to_price_id ? (priceOf.get(s.transition_to_price_id) ?? null) : null,
+      transition_to_price: s.transition_to_price_id ? priceOf.get(s.transition_to_price_id) ?? null : null,
       transition_takes_effect_at: iso(s.transition_takes_effect_at),
       version: s.version,
       private_price_link_id: s.private_price_link_id,

@@ -51,7 +51,7 @@ export const memberRoutes = new Hono<ApiEnv>()
   /** GET /api/members?status=&offering=&price=&tag=&gym=&q=&sort=&dir=&page= → { data: { data: [...], meta } } */
   .get("/members", requireStaff, requireCan("members.read"), async (c) => {
     const { filters, page } = filtersFrom(c, readQuery(c, memberListQuery), "members.read");
-    return c.json({ data: await listMembers(c.var.tenant, filters, page, now(c)) });
+    return c.json({ data: await listMembers(c.var.tenant, filters, page, entityContext(c)) });
   })
   /**
    * POST /api/members/export (the list's filters as JSON or a form) → text/csv of every matching member,
@@ -88,7 +88,10 @@ export const memberRoutes = new Hono<ApiEnv>()
     const found = await memberFor(c, "money.read");
     const page = await memberPayments(c.var.tenant, found.user.id, pageParam(c), (gymId) => can(c.var.user!, "money.write", gymId));
     // Each is SPEC's Payment (server/entities/payment.ts), with what the member page reads of its refunds beside it.
-    const entities = await paymentEntities(c.var.tenant, page.data.map((p) => p.id));
+    const entities = await paymentEntities(
+      c.var.tenant,
+      page.data.map((p) => p.id),
+    );
     return c.json({ data: { ...page, data: page.data.map((p) => ({ ...entities.get(p.id)!, ...p })) } });
   })
   .get("/users/:id{[0-9]+}/visits", requireStaff, async (c) => {

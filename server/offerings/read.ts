@@ -1,6 +1,16 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { OfferingType } from "../../domain/offering";
-import { bulk_price_changes, gyms, offering_gyms, offering_hours, offerings, organisation_users, price_changes, prices, subscriptions } from "../core/db/schema";
+import {
+  bulk_price_changes,
+  gyms,
+  offering_gyms,
+  offering_hours,
+  offerings,
+  organisation_users,
+  price_changes,
+  prices,
+  subscriptions,
+} from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { rowsOf } from "../core/db/values";
 import { notFound } from "../core/errors";
@@ -16,28 +26,62 @@ import { holding, priceEntities } from "../entities/price";
 /** Whether any membership, past or present, or any price change names the price: then it can only be archived (SPEC §4). */
 export async function priceHasHistory(t: Tenant, priceIds: number[]): Promise<boolean> {
   if (!priceIds.length) return false;
-  const ids = sql`array[${sql.join(priceIds.map((i) => sql`${i}`), sql`, `)}]::int[]`;
-  const [row] = rowsOf<{ used: boolean }>(await t.db.execute(sql`select (
-      exists (select 1 from ${subscriptions} where ${subscriptions.organisation_id} = ${t.organisationId} and (${inArray(subscriptions.price_id, priceIds)} or ${inArray(subscriptions.transition_to_price_id, priceIds)}))
-      or exists (select 1 from ${price_changes} where ${price_changes.organisation_id} = ${t.organisationId} and (${inArray(price_changes.from_price_id, priceIds)} or ${inArray(price_changes.to_price_id, priceIds)}))
-      or exists (select 1 from ${bulk_price_changes} where ${bulk_price_changes.organisation_id} = ${t.organisationId} and (${inArray(bulk_price_changes.to_price_id, priceIds)} or ${bulk_price_changes.from_price_ids} && ${ids}))
-    ) as used`));
+  const ids = sql`array[${sql.join(
+    priceIds.map((i) => sql`${i}`),
+    sql`, `,
+  )}]::int[]`;
+  const [row] = rowsOf<{ used: boolean }>(
+    await t.db.execute(sql`select (
+      exists (select 1 from ${subscriptions} where ${subscriptions.organisation_id} = ${t.organisationId} and (${inArray(
+      subscriptions.price_id,
+      priceIds,
+    )} or ${inArray(subscriptions.transition_to_price_id, priceIds)}))
+      or exists (select 1 from ${price_changes} where ${price_changes.organisation_id} = ${t.organisationId} and (${inArray(
+      price_changes.from_price_id,
+      priceIds,
+    )} or ${inArray(price_changes.to_price_id, priceIds)}))
+      or exists (select 1 from ${bulk_price_changes} where ${bulk_price_changes.organisation_id} = ${t.organisationId} and (${inArray(
+      bulk_price_changes.to_price_id,
+      priceIds,
+    )} or ${bulk_price_changes.from_price_ids} && ${ids}))
+    ) as used`),
+  );
   return Boolean(row?.used);
 }
 
 /** Prices shortest frequency first, PIF last, then by term and amount: the order every list shows them in. */
-const priceOrder = [sql`${prices.archived_at} is not null`, sql`array_position(array['daily','weekly','fortnightly','monthly','bi_monthly','quarterly','twice_yearly','yearly','one_off'], ${prices.billing_frequency})`, asc(prices.term_amount), asc(prices.amount), asc(prices.id)];
+const priceOrder = [
+  sql`${prices.archived_at} is not null`,
+  sql`array_position(array['daily','weekly','fortnightly','monthly','bi_monthly','quarterly','twice_yearly','yearly','one_off'], ${prices.billing_frequency})`,
+  asc(prices.term_amount),
+  asc(prices.amount),
+  asc(prices.id),
+];
 
 /** SPEC's Price for each price matching `where`, in the lists' order. */
 async function pricesWhere(t: Tenant, where: SQL | undefined, ctx: EntityContext) {
-  const rows = await t.db.select().from(prices).where(t.where(prices, where)).orderBy(...priceOrder);
+  const rows = await t.db
+    .select()
+    .from(prices)
+    .where(t.where(prices, where))
+    .orderBy(...priceOrder);
   const built = await priceEntities(t, rows, ctx);
   return rows.map((p) => built.get(p.id)!);
 }
 
 /** An offering's hours as the API shows them: HH:MM. */
-const hourView = (h: { id: number; day: number; open_at: string; close_at: string }) => ({ ...h, open_at: h.open_at.slice(0, 5), close_at: h.close_at.slice(0, 5) });
-const hourColumns = { id: offering_hours.id, offering_id: offering_hours.offering_id, day: offering_hours.day, open_at: offering_hours.open_at, close_at: offering_hours.close_at };
+const hourView = (h: { id: number; day: number; open_at: string; close_at: string }) => ({
+  ...h,
+  open_at: h.open_at.slice(0, 5),
+  close_at: h.close_at.slice(0, 5),
+});
+const hourColumns = {
+  id: offering_hours.id,
+  offering_id: offering_hours.offering_id,
+  day: offering_hours.day,
+  open_at: offering_hours.open_at,
+  close_at: offering_hours.close_at,
+};
 
 /** An offering's own fields (SPEC §3 Offering); `gym` is always null: an offering is the organisation's, sold at its `gyms`. */
 const offeringFields = (o: OfferingRow) => ({
@@ -66,9 +110,22 @@ export async function listOfferings(t: Tenant, status: "active" | "archived" | "
   if (!ids.length) return [];
   const [priceList, gymRows, memberRows, hours] = await Promise.all([
     pricesWhere(t, inArray(prices.offering_id, ids), ctx),
-    t.db.select({ offering_id: offering_gyms.offering_id, id: gyms.id, name: gyms.name }).from(offering_gyms).innerJoin(gyms, eq(gyms.id, offering_gyms.gym_id)).where(t.where(offering_gyms, inArray(offering_gyms.offering_id, ids))).orderBy(asc(gyms.name)),
-    t.db.select({ id: organisation_users.latest_offering_id, n: count() }).from(organisation_users).where(holding(t, organisation_users.latest_offering_id, ids)).groupBy(organisation_users.latest_offering_id),
-    t.db.select(hourColumns).from(offering_hours).where(t.where(offering_hours, inArray(offering_hours.offering_id, ids))).orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
+    t.db
+      .select({ offering_id: offering_gyms.offering_id, id: gyms.id, name: gyms.name })
+      .from(offering_gyms)
+      .innerJoin(gyms, eq(gyms.id, offering_gyms.gym_id))
+      .where(t.where(offering_gyms, inArray(offering_gyms.offering_id, ids)))
+      .orderBy(asc(gyms.name)),
+    t.db
+      .select({ id: organisation_users.latest_offering_id, n: count() })
+      .from(organisation_users)
+      .where(holding(t, organisation_users.latest_offering_id, ids))
+      .groupBy(organisation_users.latest_offering_id),
+    t.db
+      .select(hourColumns)
+      .from(offering_hours)
+      .where(t.where(offering_hours, inArray(offering_hours.offering_id, ids)))
+      .orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
   ]);
   const members = new Map(memberRows.map((r) => [r.id, r.n]));
   return list.map((o) => {
@@ -86,7 +143,10 @@ export async function listOfferings(t: Tenant, status: "active" | "archived" | "
 
 /** The offering row, of this organisation, or 404 (another organisation's answers the same as none). */
 export async function findOffering(t: Tenant, id: number) {
-  const [row] = await t.db.select().from(offerings).where(t.where(offerings, eq(offerings.id, id)));
+  const [row] = await t.db
+    .select()
+    .from(offerings)
+    .where(t.where(offerings, eq(offerings.id, id)));
   if (!row) throw notFound("No such offering.");
   return row;
 }
@@ -94,7 +154,11 @@ export type OfferingRow = Awaited<ReturnType<typeof findOffering>>;
 
 /** The price row with its offering, of this organisation, or 404. */
 export async function findPrice(t: Tenant, id: number) {
-  const [row] = await t.db.select({ price: prices, offering: offerings }).from(prices).innerJoin(offerings, eq(offerings.id, prices.offering_id)).where(t.where(prices, eq(prices.id, id)));
+  const [row] = await t.db
+    .select({ price: prices, offering: offerings })
+    .from(prices)
+    .innerJoin(offerings, eq(offerings.id, prices.offering_id))
+    .where(t.where(prices, eq(prices.id, id)));
   if (!row) throw notFound("No such price.");
   return row;
 }
@@ -125,12 +189,17 @@ export async function uniqueMemberships(t: Tenant, offeringId: number, gymId: nu
 export async function offeringDetail(t: Tenant, id: number, ctx: EntityContext) {
   const o = await findOffering(t, id);
   const [hours, soldAt, priceList] = await Promise.all([
-    t.db.select(hourColumns).from(offering_hours).where(t.where(offering_hours, eq(offering_hours.offering_id, id))).orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
+    t.db
+      .select(hourColumns)
+      .from(offering_hours)
+      .where(t.where(offering_hours, eq(offering_hours.offering_id, id)))
+      .orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
     offeringGyms(t, o),
     pricesWhere(t, eq(prices.offering_id, id), ctx),
   ]);
   const gymsWithCounts = [];
-  for (const g of soldAt) gymsWithCounts.push({ id: g.id, name: g.name, uuid: g.uuid, archived: g.archived, unique_memberships: await uniqueMemberships(t, id, g.id) });
+  for (const g of soldAt)
+    gymsWithCounts.push({ id: g.id, name: g.name, uuid: g.uuid, archived: g.archived, unique_memberships: await uniqueMemberships(t, id, g.id) });
   return {
     ...offeringFields(o),
     hours: hours.map(({ offering_id: _o, ...h }) => hourView(h)),

@@ -23,15 +23,18 @@ export function mePayload(u: CurrentUser) {
     profile_picture: r.profile_picture,
     payment_types: types,
     default_payment_type: types.find((t) => t.id === u.defaultPaymentTypeId) ?? null,
-    // Filled in by the sign-up flow's issue (chosen offering, price, start and billing dates).
-    start_date: null as string | null,
+    /** The day a member joining was quoted to start at the desk (a walk-in), until they confirm. */
+    start_date: u.signup.startOn,
+    /** Always null: a member joining chooses no billing day of their own; the first full charge follows the start. */
     billing_date: null as string | null,
-    offering: null as { id: number; name: string } | null,
+    /** The offering of the price a member joining came for. */
+    offering: u.signup.offering,
     /** The price a member joining online came for (a link's), until they confirm. */
     price_id: u.signup.priceId,
     /** A member's sign-up is finished: their membership stands (SPEC §2: welcome-to-gym comes first). */
     membership_confirmed: u.signup.confirmed,
-    general_card_surcharge_text: null as string | null,
+    /** What the current gym tells members about its card surcharge. */
+    general_card_surcharge_text: u.gym?.general_card_surcharge_text ?? null,
     should_onboard: r.should_onboard,
     invited_at: r.invited_at,
   };

@@ -2,7 +2,17 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
-import { member_imports, offering_gyms, offerings, organisation_users, payment_adjustments, payments, prices, subscriptions, users } from "../../server/core/db/schema";
+import {
+  member_imports,
+  offering_gyms,
+  offerings,
+  organisation_users,
+  payment_adjustments,
+  payments,
+  prices,
+  subscriptions,
+  users,
+} from "../../server/core/db/schema";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser, makeVisit } from "../../server/seed/factories";
 import { browser, setup, signedIn, testConfig } from "./harness";
@@ -35,10 +45,7 @@ async function offering(orgId: number, name: string, values: Partial<typeof offe
     .values({ organisation_id: orgId, name, type: "24_7", ...values })
     .returning();
   for (const gymId of gymIds) await env.db.insert(offering_gyms).values({ organisation_id: orgId, offering_id: o.id, gym_id: gymId });
-  const [p] = await env.db
-    .insert(prices)
-    .values({ organisation_id: orgId, offering_id: o.id, amount: 2500, billing_frequency: "weekly" })
-    .returning();
+  const [p] = await env.db.insert(prices).values({ organisation_id: orgId, offering_id: o.id, amount: 2500, billing_frequency: "weekly" }).returning();
   ids[name] = o.id;
   return p.id;
 }
@@ -49,7 +56,13 @@ async function pay(orgId: number, gymId: number, userId: number, amount: number,
 }
 
 /** Money given back on a payment (issue 28): it comes off revenue on the Auckland day it settled. */
-async function giveBack(p: typeof payments.$inferSelect, kind: "refund" | "chargeback", status: "succeeded" | "pending" | "failed" | "lost" | "open", amount: number, settled_at: Date | null) {
+async function giveBack(
+  p: typeof payments.$inferSelect,
+  kind: "refund" | "chargeback",
+  status: "succeeded" | "pending" | "failed" | "lost" | "open",
+  amount: number,
+  settled_at: Date | null,
+) {
   await env.db.insert(payment_adjustments).values({
     organisation_id: p.organisation_id,
     gym_id: p.gym_id,
@@ -189,20 +202,20 @@ describe("GET /api/active-users", () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/active-users");
     expect(res.status).toBe(200);
     // active: all 12 · paused from 8 Apr · cancelled 4 Mar · grace period from 18 Feb · returning from Mon 30 Mar (NZDT).
-    expect(res.json.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]));
+    expect(res.json.data.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]));
   });
 
   it("measures the current week now and follows the gym switcher", async () => {
     const res = await (await signIn("south@example.com")).call("GET", "/api/active-users");
     // South2 joined on Tuesday 14 April, so counts only in the current week.
-    expect(res.json.data).toEqual(series([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]));
+    expect(res.json.data.data).toEqual(series([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]));
   });
 
   it("takes the number of weeks from 1 to 52", async () => {
     const north = await signIn("north@example.com");
-    expect((await north.call("GET", "/api/active-users?weeks=1")).json.data).toEqual([{ week_start: "2026-04-13", active: 3 }]);
-    expect((await north.call("GET", "/api/active-users?weeks=3")).json.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]).slice(-3));
-    const year = (await north.call("GET", "/api/active-users?weeks=52")).json.data;
+    expect((await north.call("GET", "/api/active-users?weeks=1")).json.data.data).toEqual([{ week_start: "2026-04-13", active: 3 }]);
+    expect((await north.call("GET", "/api/active-users?weeks=3")).json.data.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]).slice(-3));
+    const year = (await north.call("GET", "/api/active-users?weeks=52")).json.data.data;
     expect(year).toHaveLength(52);
     expect(year[0]).toEqual({ week_start: "2025-04-21", active: 0 });
     for (const bad of ["0", "abc", "53", "2.5", ""]) {
@@ -214,7 +227,7 @@ describe("GET /api/active-users", () => {
 
   it("keeps other organisations out", async () => {
     const res = await (await signIn("beta-admin@example.com")).call("GET", "/api/active-users?weeks=2", undefined, { "x-organisation-id": "1" });
-    expect(res.json.data).toEqual([
+    expect(res.json.data.data).toEqual([
       { week_start: "2026-04-06", active: 4 },
       { week_start: "2026-04-13", active: 4 },
     ]);
@@ -232,18 +245,28 @@ describe("GET /api/active-users: finished weeks", () => {
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma1@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
     let clock = NOW;
     const timed = createApi({ db: env.db, mailer: outboxMailer(env.db), config: testConfig({ DASHBOARD_CACHE_SECONDS: "0" }), now: () => clock });
-    const weeks = async () => (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data;
-    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 1 }]);
+    const weeks = async () =>
+      (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data.data;
+    expect(await weeks()).toEqual([
+      { week_start: "2026-04-06", active: 1 },
+      { week_start: "2026-04-13", active: 1 },
+    ]);
 
     // History rewritten behind the API's back (the API never back-dates): the finished week is kept as it was.
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma2@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
-    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 2 }]);
+    expect(await weeks()).toEqual([
+      { week_start: "2026-04-06", active: 1 },
+      { week_start: "2026-04-13", active: 2 },
+    ]);
 
     // An import brings a removed member back, erasing their removal date: once it has written, the weeks are read afresh.
     const gone = await member(gamma.id, gym.id, "gamma3@example.com", { deleted_at: at("2026-02-01T00:00:00Z") });
     await subscribe(gamma.id, gym.id, gone, price, { created_at: at("2026-01-10T00:00:00Z") });
     await env.db.update(organisation_users).set({ deleted_at: null }).where(eq(organisation_users.user_id, gone));
-    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 3 }]);
+    expect(await weeks()).toEqual([
+      { week_start: "2026-04-06", active: 1 },
+      { week_start: "2026-04-13", active: 3 },
+    ]);
     await env.db.insert(member_imports).values({
       organisation_id: gamma.id,
       gym_id: gym.id,
@@ -256,11 +279,17 @@ describe("GET /api/active-users: finished weeks", () => {
       date_order: "dmy",
       status: "done",
     });
-    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 3 }, { week_start: "2026-04-13", active: 3 }]);
+    expect(await weeks()).toEqual([
+      { week_start: "2026-04-06", active: 3 },
+      { week_start: "2026-04-13", active: 3 },
+    ]);
 
     // A week later the week of 6 April has rolled out, and the week of 13 April is read afresh as finished.
     clock = new Date(NOW.getTime() + 7 * 24 * 3600 * 1000);
-    expect(await weeks()).toEqual([{ week_start: "2026-04-13", active: 3 }, { week_start: "2026-04-20", active: 3 }]);
+    expect(await weeks()).toEqual([
+      { week_start: "2026-04-13", active: 3 },
+      { week_start: "2026-04-20", active: 3 },
+    ]);
   });
 });
 
@@ -308,7 +337,7 @@ describe("GET /api/cost-and-visit-breakdown", () => {
   it("gives collected revenue (net of refunds and chargebacks, with what they gave back), successful visits and cost per visit for six Auckland months", async () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/cost-and-visit-breakdown");
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual([
+    expect(res.json.data.data).toEqual([
       { month: "2025-11", revenue: 2500, returned: 0, visits: 0, cost_per_visit: null },
       { month: "2025-12", revenue: 0, returned: 0, visits: 0, cost_per_visit: null },
       { month: "2026-01", revenue: 0, returned: 0, visits: 0, cost_per_visit: null },
@@ -326,10 +355,10 @@ describe("GET /api/cost-and-visit-breakdown", () => {
   });
 
   it("follows the current gym and keeps other organisations out", async () => {
-    const south = (await (await signIn("south@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data;
+    const south = (await (await signIn("south@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data.data;
     expect(south.at(-1)).toEqual({ month: "2026-04", revenue: 9900, returned: 0, visits: 1, cost_per_visit: 9900 });
     expect(south.slice(0, 5).every((m: { revenue: number; visits: number }) => m.revenue === 0 && m.visits === 0)).toBe(true);
-    const beta = (await (await signIn("beta-admin@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data;
+    const beta = (await (await signIn("beta-admin@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data.data;
     expect(beta.at(-1)).toEqual({ month: "2026-04", revenue: 400_000, returned: 0, visits: 4, cost_per_visit: 100_000 });
   });
 });
@@ -342,9 +371,9 @@ describe("GET /api/dashboard", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual({
       stats: await one("/api/stats"),
-      active_users: await one("/api/active-users?weeks=3"),
+      active_users: (await one("/api/active-users?weeks=3")).data,
       breakdown: await one("/api/user-breakdown"),
-      costs: await one("/api/cost-and-visit-breakdown"),
+      costs: (await one("/api/cost-and-visit-breakdown")).data,
       // Open differences with the providers' records (decision 0042): none here.
       reconciliation_open: 0,
     });

@@ -60,8 +60,8 @@ describe("dates in a CSV export", () => {
       charged_back: 0,
     } as unknown as PaymentListRow;
     expect(paymentCsvRow(payment)[1]).toBe("2026-04-05 02:30");
-    expect(visitCsvRow({ id: 9, visited_at: "2026-09-29T21:52:00.000Z", successful: true, user: { id: 1, name: "Ana" }, gym: { id: 1, name: "North" } })[1]).toBe(
-      "2026-09-30 10:52",
-    );
+    expect(
+      visitCsvRow({ id: 9, visited_at: "2026-09-29T21:52:00.000Z", successful: true, user: { id: 1, name: "Ana" }, gym: { id: 1, name: "North" } })[1],
+    ).toBe("2026-09-30 10:52");
   });
 });

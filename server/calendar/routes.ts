@@ -37,13 +37,7 @@ export const calendarRoutes = new Hono<ApiEnv>()
   })
   /** PUT /api/appointments/{id} { starts_at, ends_at, notes? }: moved or resized. */
   .put("/appointments/:id{[0-9]+}", ...write, async (c) => {
-    const { before, after } = await changeAppointment(
-      c.var.tenant,
-      c.var.user!,
-      pathId(c, "No such appointment."),
-      await readBody(c, appointmentChange),
-      now(c),
-    );
+    const { before, after } = await changeAppointment(c.var.tenant, c.var.user!, pathId(c, "No such appointment."), await readBody(c, appointmentChange), now(c));
     if (before.starts_at.getTime() !== after.starts_at.getTime()) tellAppointment(c, "moved", after, `a${after.id}`, before.starts_at);
     return c.json({ data: after });
   })
@@ -56,12 +50,7 @@ export const calendarRoutes = new Hono<ApiEnv>()
   /** GET /api/recurring-schedules?trainer_id=&member_id=&ended=1: the live ones (ended too with ended=1), each with its next sessions. */
   .get("/recurring-schedules", ...read, async (c) => {
     const list = await listSeries(c.var.tenant, c.var.user!, readQuery(c, seriesQuery), localDay(now(c)));
-    const next = await nextSessions(
-      c.var.tenant,
-      c.var.user!,
-      list.map((s) => s.id),
-      now(c),
-    );
+    const next = await nextSessions(c.var.tenant, c.var.user!, list.map((s) => s.id), now(c));
     return c.json({ data: { data: list.map((s) => ({ ...s, next_sessions: next.get(s.id) ?? [] })) } });
   })
   /** POST /api/recurring-schedules { trainer_id, member_id, gym_id?, days: [1–7], start_time, end_time, starts_on, until? | count?, notes? } */
@@ -93,8 +82,7 @@ export const calendarRoutes = new Hono<ApiEnv>()
   .put("/recurring-schedules/:id{[0-9]+}/occurrences/:day", ...write, async (c) => {
     const day = dayOf(c);
     const moved = await moveOccurrence(c.var.tenant, c.var.user!, pathId(c, "No such recurring schedule."), day, await readBody(c, appointmentChange), now(c));
-    if (moved.was.getTime() !== moved.starts_at.getTime())
-      tellAppointment(c, "moved", { ...moved.series, starts_at: moved.starts_at }, `s${moved.series.id}-${day}`, moved.was);
+    if (moved.was.getTime() !== moved.starts_at.getTime()) tellAppointment(c, "moved", { ...moved.series, starts_at: moved.starts_at }, `s${moved.series.id}-${day}`, moved.was);
     return c.json({ data: { moved: true } });
   })
   /** DELETE /api/recurring-schedules/{id}/occurrences/{yyyy-mm-dd}: that one session cancelled. */
@@ -109,11 +97,6 @@ export const calendarRoutes = new Hono<ApiEnv>()
     const memberId = pathId(c, "No such member.");
     await assertMemberHere(c.var.tenant, memberId);
     const list = await listSeries(c.var.tenant, c.var.user!, { member_id: memberId }, localDay(now(c)));
-    const next = await nextSessions(
-      c.var.tenant,
-      c.var.user!,
-      list.map((s) => s.id),
-      now(c),
-    );
+    const next = await nextSessions(c.var.tenant, c.var.user!, list.map((s) => s.id), now(c));
     return c.json({ data: { data: list.map((s) => ({ ...s, next_sessions: (next.get(s.id) ?? []).slice(0, 3) })) } });
   });

@@ -63,13 +63,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     defaultPaymentTypeId: current?.default_payment_type_id ?? null,
     paymentTypes: current?.payment_types ?? [],
     unreadMessages: current?.unread_messages ?? 0,
-    signup: {
-      confirmed: current?.membership_confirmed ?? false,
-      priceId: current?.signup_price_id ?? null,
-      linkId: current?.signup_link_id ?? null,
-      startOn: current?.signup_start_on ?? null,
-      offering: current?.signup_offering ?? null,
-    },
+    signup: { confirmed: current?.membership_confirmed ?? false, priceId: current?.signup_price_id ?? null, linkId: current?.signup_link_id ?? null, startOn: current?.signup_start_on ?? null, offering: current?.signup_offering ?? null },
   };
 }
 

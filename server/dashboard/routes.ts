@@ -36,9 +36,7 @@ export const dashboardRoutes = new Hono<ApiEnv>()
       userBreakdown(summary),
       money ? costAndVisitBreakdown(t, now(c)) : null,
       // Differences with the providers for a person to look at (decision 0042): organisation admins only, as the page.
-      can(c.var.user!, "money.read", null)
-        ? t.db.$count(reconciliation_differences, t.where(reconciliation_differences, eq(reconciliation_differences.status, "open")))
-        : null,
+      can(c.var.user!, "money.read", null) ? t.db.$count(reconciliation_differences, t.where(reconciliation_differences, eq(reconciliation_differences.status, "open"))) : null,
     ]);
     return c.json({ data: { stats, active_users, breakdown, costs, reconciliation_open } });
   })

@@ -45,14 +45,7 @@ async function connected(t: Tenant) {
 export async function integrationView(t: Tenant, mode: string) {
   const found = await integrationOf(t);
   const doors = await t.db
-    .select({
-      id: access_control_doors.id,
-      name: access_control_doors.name,
-      door_id: access_control_doors.door_id,
-      tracks_visits: access_control_doors.tracks_visits,
-      gym_id: access_control_doors.gym_id,
-      place_id: access_control_places.place_id,
-    })
+    .select({ id: access_control_doors.id, name: access_control_doors.name, door_id: access_control_doors.door_id, tracks_visits: access_control_doors.tracks_visits, gym_id: access_control_doors.gym_id, place_id: access_control_places.place_id })
     .from(access_control_doors)
     .innerJoin(access_control_places, eq(access_control_places.id, access_control_doors.place_row_id))
     .where(t.where(access_control_doors))
@@ -63,13 +56,7 @@ export async function integrationView(t: Tenant, mode: string) {
     connected: Boolean(found),
     own_account: Boolean(found?.api_key),
     mode: found?.api_key ? "live" : mode,
-    doors: doors.map((d) => ({
-      id: d.id,
-      integration_type: "kisi" as const,
-      gym_id: d.gym_id,
-      place_id: d.place_id,
-      integration: { id: d.id, name: d.name, door_id: d.door_id, tracks_visits: d.tracks_visits },
-    })),
+    doors: doors.map((d) => ({ id: d.id, integration_type: "kisi" as const, gym_id: d.gym_id, place_id: d.place_id, integration: { id: d.id, name: d.name, door_id: d.door_id, tracks_visits: d.tracks_visits } })),
   };
 }
 
@@ -86,30 +73,20 @@ export async function connectDoorSystem(t: Tenant, fallback: DoorProvider, given
 
 /** POST …/access-control/integration { id, tracks_visits }: whether opening this door counts as a visit. */
 export async function setDoorTracksVisits(t: Tenant, doorId: number, tracks: boolean) {
-  const [door] = await t.db
-    .update(access_control_doors)
-    .set({ tracks_visits: tracks })
-    .where(t.where(access_control_doors, eq(access_control_doors.id, doorId)))
-    .returning();
+  const [door] = await t.db.update(access_control_doors).set({ tracks_visits: tracks }).where(t.where(access_control_doors, eq(access_control_doors.id, doorId))).returning();
   if (!door) throw notFound("No such door.");
   return door;
 }
 
 export async function doorGym(t: Tenant, doorId: number) {
-  const [door] = await t.db
-    .select({ gym_id: access_control_doors.gym_id })
-    .from(access_control_doors)
-    .where(t.where(access_control_doors, eq(access_control_doors.id, doorId)));
+  const [door] = await t.db.select({ gym_id: access_control_doors.gym_id }).from(access_control_doors).where(t.where(access_control_doors, eq(access_control_doors.id, doorId)));
   if (!door) throw notFound("No such door.");
   return door.gym_id;
 }
 
 /** The gym a door system's place is linked to, or null (not linked: the organisation's, for its admins only). */
 export async function placeGym(t: Tenant, placeId: string): Promise<number | null> {
-  const [place] = await t.db
-    .select({ gym_id: access_control_places.gym_id })
-    .from(access_control_places)
-    .where(t.where(access_control_places, eq(access_control_places.place_id, placeId)));
+  const [place] = await t.db.select({ gym_id: access_control_places.gym_id }).from(access_control_places).where(t.where(access_control_places, eq(access_control_places.place_id, placeId)));
   return place?.gym_id ?? null;
 }
 
@@ -132,20 +109,13 @@ export async function listPlaces(t: Tenant, doors: DoorProvider) {
 /** Our copy of a place's doors brought in step with the door system's locks (new ones added, gone ones dropped). */
 async function syncDoors(t: Tenant, doors: DoorProvider, place: typeof access_control_places.$inferSelect) {
   const locks = await askDoors(() => doors.locks(t.organisationId, place.place_id));
-  const held = await t.db
-    .select()
-    .from(access_control_doors)
-    .where(t.where(access_control_doors, eq(access_control_doors.place_row_id, place.id)));
+  const held = await t.db.select().from(access_control_doors).where(t.where(access_control_doors, eq(access_control_doors.place_row_id, place.id)));
   const gone = held.filter((d) => !locks.some((l) => l.id === d.door_id)).map((d) => d.id);
   if (gone.length) await t.db.delete(access_control_doors).where(t.where(access_control_doors, inArray(access_control_doors.id, gone)));
   for (const lock of locks) {
     const mine = held.find((d) => d.door_id === lock.id);
     if (mine) {
-      if (mine.name !== lock.name)
-        await t.db
-          .update(access_control_doors)
-          .set({ name: lock.name })
-          .where(t.where(access_control_doors, eq(access_control_doors.id, mine.id)));
+      if (mine.name !== lock.name) await t.db.update(access_control_doors).set({ name: lock.name }).where(t.where(access_control_doors, eq(access_control_doors.id, mine.id)));
     } else {
       await t.db.insert(access_control_doors).values(t.owned({ place_row_id: place.id, gym_id: place.gym_id, door_id: lock.id, name: lock.name }));
     }
@@ -165,10 +135,7 @@ export async function linkPlace(t: Tenant, doors: DoorProvider, gymId: number, p
   if (taken && taken.gym_id !== gymId) throw invalid({ place_id: [`${place.name} is linked to ${taken.gym} already`] });
   // A gym has one place: linking another replaces it (its doors go with it).
   await t.db.delete(access_control_places).where(t.where(access_control_places, eq(access_control_places.gym_id, gymId)));
-  const [row] = await t.db
-    .insert(access_control_places)
-    .values(t.owned({ gym_id: gymId, place_id: place.id, name: place.name }))
-    .returning();
+  const [row] = await t.db.insert(access_control_places).values(t.owned({ gym_id: gymId, place_id: place.id, name: place.name })).returning();
   await syncDoors(t, doors, row);
   return row;
 }
@@ -176,10 +143,7 @@ export async function linkPlace(t: Tenant, doors: DoorProvider, gymId: number, p
 /** GET …/places/{placeId}/doors: a linked place's doors, in step with the door system. */
 export async function placeDoors(t: Tenant, doors: DoorProvider, placeId: string) {
   await connected(t);
-  const [place] = await t.db
-    .select()
-    .from(access_control_places)
-    .where(t.where(access_control_places, eq(access_control_places.place_id, placeId)));
+  const [place] = await t.db.select().from(access_control_places).where(t.where(access_control_places, eq(access_control_places.place_id, placeId)));
   if (!place) {
     // A place not linked to a gym yet: its locks as the door system has them, none counting visits.
     const locks = await askDoors(() => doors.locks(t.organisationId, placeId));
@@ -188,13 +152,7 @@ export async function placeDoors(t: Tenant, doors: DoorProvider, placeId: string
   }
   await syncDoors(t, doors, place);
   const held = await t.db
-    .select({
-      id: access_control_doors.id,
-      name: access_control_doors.name,
-      door_id: access_control_doors.door_id,
-      tracks_visits: access_control_doors.tracks_visits,
-      gym_id: access_control_doors.gym_id,
-    })
+    .select({ id: access_control_doors.id, name: access_control_doors.name, door_id: access_control_doors.door_id, tracks_visits: access_control_doors.tracks_visits, gym_id: access_control_doors.gym_id })
     .from(access_control_doors)
     .where(t.where(access_control_doors, eq(access_control_doors.place_row_id, place.id)))
     .orderBy(asc(access_control_doors.name));
@@ -203,18 +161,10 @@ export async function placeDoors(t: Tenant, doors: DoorProvider, placeId: string
 
 /** The gym's place and doors, for its pages. */
 export async function gymDoors(t: Tenant, gymId: number) {
-  const [place] = await t.db
-    .select()
-    .from(access_control_places)
-    .where(t.where(access_control_places, eq(access_control_places.gym_id, gymId)));
+  const [place] = await t.db.select().from(access_control_places).where(t.where(access_control_places, eq(access_control_places.gym_id, gymId)));
   if (!place) return { place: null, doors: [] };
   const doors = await t.db
-    .select({
-      id: access_control_doors.id,
-      name: access_control_doors.name,
-      door_id: access_control_doors.door_id,
-      tracks_visits: access_control_doors.tracks_visits,
-    })
+    .select({ id: access_control_doors.id, name: access_control_doors.name, door_id: access_control_doors.door_id, tracks_visits: access_control_doors.tracks_visits })
     .from(access_control_doors)
     .where(t.where(access_control_doors, and(eq(access_control_doors.place_row_id, place.id))))
     .orderBy(asc(access_control_doors.name));

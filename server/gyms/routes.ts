@@ -1,12 +1,5 @@
 import { Hono, type Context } from "hono";
-import {
-  credentialsRequest,
-  destinationAccountRequest,
-  gymDetailsRequest,
-  newGymRequest,
-  tracksVisitsRequest,
-  type CredentialService,
-} from "../../domain/schemas/gyms";
+import { credentialsRequest, destinationAccountRequest, gymDetailsRequest, newGymRequest, tracksVisitsRequest, type CredentialService } from "../../domain/schemas/gyms";
 import { archiveGym, openGym, restoreGym } from "./open";
 import { gymJoinLinks } from "./join-links";
 import { signupUrl } from "../core/config";
@@ -36,9 +29,7 @@ const exchangeBody = z.object({
 /** POST /api/gyms/{id}/{service}/redirect → { url }: the provider's page where the gym's admin connects its account. */
 const redirectTo = (service: ConnectService) => async (c: Context<ApiEnv>) => {
   const id = await gymOf(c);
-  return c.json({
-    data: await startConnection(c.var.tenant, providersOf(c), c.var.user!, id, service, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c)),
-  });
+  return c.json({ data: await startConnection(c.var.tenant, providersOf(c), c.var.user!, id, service, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c)) });
 };
 
 /** POST /api/{service}/exchange { code, state } → the gym, now with its account (the callback page posts this). */
@@ -117,8 +108,7 @@ export const gymRoutes = new Hono<ApiEnv>()
     if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
       throw new ApiError(415, "Send the logo as multipart/form-data, with collection=logo and the file in a field named file.", "unsupported_media_type");
     }
-    if (Number(c.req.header("content-length") ?? 0) > IMAGE_BODY_LIMIT)
-      throw new ApiError(413, "The logo is larger than 10 MB.", "payload_too_large", { file: ["The logo is larger than 10 MB"] });
+    if (Number(c.req.header("content-length") ?? 0) > IMAGE_BODY_LIMIT) throw new ApiError(413, "The logo is larger than 10 MB.", "payload_too_large", { file: ["The logo is larger than 10 MB"] });
     const form = await readForm(c);
     const g = await gymDetail(c.var.tenant, id, viewerOf(c));
     await storeLogo(c.var.tenant, id, g.uuid, form.collection, form.file);

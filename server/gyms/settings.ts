@@ -18,6 +18,7 @@ import { gymCredential } from "../core/providers/gym-accounts";
 
 type GymRow = typeof gyms.$inferSelect;
 
+
 const credentialState = (g: GymRow) =>
   Object.fromEntries(
     (Object.keys(GYM_CREDENTIALS) as CredentialService[]).map((service) => [
@@ -30,17 +31,11 @@ const credentialState = (g: GymRow) =>
 async function counts(t: Tenant, ids: number[]) {
   if (!ids.length) return { staff: new Map<number, number>(), members: new Map<number, number>() };
   const [staff, members] = await Promise.all([
-    t.db
-      .select({ id: gym_users.gym_id, n: count() })
-      .from(gym_users)
-      .where(t.where(gym_users, inArray(gym_users.gym_id, ids)))
-      .groupBy(gym_users.gym_id),
+    t.db.select({ id: gym_users.gym_id, n: count() }).from(gym_users).where(t.where(gym_users, inArray(gym_users.gym_id, ids))).groupBy(gym_users.gym_id),
     t.db
       .select({ id: organisation_users.home_gym_id, n: count() })
       .from(organisation_users)
-      .where(
-        t.where(organisation_users, eq(organisation_users.role, "member"), isNull(organisation_users.deleted_at), inArray(organisation_users.home_gym_id, ids)),
-      )
+      .where(t.where(organisation_users, eq(organisation_users.role, "member"), isNull(organisation_users.deleted_at), inArray(organisation_users.home_gym_id, ids)))
       .groupBy(organisation_users.home_gym_id),
   ]);
   return { staff: new Map(staff.map((r) => [r.id, r.n])), members: new Map(members.map((r) => [r.id!, r.n])) };
@@ -143,10 +138,7 @@ export async function updateGymDetails(t: Tenant, id: number, input: GymDetailsI
 
 export async function setTracksVisits(t: Tenant, id: number, on: boolean) {
   await findGym(t, id);
-  await t.db
-    .update(gyms)
-    .set({ tracks_visits: on, updated_at: new Date() })
-    .where(t.where(gyms, eq(gyms.id, id)));
+  await t.db.update(gyms).set({ tracks_visits: on, updated_at: new Date() }).where(t.where(gyms, eq(gyms.id, id)));
 }
 
 /**
@@ -155,11 +147,7 @@ export async function setTracksVisits(t: Tenant, id: number, on: boolean) {
  */
 export async function saveDestinationAccount(t: Tenant, gymId: number, accountId: number, input: DestinationAccountInput) {
   await findGym(t, gymId);
-  const [current] = await t.db
-    .select()
-    .from(destination_accounts)
-    .where(t.where(destination_accounts, eq(destination_accounts.gym_id, gymId)))
-    .limit(1);
+  const [current] = await t.db.select().from(destination_accounts).where(t.where(destination_accounts, eq(destination_accounts.gym_id, gymId))).limit(1);
   if (current && current.id !== accountId) throw notFound("No such bank account at this gym.");
   if (!current) {
     if (!input.bank_account_number) {
@@ -175,22 +163,14 @@ export async function saveDestinationAccount(t: Tenant, gymId: number, accountId
 }
 
 /** PUT …/{service}-config: each field given is sealed and stored; empty ones keep theirs; `clear` removes the service's. */
-export async function saveCredentials(
-  t: Tenant,
-  gymId: number,
-  service: CredentialService,
-  input: { clear: boolean; values: Record<string, string | undefined> },
-) {
+export async function saveCredentials(t: Tenant, gymId: number, service: CredentialService, input: { clear: boolean; values: Record<string, string | undefined> }) {
   const g = await findGym(t, gymId);
   const kept = { ...(g.integrations[service] ?? {}) };
   if (input.clear) for (const k of Object.keys(kept)) delete kept[k];
   for (const [k, v] of Object.entries(input.values)) if (v) kept[k] = sealSecret(v);
   const integrations = { ...g.integrations, [service]: kept };
   if (!Object.keys(kept).length) delete integrations[service];
-  await t.db
-    .update(gyms)
-    .set({ integrations, updated_at: new Date() })
-    .where(t.where(gyms, eq(gyms.id, gymId)));
+  await t.db.update(gyms).set({ integrations, updated_at: new Date() }).where(t.where(gyms, eq(gyms.id, gymId)));
 }
 
 export { findGym };

@@ -70,9 +70,7 @@ export async function statusCard(t: Tenant, subscriptionId: number | null, at: D
     cooling_period_ends_at: iso(s.cooling_period_ends_at),
     term_ends_at: iso(s.term_ends_at),
     pif_ends_at: iso(s.pif_ends_at),
-    scheduled_cancellation: s.cancel_at
-      ? { access_until: iso(s.cancel_at), requested_at: s.cancel_request?.requested_at ?? null, reasons: s.cancel_request?.reasons ?? [] }
-      : null,
+    scheduled_cancellation: s.cancel_at ? { access_until: iso(s.cancel_at), requested_at: s.cancel_request?.requested_at ?? null, reasons: s.cancel_request?.reasons ?? [] } : null,
     scheduled_price_change: change ? { to_price: await priceSummary(t, change.to_price_id), takes_effect_at: iso(change.takes_effect_at) } : null,
   };
 }

@@ -24,27 +24,12 @@ export async function memberPayments(t: Tenant, userId: number, page: number, ma
   ]);
   // Refunds and chargebacks of the page's payments only (issue 28): what each gave back, and what may still be.
   const adjustments = rows.length
-    ? await t.db
-        .select()
-        .from(payment_adjustments)
-        .where(
-          t.where(
-            payment_adjustments,
-            inArray(
-              payment_adjustments.payment_id,
-              rows.map((p) => p.id),
-            ),
-          ),
-        )
-        .orderBy(asc(payment_adjustments.id))
+    ? await t.db.select().from(payment_adjustments).where(t.where(payment_adjustments, inArray(payment_adjustments.payment_id, rows.map((p) => p.id)))).orderBy(asc(payment_adjustments.id))
     : [];
   return {
     data: rows.map((p) => ({
       id: p.id,
-      ...adjustmentsView(
-        p.amount + p.surcharge,
-        adjustments.filter((a) => a.payment_id === p.id),
-      ),
+      ...adjustmentsView(p.amount + p.surcharge, adjustments.filter((a) => a.payment_id === p.id)),
       can_refund: p.status === "sent" && mayRefund(p.gym_id),
       amount: p.amount,
       surcharge: p.surcharge,
@@ -124,9 +109,7 @@ export async function priceChangeHistory(t: Tenant, userId: number) {
   return rows.map((r) => ({
     id: r.change.id,
     subscription_id: r.change.subscription_id,
-    from: r.change.from_price_id
-      ? { price_id: r.change.from_price_id, offering: r.from_offering, billing_frequency: r.from_frequency, amount: r.change.from_amount }
-      : null,
+    from: r.change.from_price_id ? { price_id: r.change.from_price_id, offering: r.from_offering, billing_frequency: r.from_frequency, amount: r.change.from_amount } : null,
     to: { price_id: r.change.to_price_id, offering: r.to_offering, billing_frequency: r.to_frequency, amount: r.change.to_amount },
     status: r.change.cancelled_at ? "called_off" : r.change.applied_at ? "applied" : "scheduled",
     takes_effect_at: iso(r.change.takes_effect_at),

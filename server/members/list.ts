@@ -140,11 +140,7 @@ function toRow(r: MemberRowRaw, at: Date): MemberListRow {
             price_id: r.price_id,
             amount: r.force_price_amount ?? r.amount!,
             billing_frequency: r.billing_frequency as BillingFrequency,
-            term: termShorthand({
-              billing_frequency: r.billing_frequency as BillingFrequency,
-              term_amount: r.term_amount,
-              term_unit: r.term_unit as TermUnit | null,
-            }),
+            term: termShorthand({ billing_frequency: r.billing_frequency as BillingFrequency, term_amount: r.term_amount, term_unit: r.term_unit as TermUnit | null }),
           }
         : null,
     status: state ? { state, label: statusLabel(r, at), colour: statusColour(r, at) } : null,
@@ -179,17 +175,10 @@ export async function listMembers(t: Tenant, f: MemberFilters, page: number, ctx
     rowsQuery(t, { ...f, q: undefined, status: undefined, price: undefined, offering: undefined, tag: undefined, gymId: null }, at)
       .innerJoin(ids, eq(ids.page_user_id, organisation_users.user_id))
       .orderBy(...keys),
-    t.db
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(organisation_users)
-      .where(memberWhere(t, f, at)),
+    t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(memberWhere(t, f, at)),
   ]);
   // Each row is SPEC's Member (server/entities/member.ts) with the list's own columns beside it.
-  const entities = await memberEntities(
-    t,
-    rows.map((r) => r.id),
-    ctx,
-  );
+  const entities = await memberEntities(t, rows.map((r) => r.id), ctx);
   return {
     data: rows.map((r) => ({ ...entities.get(r.id)!, ...toRow(r, at) })),
     meta: { page, per_page: MEMBERS_PER_PAGE, total, pages: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)), sort: f.sort, dir },
@@ -211,22 +200,21 @@ export async function* eachMember(t: Tenant, f: MemberFilters, at: Date, batch =
     // Each batch in a short transaction of its own (the stream outlives the request's).
     const rows: (MemberRowRaw & { k0: string })[] = await t.again((t) =>
       t.db
-        .select({ ...selection, k0: sql<string>`(${keys[0]})::text`.as("k0") })
-        .from(organisation_users)
-        .innerJoin(users, eq(users.id, organisation_users.user_id))
-        .leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
-        .leftJoin(prices, eq(prices.id, subscriptions.price_id))
-        .leftJoin(offerings, eq(offerings.id, prices.offering_id))
-        .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
-        .where(
-          and(
-            memberWhere(t, f, at),
-            after ? sql`(${keys[0]}, ${keys[1]}) ${sql.raw(dir === "asc" ? ">" : "<")} (${after[0]}::${keyType}, ${after[1]}::int)` : undefined,
-          ),
-        )
-        .orderBy(...ordered(keys, dir))
-        .limit(batch),
-    );
+      .select({ ...selection, k0: sql<string>`(${keys[0]})::text`.as("k0") })
+      .from(organisation_users)
+      .innerJoin(users, eq(users.id, organisation_users.user_id))
+      .leftJoin(subscriptions, eq(subscriptions.id, organisation_users.latest_subscription_id))
+      .leftJoin(prices, eq(prices.id, subscriptions.price_id))
+      .leftJoin(offerings, eq(offerings.id, prices.offering_id))
+      .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
+      .where(
+        and(
+          memberWhere(t, f, at),
+          after ? sql`(${keys[0]}, ${keys[1]}) ${sql.raw(dir === "asc" ? ">" : "<")} (${after[0]}::${keyType}, ${after[1]}::int)` : undefined,
+        ),
+      )
+      .orderBy(...ordered(keys, dir))
+      .limit(batch));
     if (rows.length === 0) return;
     yield rows.map((r) => toRow(r, at));
     if (rows.length < batch) return;

@@ -13,21 +13,10 @@ import { linkView } from "../entities/price";
 
 type Gym = { name: string; uuid: string };
 
-export async function createPriceLink(
-  t: Tenant,
-  price: { id: number; private: boolean; archived_at: Date | null },
-  o: { archived_at: Date | null },
-  at: Gym[],
-  ageBypass: boolean,
-  userId: number,
-  base: string,
-) {
+export async function createPriceLink(t: Tenant, price: { id: number; private: boolean; archived_at: Date | null }, o: { archived_at: Date | null }, at: Gym[], ageBypass: boolean, userId: number, base: string) {
   if (!price.private) throw invalid({ price: ["Only a private price has links: a public one is on sale to everyone already."] });
   if (price.archived_at || o.archived_at) throw invalid({ price: ["This price is archived, so nobody can join on it. Restore it first."] });
-  const [row] = await t.db
-    .insert(private_price_links)
-    .values(t.owned({ price_id: price.id, age_bypass: ageBypass, created_by: userId }))
-    .returning();
+  const [row] = await t.db.insert(private_price_links).values(t.owned({ price_id: price.id, age_bypass: ageBypass, created_by: userId })).returning();
   return linkView(row, at, base);
 }
 
@@ -36,10 +25,7 @@ async function organisationGyms(t: Tenant) {
 }
 
 export async function createAgeBypassLink(t: Tenant, userId: number, base: string) {
-  const [row] = await t.db
-    .insert(private_price_links)
-    .values(t.owned({ price_id: null, age_bypass: true, created_by: userId }))
-    .returning();
+  const [row] = await t.db.insert(private_price_links).values(t.owned({ price_id: null, age_bypass: true, created_by: userId })).returning();
   return linkView(row, await organisationGyms(t), base);
 }
 

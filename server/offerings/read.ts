@@ -1,16 +1,6 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { OfferingType } from "../../domain/offering";
-import {
-  bulk_price_changes,
-  gyms,
-  offering_gyms,
-  offering_hours,
-  offerings,
-  organisation_users,
-  price_changes,
-  prices,
-  subscriptions,
-} from "../core/db/schema";
+import { bulk_price_changes, gyms, offering_gyms, offering_hours, offerings, organisation_users, price_changes, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { rowsOf } from "../core/db/values";
 import { notFound } from "../core/errors";
@@ -26,45 +16,21 @@ import { holding, priceEntities } from "../entities/price";
 /** Whether any membership, past or present, or any price change names the price: then it can only be archived (SPEC §4). */
 export async function priceHasHistory(t: Tenant, priceIds: number[]): Promise<boolean> {
   if (!priceIds.length) return false;
-  const ids = sql`array[${sql.join(
-    priceIds.map((i) => sql`${i}`),
-    sql`, `,
-  )}]::int[]`;
-  const [row] = rowsOf<{ used: boolean }>(
-    await t.db.execute(sql`select (
-      exists (select 1 from ${subscriptions} where ${subscriptions.organisation_id} = ${t.organisationId} and (${inArray(
-      subscriptions.price_id,
-      priceIds,
-    )} or ${inArray(subscriptions.transition_to_price_id, priceIds)}))
-      or exists (select 1 from ${price_changes} where ${price_changes.organisation_id} = ${t.organisationId} and (${inArray(
-      price_changes.from_price_id,
-      priceIds,
-    )} or ${inArray(price_changes.to_price_id, priceIds)}))
-      or exists (select 1 from ${bulk_price_changes} where ${bulk_price_changes.organisation_id} = ${t.organisationId} and (${inArray(
-      bulk_price_changes.to_price_id,
-      priceIds,
-    )} or ${bulk_price_changes.from_price_ids} && ${ids}))
-    ) as used`),
-  );
+  const ids = sql`array[${sql.join(priceIds.map((i) => sql`${i}`), sql`, `)}]::int[]`;
+  const [row] = rowsOf<{ used: boolean }>(await t.db.execute(sql`select (
+      exists (select 1 from ${subscriptions} where ${subscriptions.organisation_id} = ${t.organisationId} and (${inArray(subscriptions.price_id, priceIds)} or ${inArray(subscriptions.transition_to_price_id, priceIds)}))
+      or exists (select 1 from ${price_changes} where ${price_changes.organisation_id} = ${t.organisationId} and (${inArray(price_changes.from_price_id, priceIds)} or ${inArray(price_changes.to_price_id, priceIds)}))
+      or exists (select 1 from ${bulk_price_changes} where ${bulk_price_changes.organisation_id} = ${t.organisationId} and (${inArray(bulk_price_changes.to_price_id, priceIds)} or ${bulk_price_changes.from_price_ids} && ${ids}))
+    ) as used`));
   return Boolean(row?.used);
 }
 
 /** Prices shortest frequency first, PIF last, then by term and amount: the order every list shows them in. */
-const priceOrder = [
-  sql`${prices.archived_at} is not null`,
-  sql`array_position(array['daily','weekly','fortnightly','monthly','bi_monthly','quarterly','twice_yearly','yearly','one_off'], ${prices.billing_frequency})`,
-  asc(prices.term_amount),
-  asc(prices.amount),
-  asc(prices.id),
-];
+const priceOrder = [sql`${prices.archived_at} is not null`, sql`array_position(array['daily','weekly','fortnightly','monthly','bi_monthly','quarterly','twice_yearly','yearly','one_off'], ${prices.billing_frequency})`, asc(prices.term_amount), asc(prices.amount), asc(prices.id)];
 
 /** SPEC's Price for each price matching `where`, in the lists' order. */
 async function pricesWhere(t: Tenant, where: SQL | undefined, ctx: EntityContext) {
-  const rows = await t.db
-    .select()
-    .from(prices)
-    .where(t.where(prices, where))
-    .orderBy(...priceOrder);
+  const rows = await t.db.select().from(prices).where(t.where(prices, where)).orderBy(...priceOrder);
   const built = await priceEntities(t, rows, ctx);
   return rows.map((p) => built.get(p.id)!);
 }
@@ -143,10 +109,7 @@ export async function listOfferings(t: Tenant, status: "active" | "archived" | "
 
 /** The offering row, of this organisation, or 404 (another organisation's answers the same as none). */
 export async function findOffering(t: Tenant, id: number) {
-  const [row] = await t.db
-    .select()
-    .from(offerings)
-    .where(t.where(offerings, eq(offerings.id, id)));
+  const [row] = await t.db.select().from(offerings).where(t.where(offerings, eq(offerings.id, id)));
   if (!row) throw notFound("No such offering.");
   return row;
 }
@@ -154,11 +117,7 @@ export type OfferingRow = Awaited<ReturnType<typeof findOffering>>;
 
 /** The price row with its offering, of this organisation, or 404. */
 export async function findPrice(t: Tenant, id: number) {
-  const [row] = await t.db
-    .select({ price: prices, offering: offerings })
-    .from(prices)
-    .innerJoin(offerings, eq(offerings.id, prices.offering_id))
-    .where(t.where(prices, eq(prices.id, id)));
+  const [row] = await t.db.select({ price: prices, offering: offerings }).from(prices).innerJoin(offerings, eq(offerings.id, prices.offering_id)).where(t.where(prices, eq(prices.id, id)));
   if (!row) throw notFound("No such price.");
   return row;
 }

@@ -38,9 +38,7 @@ async function offeringAnswer(c: Context<ApiEnv>, id: number) {
       join_urls:
         p.private || p.archived_at || detail.archived_at
           ? []
-          : detail.gyms
-              .filter((g) => !g.archived && (p.gym_id === null || p.gym_id === g.id))
-              .map((g) => ({ gym: g.name, url: signupAddress(signupUrl(c.var.deps.config), g.uuid, { price: p.id }) })),
+          : detail.gyms.filter((g) => !g.archived && (p.gym_id === null || p.gym_id === g.id)).map((g) => ({ gym: g.name, url: signupAddress(signupUrl(c.var.deps.config), g.uuid, { price: p.id }) })),
     })),
     may: { change: offering, hours: offering && (org || !detail.hours_mandated), prices: offering && (org || !detail.prices_mandated), mandate: org },
   };
@@ -109,10 +107,7 @@ export const offeringRoutes = new Hono<ApiEnv>()
   .get("/gyms/:gymId{[0-9]+}/offerings", ...read, async (c) => {
     const gymId = pathId(c, "No such gym.", "gymId");
     const t = c.var.tenant;
-    const [gym] = await t.db
-      .select({ id: gyms.id })
-      .from(gyms)
-      .where(t.where(gyms, eq(gyms.id, gymId)));
+    const [gym] = await t.db.select({ id: gyms.id }).from(gyms).where(t.where(gyms, eq(gyms.id, gymId)));
     if (!gym) throw notFound("No such gym.");
     const list = await listOfferings(t, "active", entityContext(c));
     return c.json({ data: { data: list.filter((o) => o.all_gyms_access || o.gyms.some((g) => g.id === gymId)) } });

@@ -18,21 +18,13 @@ import { assertMayChangeOffering, assertOfferingsOn, assertTypeAllowed, frequenc
 async function ownGyms(t: Tenant, ids: number[]) {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const found = await t.db
-    .select({ id: gyms.id })
-    .from(gyms)
-    .where(t.where(gyms, inArray(gyms.id, unique)));
+  const found = await t.db.select({ id: gyms.id }).from(gyms).where(t.where(gyms, inArray(gyms.id, unique)));
   if (found.length !== unique.length) throw invalid({ gyms: ["Choose gyms from the list"] });
   return unique;
 }
 
 const offeringGymIds = async (t: Tenant, offeringId: number) =>
-  (
-    await t.db
-      .select({ id: offering_gyms.gym_id })
-      .from(offering_gyms)
-      .where(t.where(offering_gyms, eq(offering_gyms.offering_id, offeringId)))
-  ).map((g) => g.id);
+  (await t.db.select({ id: offering_gyms.gym_id }).from(offering_gyms).where(t.where(offering_gyms, eq(offering_gyms.offering_id, offeringId)))).map((g) => g.id);
 
 /** Mandate flags are the organisation's: a gym admin's offering keeps what it had (none, for a new one). */
 function flagsFor(user: CurrentUser, input: OfferingInput, current?: OfferingRow) {
@@ -79,14 +71,7 @@ export async function updateOffering(t: Tenant, user: CurrentUser, id: number, i
   if (input.prices.length) assertMayChangeOffering(user, { ...current, gymIds: currentGyms }, "prices");
   const [o] = await t.db
     .update(offerings)
-    .set({
-      name: input.name,
-      description: input.description ?? null,
-      type: input.type,
-      all_gyms_access: input.all_gyms_access,
-      ...flags,
-      updated_at: new Date(),
-    })
+    .set({ name: input.name, description: input.description ?? null, type: input.type, all_gyms_access: input.all_gyms_access, ...flags, updated_at: new Date() })
     .where(t.where(offerings, eq(offerings.id, id)))
     .returning();
   await writeGymsAndHours(t, id, gymIds, hours, true);
@@ -95,10 +80,7 @@ export async function updateOffering(t: Tenant, user: CurrentUser, id: number, i
 }
 
 async function hoursChanged(t: Tenant, offeringId: number, hours: OfferingInput["hours"]) {
-  const now = await t.db
-    .select()
-    .from(offering_hours)
-    .where(t.where(offering_hours, eq(offering_hours.offering_id, offeringId)));
+  const now = await t.db.select().from(offering_hours).where(t.where(offering_hours, eq(offering_hours.offering_id, offeringId)));
   const key = (h: { day: number; open_at: string; close_at: string }) => `${h.day} ${h.open_at.slice(0, 5)} ${h.close_at.slice(0, 5)}`;
   return now.map(key).sort().join("|") !== hours.map(key).sort().join("|");
 }
@@ -109,20 +91,14 @@ async function writeGymsAndHours(t: Tenant, offeringId: number, gymIds: number[]
     await t.db.delete(offering_hours).where(t.where(offering_hours, eq(offering_hours.offering_id, offeringId)));
   }
   if (gymIds.length) await t.db.insert(offering_gyms).values(gymIds.map((gym_id) => t.owned({ offering_id: offeringId, gym_id })));
-  if (hours.length)
-    await t.db.insert(offering_hours).values(hours.map((h) => t.owned({ offering_id: offeringId, day: h.day, open_at: h.open_at, close_at: h.close_at })));
+  if (hours.length) await t.db.insert(offering_hours).values(hours.map((h) => t.owned({ offering_id: offeringId, day: h.day, open_at: h.open_at, close_at: h.close_at })));
 }
 
 /** The prices of an offering's form: each new one created, each existing one changed; errors keyed as the form names them. */
 async function writePrices(t: Tenant, o: OfferingRow, list: PriceInput[], terms: OrganisationTerms) {
   const errors: Record<string, string[]> = {};
   const existingIds = list.flatMap((p) => (p.id ? [p.id] : []));
-  const existing = existingIds.length
-    ? await t.db
-        .select()
-        .from(prices)
-        .where(t.where(prices, inArray(prices.id, existingIds), eq(prices.offering_id, o.id)))
-    : [];
+  const existing = existingIds.length ? await t.db.select().from(prices).where(t.where(prices, inArray(prices.id, existingIds), eq(prices.offering_id, o.id))) : [];
   const members = await membersOnPrices(t, existingIds);
   list.forEach((p, i) => {
     if (p.id && !existing.some((e) => e.id === p.id)) errors[`prices[${i}].id`] = ["This price is not one of this offering's."];
@@ -132,11 +108,7 @@ async function writePrices(t: Tenant, o: OfferingRow, list: PriceInput[], terms:
   if (Object.keys(errors).length) throw invalid(errors);
   for (const p of list) {
     const row = existing.find((e) => e.id === p.id);
-    if (row)
-      await t.db
-        .update(prices)
-        .set({ ...priceColumns(p), updated_at: new Date() })
-        .where(t.where(prices, eq(prices.id, row.id)));
+    if (row) await t.db.update(prices).set({ ...priceColumns(p), updated_at: new Date() }).where(t.where(prices, eq(prices.id, row.id)));
     else await t.db.insert(prices).values(t.owned({ offering_id: o.id, ...priceColumns(p) }));
   }
 }
@@ -158,13 +130,11 @@ const priceColumns = (p: PriceInput) => ({
 function priceChangeErrors(terms: OrganisationTerms, p: PriceInput, row: typeof prices.$inferSelect | undefined, members: number, prefix = "") {
   const errors: Record<string, string[]> = {};
   const archived = Boolean(row?.archived_at);
-  if (!archived && (!row || row.billing_frequency !== p.billing_frequency))
-    Object.assign(errors, frequencyError(terms, p.billing_frequency as BillingFrequency, `${prefix}billing_frequency`));
+  if (!archived && (!row || row.billing_frequency !== p.billing_frequency)) Object.assign(errors, frequencyError(terms, p.billing_frequency as BillingFrequency, `${prefix}billing_frequency`));
   if (row && members > 0) {
     if (row.amount !== p.amount) errors[`${prefix}amount`] = [IN_USE.amount];
     if (row.billing_frequency !== p.billing_frequency) errors[`${prefix}billing_frequency`] = [IN_USE.billing_frequency];
-    if ((row.term_amount ?? null) !== (p.term_amount ?? null) || (row.term_unit ?? null) !== (p.term_unit ?? null))
-      errors[`${prefix}term_amount`] = [IN_USE.term];
+    if ((row.term_amount ?? null) !== (p.term_amount ?? null) || (row.term_unit ?? null) !== (p.term_unit ?? null)) errors[`${prefix}term_amount`] = [IN_USE.term];
   }
   return errors;
 }
@@ -177,10 +147,7 @@ export async function createPrice(t: Tenant, user: CurrentUser, offeringId: numb
   assertOfferingsOn(terms);
   const errors = priceChangeErrors(terms, input, undefined, 0);
   if (Object.keys(errors).length) throw invalid(errors);
-  const [row] = await t.db
-    .insert(prices)
-    .values(t.owned({ offering_id: o.id, ...priceColumns(input) }))
-    .returning({ id: prices.id });
+  const [row] = await t.db.insert(prices).values(t.owned({ offering_id: o.id, ...priceColumns(input) })).returning({ id: prices.id });
   return row.id;
 }
 
@@ -192,10 +159,7 @@ export async function updatePrice(t: Tenant, user: CurrentUser, price: typeof pr
   const members = (await membersOnPrices(t, [price.id])).get(price.id) ?? 0;
   const errors = priceChangeErrors(terms, input, price, members);
   if (Object.keys(errors).length) throw invalid(errors);
-  await t.db
-    .update(prices)
-    .set({ ...priceColumns(input), updated_at: new Date() })
-    .where(t.where(prices, eq(prices.id, price.id)));
+  await t.db.update(prices).set({ ...priceColumns(input), updated_at: new Date() }).where(t.where(prices, eq(prices.id, price.id)));
 }
 
 /** A price or offering that members hold or held: it can only be archived (SPEC §4), and the answer says so. */
@@ -215,17 +179,11 @@ export async function assertMayChangePrice(t: Tenant, user: CurrentUser, o: Offe
 export async function setPriceArchived(t: Tenant, priceId: number, archived: boolean, terms?: OrganisationTerms) {
   if (!archived && terms) {
     // Restored, it is sold again: at a frequency the organisation has on.
-    const [row] = await t.db
-      .select()
-      .from(prices)
-      .where(t.where(prices, eq(prices.id, priceId)));
+    const [row] = await t.db.select().from(prices).where(t.where(prices, eq(prices.id, priceId)));
     const err = frequencyError(terms, row.billing_frequency as BillingFrequency, "billing_frequency");
     if (err) throw invalid(err, `This price cannot be restored: ${err.billing_frequency[0].charAt(0).toLowerCase()}${err.billing_frequency[0].slice(1)}`);
   }
-  await t.db
-    .update(prices)
-    .set({ archived_at: archived ? new Date() : null, updated_at: new Date() })
-    .where(t.where(prices, eq(prices.id, priceId)));
+  await t.db.update(prices).set({ archived_at: archived ? new Date() : null, updated_at: new Date() }).where(t.where(prices, eq(prices.id, priceId)));
 }
 
 /** DELETE /api/prices/{id}: only a price nobody ever held; its links and the sign-ups that named it let go of it. */
@@ -237,57 +195,28 @@ export async function deletePrice(t: Tenant, priceId: number) {
 
 async function forgetPrices(t: Tenant, ids: number[]) {
   if (!ids.length) return;
-  const links = await t.db
-    .select({ id: private_price_links.id })
-    .from(private_price_links)
-    .where(t.where(private_price_links, inArray(private_price_links.price_id, ids)));
-  if (links.length)
-    await t.db
-      .update(organisation_users)
-      .set({ signup_link_id: null })
-      .where(
-        t.where(
-          organisation_users,
-          inArray(
-            organisation_users.signup_link_id,
-            links.map((l) => l.id),
-          ),
-        ),
-      );
-  await t.db
-    .update(organisation_users)
-    .set({ signup_price_id: null })
-    .where(t.where(organisation_users, inArray(organisation_users.signup_price_id, ids)));
+  const links = await t.db.select({ id: private_price_links.id }).from(private_price_links).where(t.where(private_price_links, inArray(private_price_links.price_id, ids)));
+  if (links.length) await t.db.update(organisation_users).set({ signup_link_id: null }).where(t.where(organisation_users, inArray(organisation_users.signup_link_id, links.map((l) => l.id))));
+  await t.db.update(organisation_users).set({ signup_price_id: null }).where(t.where(organisation_users, inArray(organisation_users.signup_price_id, ids)));
   await t.db.delete(private_price_links).where(t.where(private_price_links, inArray(private_price_links.price_id, ids)));
 }
 
 export async function setOfferingArchived(t: Tenant, user: CurrentUser, id: number, archived: boolean) {
   const o = await findOffering(t, id);
   assertMayChangeOffering(user, { ...o, gymIds: await offeringGymIds(t, id) });
-  await t.db
-    .update(offerings)
-    .set({ archived_at: archived ? new Date() : null, updated_at: new Date() })
-    .where(t.where(offerings, eq(offerings.id, id)));
+  await t.db.update(offerings).set({ archived_at: archived ? new Date() : null, updated_at: new Date() }).where(t.where(offerings, eq(offerings.id, id)));
 }
 
 /** DELETE /api/offerings/{id}: only one whose prices nobody ever held; its prices, hours and gyms go with it. */
 export async function deleteOffering(t: Tenant, user: CurrentUser, id: number) {
   const o = await findOffering(t, id);
   assertMayChangeOffering(user, { ...o, gymIds: await offeringGymIds(t, id) });
-  const ids = (
-    await t.db
-      .select({ id: prices.id })
-      .from(prices)
-      .where(t.where(prices, eq(prices.offering_id, id)))
-  ).map((p) => p.id);
+  const ids = (await t.db.select({ id: prices.id }).from(prices).where(t.where(prices, eq(prices.offering_id, id)))).map((p) => p.id);
   if (await priceHasHistory(t, ids)) throw inUse("offering");
   await forgetPrices(t, ids);
   if (ids.length) await t.db.delete(prices).where(t.where(prices, inArray(prices.id, ids)));
   await t.db.delete(offering_hours).where(t.where(offering_hours, eq(offering_hours.offering_id, id)));
   await t.db.delete(offering_gyms).where(t.where(offering_gyms, eq(offering_gyms.offering_id, id)));
-  await t.db
-    .update(organisation_users)
-    .set({ latest_offering_id: null })
-    .where(and(t.where(organisation_users, eq(organisation_users.latest_offering_id, id)), isNull(organisation_users.latest_subscription_id)));
+  await t.db.update(organisation_users).set({ latest_offering_id: null }).where(and(t.where(organisation_users, eq(organisation_users.latest_offering_id, id)), isNull(organisation_users.latest_subscription_id)));
   await t.db.delete(offerings).where(t.where(offerings, eq(offerings.id, id)));
 }

@@ -33,20 +33,17 @@ async function update(t: Tenant, values: Partial<OrganisationRow>) {
 
 export const renameOrganisation = (t: Tenant, name: string) => update(t, { name });
 
-export const setFailedPaymentGrace = (t: Tenant, g: GracePeriodInput) =>
-  update(t, { failed_payment_grace_period: g.period, failed_payment_grace_period_unit: g.unit });
+export const setFailedPaymentGrace = (t: Tenant, g: GracePeriodInput) => update(t, { failed_payment_grace_period: g.period, failed_payment_grace_period_unit: g.unit });
 
 export const setMinimumAge = (t: Tenant, age: number) => update(t, { minimum_age: age });
 
 export const setMemberMail = (t: Tenant, m: { payment_receipts: boolean; signup_reminders: boolean }) => update(t, m);
 
-export const setMembershipTerms = (t: Tenant, terms: MembershipTermsInput) =>
-  update(t, { membership_terms_text: terms.text ?? null, membership_terms_url: terms.url ?? null });
+export const setMembershipTerms = (t: Tenant, terms: MembershipTermsInput) => update(t, { membership_terms_text: terms.text ?? null, membership_terms_url: terms.url ?? null });
 
 export const setMemberSelfService = (t: Tenant, m: MemberSelfServiceInput) => update(t, m);
 
-export const setTermGrace = (t: Tenant, g: GracePeriodInput) =>
-  update(t, { term_membership_grace_period: g.period, term_membership_grace_period_unit: g.unit });
+export const setTermGrace = (t: Tenant, g: GracePeriodInput) => update(t, { term_membership_grace_period: g.period, term_membership_grace_period_unit: g.unit });
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -58,18 +55,8 @@ export async function setOfferingPermissions(t: Tenant, p: OfferingPermissions) 
     .groupBy(offerings.type);
   const errors: Record<string, string[]> = {};
   const inUse = (type: "24_7" | "limited_access") => live.find((r) => r.type === type)?.n ?? 0;
-  if (!p.non_stop && inUse("24_7"))
-    errors.non_stop = [
-      `${plural(inUse("24_7"), "live offering is", "live offerings are")} ${OFFERING_TYPE_LABELS["24_7"]}. Archive them first, or leave ${
-        OFFERING_TYPE_LABELS["24_7"]
-      } on.`,
-    ];
-  if (!p.limited_access && inUse("limited_access"))
-    errors.limited_access = [
-      `${plural(inUse("limited_access"), "live offering is", "live offerings are")} ${OFFERING_TYPE_LABELS.limited_access}. Archive them first, or leave ${
-        OFFERING_TYPE_LABELS.limited_access
-      } on.`,
-    ];
+  if (!p.non_stop && inUse("24_7")) errors.non_stop = [`${plural(inUse("24_7"), "live offering is", "live offerings are")} ${OFFERING_TYPE_LABELS["24_7"]}. Archive them first, or leave ${OFFERING_TYPE_LABELS["24_7"]} on.`];
+  if (!p.limited_access && inUse("limited_access")) errors.limited_access = [`${plural(inUse("limited_access"), "live offering is", "live offerings are")} ${OFFERING_TYPE_LABELS.limited_access}. Archive them first, or leave ${OFFERING_TYPE_LABELS.limited_access} on.`];
   if (Object.keys(errors).length) throw invalid(errors);
   return update(t, { offering_permissions: p });
 }
@@ -87,12 +74,7 @@ export async function setPriceFrequencies(t: Tenant, f: PriceFrequencies) {
   const errors: Record<string, string[]> = {};
   for (const s of off) {
     const n = live.find((r) => r.billing_frequency === switchedFrequency(s))?.n ?? 0;
-    if (n)
-      errors[s] = [
-        `${plural(n, "live price bills", "live prices bill")} ${SWITCH_LABELS[s].toLowerCase()}. Archive ${
-          n === 1 ? "it" : "them"
-        } first, or leave ${SWITCH_LABELS[s].toLowerCase()} on.`,
-      ];
+    if (n) errors[s] = [`${plural(n, "live price bills", "live prices bill")} ${SWITCH_LABELS[s].toLowerCase()}. Archive ${n === 1 ? "it" : "them"} first, or leave ${SWITCH_LABELS[s].toLowerCase()} on.`];
   }
   if (Object.keys(errors).length) throw invalid(errors);
   return update(t, { price_frequencies: f });

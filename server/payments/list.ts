@@ -23,11 +23,9 @@ import { paymentEntities } from "../entities/payment";
  */
 export type PaymentFilters = Omit<PaymentListQuery, "gym" | "page"> & { gymId: number | null };
 
+
 const DESK = new Set<string>(PIF_PAYMENT_METHODS);
-const FAILED = sql`${payments.status} not in ('sent', ${sql.join(
-  NON_FAILED_PAYMENT_STATUSES.map((s) => sql`${s}`),
-  sql`, `,
-)})`;
+const FAILED = sql`${payments.status} not in ('sent', ${sql.join(NON_FAILED_PAYMENT_STATUSES.map((s) => sql`${s}`), sql`, `)})`;
 
 /** The filters, with a text search already turned into its members (memberText). */
 type Resolved = PaymentFilters & { text?: SQL };
@@ -47,10 +45,10 @@ function where(t: Tenant, f: Resolved, now: Date) {
     f.status === "successful"
       ? eq(payments.status, SUCCESSFUL_PAYMENT_STATUS)
       : f.status === "not_failed"
-      ? inArray(payments.status, [...NON_FAILED_PAYMENT_STATUSES])
-      : f.status === "failed"
-      ? FAILED
-      : undefined,
+        ? inArray(payments.status, [...NON_FAILED_PAYMENT_STATUSES])
+        : f.status === "failed"
+          ? FAILED
+          : undefined,
     f.method ? methodIs(f.method) : undefined,
     f.adjusted ? adjustedIs(t, f.adjusted, f.gymId, { start, end }) : undefined,
   ];
@@ -108,8 +106,8 @@ function toRow(r: RawRow): PaymentListRow {
   const method = r.pif_payment
     ? PAYMENT_METHOD_LABELS[r.pif_payment as PaymentMethodFilter]
     : r.kind
-    ? `${PAYMENT_METHOD_LABELS[r.kind as PaymentMethodFilter]}${r.kind === "stripe_card" && r.last_four ? ` ending ${r.last_four}` : ""}`
-    : null;
+      ? `${PAYMENT_METHOD_LABELS[r.kind as PaymentMethodFilter]}${r.kind === "stripe_card" && r.last_four ? ` ending ${r.last_four}` : ""}`
+      : null;
   return {
     id: r.id,
     created_at: r.created_at.toISOString(),
@@ -149,26 +147,14 @@ function joined(t: Tenant) {
 export async function listPayments(t: Tenant, given: PaymentFilters, page: number, now: Date) {
   const f = await resolve(t, given);
   const order = [desc(payments.created_at), desc(payments.id)];
-  const ids = t.db
-    .select({ page_id: payments.id })
-    .from(payments)
-    .where(where(t, f, now))
-    .orderBy(...order)
-    .limit(LIST_PER_PAGE)
-    .offset((page - 1) * LIST_PER_PAGE)
-    .as("page_ids");
+  const ids = t.db.select({ page_id: payments.id }).from(payments).where(where(t, f, now)).orderBy(...order).limit(LIST_PER_PAGE).offset((page - 1) * LIST_PER_PAGE).as("page_ids");
   const [rows, totals] = await Promise.all([
-    joined(t)
-      .innerJoin(ids, eq(ids.page_id, payments.id))
-      .orderBy(...order),
+    joined(t).innerJoin(ids, eq(ids.page_id, payments.id)).orderBy(...order),
     f.member || f.q || f.adjusted ? countedTotals(t, f, now) : rolledUpTotals(t, f, now),
   ]);
   const { from, to } = dateRange(f, now);
   // Each row is SPEC's Payment (server/entities/payment.ts) with the list's own columns beside it.
-  const entities = await paymentEntities(
-    t,
-    rows.map((r) => r.id),
-  );
+  const entities = await paymentEntities(t, rows.map((r) => r.id));
   return {
     data: rows.map((r) => ({ ...entities.get(r.id)!, ...toRow(r), user: entities.get(r.id)!.user })),
     totals,
@@ -190,6 +176,7 @@ export interface PaymentTotals {
    */
   returned: number | null;
 }
+
 
 /** The totals as aggregates of the filtered payments. */
 function totalsSelection() {
@@ -225,12 +212,7 @@ async function rolledUpTotals(t: Tenant, f: PaymentFilters, now: Date): Promise<
   const returned =
     f.status || f.method
       ? sql<number | null>`null::bigint`
-      : sql<number | null>`(select coalesce(sum(${d.returned}), 0) from ${d} where ${t.where(
-          d,
-          gte(d.day, from),
-          lte(d.day, to),
-          f.gymId ? eq(d.gym_id, f.gymId) : undefined,
-        )})`;
+      : sql<number | null>`(select coalesce(sum(${d.returned}), 0) from ${d} where ${t.where(d, gte(d.day, from), lte(d.day, to), f.gymId ? eq(d.gym_id, f.gymId) : undefined)})`;
   const [totals] = await t.db
     .select({
       count: sumOf(r.payments),
@@ -263,36 +245,14 @@ export async function* eachPayment(t: Tenant, given: PaymentFilters, now: Date, 
     t,
     { at: payments.created_at, id: payments.id },
     (r: RawRow) => r.created_at,
-    (t, before, limit) =>
-      joined(t)
-        .where(and(where(t, f, now), before))
-        .orderBy(desc(payments.created_at), desc(payments.id))
-        .limit(limit),
+    (t, before, limit) => joined(t).where(and(where(t, f, now), before)).orderBy(desc(payments.created_at), desc(payments.id)).limit(limit),
     batch,
   );
   for await (const rows of batches) yield rows.map(toRow);
 }
 
 /** Refunded and Charged back (issue 28) come last, so a reader of the earlier columns by position still reads them. */
-export const PAYMENT_CSV_HEADER = [
-  "ID",
-  NZ_TIME("Made"),
-  "Member ID",
-  "Member",
-  "Gym",
-  "Amount",
-  "Surcharge",
-  "Total",
-  "Status",
-  "Method",
-  "Type",
-  NZ_DATE("Period start"),
-  NZ_DATE("Period end"),
-  "Retry",
-  "Error",
-  "Refunded",
-  "Charged back",
-];
+export const PAYMENT_CSV_HEADER = ["ID", NZ_TIME("Made"), "Member ID", "Member", "Gym", "Amount", "Surcharge", "Total", "Status", "Method", "Type", NZ_DATE("Period start"), NZ_DATE("Period end"), "Retry", "Error", "Refunded", "Charged back"];
 
 export function paymentCsvRow(p: PaymentListRow): string[] {
   const cents = (n: number) => (n / 100).toFixed(2);

@@ -16,8 +16,7 @@ import { savePaymentType } from "./payment-types";
  */
 const STATE_LIFETIME_MS = 30 * 60 * 1000;
 
-export const signState = (secret: string, organisationId: number, userId: number, now: Date) =>
-  signState_(secret, "akahu-state", [organisationId, userId], now, STATE_LIFETIME_MS);
+export const signState = (secret: string, organisationId: number, userId: number, now: Date) => signState_(secret, "akahu-state", [organisationId, userId], now, STATE_LIFETIME_MS);
 
 export function stateIsFor(secret: string, state: string, organisationId: number, userId: number, now: Date): boolean {
   const parts = readState(secret, "akahu-state", state, 2, now);
@@ -26,15 +25,7 @@ export function stateIsFor(secret: string, state: string, organisationId: number
 
 const redirectUri = (origin: string) => `${origin}/bank-account-connected`;
 
-export async function bankAuthUrl(
-  t: Tenant,
-  providers: Providers,
-  member: { id: number; email: string },
-  gym: SignupGym,
-  origin: string,
-  secret: string,
-  now: Date,
-) {
+export async function bankAuthUrl(t: Tenant, providers: Providers, member: { id: number; email: string }, gym: SignupGym, origin: string, secret: string, now: Date) {
   const state = signState(secret, t.organisationId, member.id, now);
   return providers.bank(gym).authorisationUrl({ redirectUri: redirectUri(origin), state, email: member.email });
 }
@@ -59,36 +50,21 @@ export async function gymBankAuthUrl(
 }
 
 /** POST /api/akahu/exchange: the code for the member's user token, kept (one connection per member, the newest wins). */
-export async function exchangeBankCode(
-  t: Tenant,
-  providers: Providers,
-  userId: number,
-  gym: SignupGym,
-  origin: string,
-  secret: string,
-  given: { code: string; state: string },
-  now: Date,
-) {
+export async function exchangeBankCode(t: Tenant, providers: Providers, userId: number, gym: SignupGym, origin: string, secret: string, given: { code: string; state: string }, now: Date) {
   if (!stateIsFor(secret, given.state, t.organisationId, userId, now)) {
-    throw new ApiError(422, "That bank connection was not started here, or took too long: connect your bank again.", "invalid_state", {
-      state: ["Unknown or expired state"],
-    });
+    throw new ApiError(422, "That bank connection was not started here, or took too long: connect your bank again.", "invalid_state", { state: ["Unknown or expired state"] });
   }
   let token: string;
   try {
     ({ token } = await providers.bank(gym).exchange(given.code, redirectUri(origin)));
   } catch (err) {
-    if (err instanceof ProviderError && !err.retryable)
-      throw new ApiError(422, "Your bank connection could not be completed: connect your bank again.", "invalid_code", { code: ["Invalid or used code"] });
+    if (err instanceof ProviderError && !err.retryable) throw new ApiError(422, "Your bank connection could not be completed: connect your bank again.", "invalid_code", { code: ["Invalid or used code"] });
     throw err;
   }
   await t.db
     .insert(bank_connections)
     .values({ organisation_id: t.organisationId, user_id: userId, provider: "akahu", access_token: token, created_at: now, updated_at: now })
-    .onConflictDoUpdate({
-      target: [bank_connections.organisation_id, bank_connections.user_id, bank_connections.provider],
-      set: { access_token: token, reauthenticate: false, revoked_at: null, updated_at: now },
-    });
+    .onConflictDoUpdate({ target: [bank_connections.organisation_id, bank_connections.user_id, bank_connections.provider], set: { access_token: token, reauthenticate: false, revoked_at: null, updated_at: now } });
 }
 
 async function tokenOf(t: Tenant, userId: number) {
@@ -108,8 +84,7 @@ export async function syncBankAccounts(t: Tenant, providers: Providers, userId: 
   const accounts = await providers.bank(gym).accounts(await tokenOf(t, userId));
   if (!accountId) return { accounts, saved: null };
   const chosen = accounts.find((a) => a.id === accountId);
-  if (!chosen || !chosen.canPay)
-    throw new ApiError(422, "Choose an account payments can be made from.", "invalid_account", { account_id: ["Choose an account payments can be made from"] });
+  if (!chosen || !chosen.canPay) throw new ApiError(422, "Choose an account payments can be made from.", "invalid_account", { account_id: ["Choose an account payments can be made from"] });
   const saved = await savePaymentType(
     t,
     userId,

@@ -1,5 +1,3 @@
-import { entityContext } from "../entities/context";
-import { subscriptionEntities } from "../entities/subscription";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { confirmSubscriptionSchema, registerFieldsSchema, signupQuoteQuery } from "../../domain/schemas/signup";
@@ -26,6 +24,8 @@ import { isStaffHere } from "../core/current-user";
 import { assertCan } from "../core/permissions";
 import { databaseId } from "../../domain/schemas/ids";
 import { optional } from "../../domain/schemas/fields";
+import { entityContext } from "../entities/context";
+import { subscriptionEntities } from "../entities/subscription";
 import { localDay } from "../../domain/dates";
 
 /**
@@ -50,48 +50,21 @@ async function gymOf(c: Context<ApiEnv>) {
 const memberOrStaff: MiddlewareHandler<ApiEnv> = async (c, next) => (c.var.user && isStaffHere(c.var.user) ? requireStaff(c, next) : requireMember(c, next));
 const gymQuery = z.object({ gym_id: optional(databaseId("Choose a gym from the list")) });
 
-const cardSetupRequest = z.object({
-  nonce: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again"),
-});
+const cardSetupRequest = z.object({ nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again") });
 const mandateQuery = z.object({
   account_holder: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").max(120, "The maximum value allowed is 120"),
   account_number: z.string({ required_error: "Value is required" }).trim().min(1, "Value is required").max(24, "The maximum value allowed is 24"),
-  nonce: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again"),
+  nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again"),
 });
 /** A provider's object id as it names them (cs_…, BR…): letters, digits and underscores; anything else names nothing of theirs. */
-const providerId = (message: string) =>
-  z
-    .string({ required_error: message })
-    .trim()
-    .regex(/^[A-Za-z0-9_]{1,200}$/, message);
+const providerId = (message: string) => z.string({ required_error: message }).trim().regex(/^[A-Za-z0-9_]{1,200}$/, message);
 const mandateSyncRequest = z.object({ billing_request: providerId("Unknown direct debit request") });
 const bankExchangeRequest = z.object({
   // Printable ASCII only: an OAuth code and our state are, and the database refuses some other bytes (NUL).
-  code: z
-    .string({ required_error: "Invalid or used code" })
-    .trim()
-    .regex(/^[\x21-\x7e]{1,500}$/, "Invalid or used code"),
-  state: z
-    .string({ required_error: "Unknown or expired state" })
-    .trim()
-    .regex(/^[\x21-\x7e]{1,500}$/, "Unknown or expired state"),
+  code: z.string({ required_error: "Invalid or used code" }).trim().regex(/^[\x21-\x7e]{1,500}$/, "Invalid or used code"),
+  state: z.string({ required_error: "Unknown or expired state" }).trim().regex(/^[\x21-\x7e]{1,500}$/, "Unknown or expired state"),
 });
-const bankSyncRequest = z.object({
-  account_id: z.preprocess(
-    (v) => (v === "" || v === null ? undefined : v),
-    z
-      .string()
-      .trim()
-      .regex(/^[\x21-\x7e]{1,200}$/, "Choose an account payments can be made from")
-      .optional(),
-  ),
-});
+const bankSyncRequest = z.object({ account_id: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().regex(/^[\x21-\x7e]{1,200}$/, "Choose an account payments can be made from").optional()) });
 const cardSyncRequest = z.object({ session_id: providerId("Unknown card session") });
 
 export const signupRoutes = new Hono<ApiEnv>()
@@ -128,14 +101,7 @@ export const signupRoutes = new Hono<ApiEnv>()
       data: {
         gym: { id: gym.id, uuid: gym.uuid, name: gym.name, break_fee_percentage: gym.break_fee_percentage },
         methods: offeredMethods(gym, providersOf(c)),
-        payment_types: u.paymentTypes.map((p) => ({
-          id: p.id,
-          type: p.type,
-          last_four: p.details.last_four == null ? null : String(p.details.last_four),
-          brand: p.details.type == null ? null : String(p.details.type),
-          name: p.details.name == null ? null : String(p.details.name),
-          account_number: p.details.account_number == null ? null : String(p.details.account_number),
-        })),
+        payment_types: u.paymentTypes.map((p) => ({ id: p.id, type: p.type, last_four: p.details.last_four == null ? null : String(p.details.last_four), brand: p.details.type == null ? null : String(p.details.type), name: p.details.name == null ? null : String(p.details.name), account_number: p.details.account_number == null ? null : String(p.details.account_number) })),
         default_payment_type_id: u.defaultPaymentTypeId,
         prices,
         chosen_price_id: prices.some((p) => p.id === u.signup.priceId) ? u.signup.priceId : null,
@@ -158,18 +124,11 @@ export const signupRoutes = new Hono<ApiEnv>()
     });
   })
   /** GET /api/me/signup/quote?price_id=&start_date=: the first payment, the regular one after it and a term's terms (server/signup/quote.ts). */
-  .get("/me/signup/quote", requireMember, async (c) =>
-    c.json({ data: await signupQuote(c.var.tenant, joiner(c), await gymOf(c), readQuery(c, signupQuoteQuery), now(c)) }),
-  )
+  .get("/me/signup/quote", requireMember, async (c) => c.json({ data: await signupQuote(c.var.tenant, joiner(c), await gymOf(c), readQuery(c, signupQuoteQuery), now(c)) }))
   /** GET /api/me/app-link: the member app's link (the deep-link provider's; the web page when it cannot make one). */
   .get("/me/app-link", requireMember, async (c) => {
     const gym = await gymOf(c);
-    const url = await deepLinkOr(providersOf(c).links(gym), {
-      url: `${publicOrigin(c, "signup")}/welcome-to-gym`,
-      channel: "signup",
-      feature: "welcome",
-      data: { gym_id: String(gym.id) },
-    });
+    const url = await deepLinkOr(providersOf(c).links(gym), { url: `${publicOrigin(c, "signup")}/welcome-to-gym`, channel: "signup", feature: "welcome", data: { gym_id: String(gym.id) } });
     return c.json({ data: { url } });
   })
   /** PUT /api/me/register-fields: address, date of birth (minimum age unless a link bypasses it), emergency contact, the questions. */
@@ -188,17 +147,9 @@ export const signupRoutes = new Hono<ApiEnv>()
   .post("/stripe/setup-session", requireMember, async (c) => {
     const { nonce } = await readBody(c, cardSetupRequest);
     const gym = await gymOf(c);
-    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "stripe_card"))
-      throw new ApiError(409, "This gym does not take cards.", "method_unavailable");
+    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "stripe_card")) throw new ApiError(409, "This gym does not take cards.", "method_unavailable");
     const u = c.var.user!;
-    const session = await startCardSetup(
-      c.var.tenant,
-      providersOf(c),
-      { id: u.row.id, name: u.row.name, email: u.row.email },
-      gym,
-      publicOrigin(c, "signup"),
-      nonce,
-    );
+    const session = await startCardSetup(c.var.tenant, providersOf(c), { id: u.row.id, name: u.row.name, email: u.row.email }, gym, publicOrigin(c, "signup"), nonce);
     return c.json({ data: session }, 201);
   })
   /** POST /api/stripe/sync-payment-method { session_id }: the card saved on the hosted page becomes the member's payment method. */
@@ -216,17 +167,9 @@ export const signupRoutes = new Hono<ApiEnv>()
   .get("/gocardless/mandate-url", requireMember, async (c) => {
     const q = readQuery(c, mandateQuery);
     const gym = await gymOf(c);
-    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "gocardless_bank_account"))
-      throw new ApiError(409, "This gym does not take direct debits.", "method_unavailable");
+    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "gocardless_bank_account")) throw new ApiError(409, "This gym does not take direct debits.", "method_unavailable");
     const u = c.var.user!;
-    const flow = await startMandateSetup(
-      c.var.tenant,
-      providersOf(c),
-      { id: u.row.id, name: u.row.name, email: u.row.email },
-      gym,
-      publicOrigin(c, "signup"),
-      q,
-    );
+    const flow = await startMandateSetup(c.var.tenant, providersOf(c), { id: u.row.id, name: u.row.name, email: u.row.email }, gym, publicOrigin(c, "signup"), q);
     return c.json({ data: flow });
   })
   /** POST /api/gocardless/sync-payment-method { billing_request }: the mandate made on the hosted page becomes the member's payment method. */
@@ -249,46 +192,19 @@ export const signupRoutes = new Hono<ApiEnv>()
       assertCan(u, "gyms.write", id);
       const gym = await signupGym(c.var.tenant, id);
       if (!gym) throw notFound("No such gym.");
-      if (providersOf(c).bank(gym).mode === "unconfigured")
-        throw new ApiError(409, "This gym has no open-banking app set up: save its Akahu settings first.", "method_unavailable");
-      const url = await gymBankAuthUrl(
-        c.var.tenant,
-        providersOf(c),
-        { id: u.row.id, email: u.row.email },
-        gym,
-        publicOrigin(c),
-        c.var.deps.config.SESSION_SECRET,
-        now(c),
-      );
+      if (providersOf(c).bank(gym).mode === "unconfigured") throw new ApiError(409, "This gym has no open-banking app set up: save its Akahu settings first.", "method_unavailable");
+      const url = await gymBankAuthUrl(c.var.tenant, providersOf(c), { id: u.row.id, email: u.row.email }, gym, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c));
       return c.json({ data: { url } });
     }
     const gym = await gymOf(c);
-    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "bank_account"))
-      throw new ApiError(409, "This gym does not take bank payments.", "method_unavailable");
-    const url = await bankAuthUrl(
-      c.var.tenant,
-      providersOf(c),
-      { id: u.row.id, email: u.row.email },
-      gym,
-      publicOrigin(c, "signup"),
-      c.var.deps.config.SESSION_SECRET,
-      now(c),
-    );
+    if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "bank_account")) throw new ApiError(409, "This gym does not take bank payments.", "method_unavailable");
+    const url = await bankAuthUrl(c.var.tenant, providersOf(c), { id: u.row.id, email: u.row.email }, gym, publicOrigin(c, "signup"), c.var.deps.config.SESSION_SECRET, now(c));
     return c.json({ data: { url } });
   })
   /** POST /api/akahu/exchange { code, state }: the consent's code for the member's user token (kept on the server only). */
   .post("/akahu/exchange", requireMember, async (c) => {
     const given = await readBody(c, bankExchangeRequest);
-    await exchangeBankCode(
-      c.var.tenant,
-      providersOf(c),
-      c.var.user!.row.id,
-      await gymOf(c),
-      publicOrigin(c, "signup"),
-      c.var.deps.config.SESSION_SECRET,
-      given,
-      now(c),
-    );
+    await exchangeBankCode(c.var.tenant, providersOf(c), c.var.user!.row.id, await gymOf(c), publicOrigin(c, "signup"), c.var.deps.config.SESSION_SECRET, given, now(c));
     return c.json({ data: { connected: true } });
   })
   /** POST /api/akahu/sync-accounts [{ account_id }]: the shared accounts; with an id, that one pays the membership. */
@@ -316,21 +232,7 @@ export const signupRoutes = new Hono<ApiEnv>()
     if (!made.repeated && made.payment.status === "pending") chargeAfterCommit(c, [made.payment.id], made.subscription.id, { first: true });
     // SPEC's Subscription as it stands at commit (the charge goes after it: its first payment is then still pending).
     const entity = (await subscriptionEntities(c.var.tenant, [made.subscription.id], entityContext(c))).get(made.subscription.id)!;
-    return c.json(
-      {
-        data: {
-          ...entity,
-          first_payment: {
-            ...entity.first_payment,
-            id: made.payment.id,
-            amount: made.payment.amount,
-            surcharge: made.payment.surcharge,
-            status: made.payment.status,
-          },
-        },
-      },
-      made.repeated ? 200 : 201,
-    );
+    return c.json({ data: { ...entity, first_payment: { ...entity.first_payment, id: made.payment.id, amount: made.payment.amount, surcharge: made.payment.surcharge, status: made.payment.status } } }, made.repeated ? 200 : 201);
   })
   /** GET /api/me/active-subscription: SPEC §3 Subscription (server/entities/subscription.ts) with the sign-up's reading of it beside; null before any. */
   .get("/me/active-subscription", requireMember, async (c) => {

@@ -35,15 +35,7 @@ function where(t: Tenant, f: Resolved, now: Date) {
 
 function joined(t: Tenant) {
   return t.db
-    .select({
-      id: visits.id,
-      visited_at: visits.visited_at,
-      successful: visits.successful,
-      user_id: visits.user_id,
-      member_name: users.name,
-      gym_id: gyms.id,
-      gym: gyms.name,
-    })
+    .select({ id: visits.id, visited_at: visits.visited_at, successful: visits.successful, user_id: visits.user_id, member_name: users.name, gym_id: gyms.id, gym: gyms.name })
     .from(visits)
     .innerJoin(users, eq(users.id, visits.user_id))
     .innerJoin(gyms, eq(gyms.id, visits.gym_id))
@@ -60,37 +52,18 @@ export interface VisitListRow {
   gym: { id: number; name: string };
 }
 
-const toRow = (r: RawRow): VisitListRow => ({
-  id: r.id,
-  visited_at: r.visited_at.toISOString(),
-  successful: r.successful,
-  user: { id: r.user_id, name: r.member_name },
-  gym: { id: r.gym_id, name: r.gym },
-});
+const toRow = (r: RawRow): VisitListRow => ({ id: r.id, visited_at: r.visited_at.toISOString(), successful: r.successful, user: { id: r.user_id, name: r.member_name }, gym: { id: r.gym_id, name: r.gym } });
 
 export async function listVisits(t: Tenant, given: VisitFilters, page: number, now: Date) {
   const f = await resolve(t, given);
   const order = [desc(visits.visited_at), desc(visits.id)];
-  const ids = t.db
-    .select({ page_id: visits.id })
-    .from(visits)
-    .where(where(t, f, now))
-    .orderBy(...order)
-    .limit(LIST_PER_PAGE)
-    .offset((page - 1) * LIST_PER_PAGE)
-    .as("page_ids");
+  const ids = t.db.select({ page_id: visits.id }).from(visits).where(where(t, f, now)).orderBy(...order).limit(LIST_PER_PAGE).offset((page - 1) * LIST_PER_PAGE).as("page_ids");
   const [rows, totals] = await Promise.all([
-    joined(t)
-      .innerJoin(ids, eq(ids.page_id, visits.id))
-      .orderBy(...order),
+    joined(t).innerJoin(ids, eq(ids.page_id, visits.id)).orderBy(...order),
     f.member || f.q ? countedTotals(t, f, now) : rolledUpTotals(t, f, now),
   ]);
   const { from, to } = dateRange(f, now);
-  return {
-    data: rows.map(toRow),
-    totals,
-    meta: { page, per_page: LIST_PER_PAGE, total: totals.count, pages: Math.max(1, Math.ceil(totals.count / LIST_PER_PAGE)), from, to },
-  };
+  return { data: rows.map(toRow), totals, meta: { page, per_page: LIST_PER_PAGE, total: totals.count, pages: Math.max(1, Math.ceil(totals.count / LIST_PER_PAGE)), from, to } };
 }
 
 interface VisitTotals {
@@ -134,22 +107,11 @@ export async function* eachVisit(t: Tenant, given: VisitFilters, now: Date, batc
     t,
     { at: visits.visited_at, id: visits.id },
     (r: RawRow) => r.visited_at,
-    (t, before, limit) =>
-      joined(t)
-        .where(and(where(t, f, now), before))
-        .orderBy(desc(visits.visited_at), desc(visits.id))
-        .limit(limit),
+    (t, before, limit) => joined(t).where(and(where(t, f, now), before)).orderBy(desc(visits.visited_at), desc(visits.id)).limit(limit),
     batch,
   );
   for await (const rows of batches) yield rows.map(toRow);
 }
 
 export const VISIT_CSV_HEADER = ["ID", NZ_TIME("When"), "Member ID", "Member", "Gym", "Result"];
-export const visitCsvRow = (v: VisitListRow) => [
-  String(v.id),
-  csvDateTime(v.visited_at),
-  String(v.user.id),
-  v.user.name,
-  v.gym.name,
-  v.successful ? "entered" : "refused",
-];
+export const visitCsvRow = (v: VisitListRow) => [String(v.id), csvDateTime(v.visited_at), String(v.user.id), v.user.name, v.gym.name, v.successful ? "entered" : "refused"];

@@ -2,17 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
-import {
-  member_imports,
-  offering_gyms,
-  offerings,
-  organisation_users,
-  payment_adjustments,
-  payments,
-  prices,
-  subscriptions,
-  users,
-} from "../../server/core/db/schema";
+import { member_imports, offering_gyms, offerings, organisation_users, payment_adjustments, payments, prices, subscriptions, users } from "../../server/core/db/schema";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOrganisation, makeUser, makeVisit } from "../../server/seed/factories";
 import { browser, setup, signedIn, testConfig } from "./harness";
@@ -45,7 +35,10 @@ async function offering(orgId: number, name: string, values: Partial<typeof offe
     .values({ organisation_id: orgId, name, type: "24_7", ...values })
     .returning();
   for (const gymId of gymIds) await env.db.insert(offering_gyms).values({ organisation_id: orgId, offering_id: o.id, gym_id: gymId });
-  const [p] = await env.db.insert(prices).values({ organisation_id: orgId, offering_id: o.id, amount: 2500, billing_frequency: "weekly" }).returning();
+  const [p] = await env.db
+    .insert(prices)
+    .values({ organisation_id: orgId, offering_id: o.id, amount: 2500, billing_frequency: "weekly" })
+    .returning();
   ids[name] = o.id;
   return p.id;
 }
@@ -56,13 +49,7 @@ async function pay(orgId: number, gymId: number, userId: number, amount: number,
 }
 
 /** Money given back on a payment (issue 28): it comes off revenue on the Auckland day it settled. */
-async function giveBack(
-  p: typeof payments.$inferSelect,
-  kind: "refund" | "chargeback",
-  status: "succeeded" | "pending" | "failed" | "lost" | "open",
-  amount: number,
-  settled_at: Date | null,
-) {
+async function giveBack(p: typeof payments.$inferSelect, kind: "refund" | "chargeback", status: "succeeded" | "pending" | "failed" | "lost" | "open", amount: number, settled_at: Date | null) {
   await env.db.insert(payment_adjustments).values({
     organisation_id: p.organisation_id,
     gym_id: p.gym_id,
@@ -247,26 +234,17 @@ describe("GET /api/active-users: finished weeks", () => {
     const timed = createApi({ db: env.db, mailer: outboxMailer(env.db), config: testConfig({ DASHBOARD_CACHE_SECONDS: "0" }), now: () => clock });
     const weeks = async () =>
       (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data.data;
-    expect(await weeks()).toEqual([
-      { week_start: "2026-04-06", active: 1 },
-      { week_start: "2026-04-13", active: 1 },
-    ]);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 1 }]);
 
     // History rewritten behind the API's back (the API never back-dates): the finished week is kept as it was.
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma2@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
-    expect(await weeks()).toEqual([
-      { week_start: "2026-04-06", active: 1 },
-      { week_start: "2026-04-13", active: 2 },
-    ]);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 2 }]);
 
     // An import brings a removed member back, erasing their removal date: once it has written, the weeks are read afresh.
     const gone = await member(gamma.id, gym.id, "gamma3@example.com", { deleted_at: at("2026-02-01T00:00:00Z") });
     await subscribe(gamma.id, gym.id, gone, price, { created_at: at("2026-01-10T00:00:00Z") });
     await env.db.update(organisation_users).set({ deleted_at: null }).where(eq(organisation_users.user_id, gone));
-    expect(await weeks()).toEqual([
-      { week_start: "2026-04-06", active: 1 },
-      { week_start: "2026-04-13", active: 3 },
-    ]);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 3 }]);
     await env.db.insert(member_imports).values({
       organisation_id: gamma.id,
       gym_id: gym.id,
@@ -279,17 +257,11 @@ describe("GET /api/active-users: finished weeks", () => {
       date_order: "dmy",
       status: "done",
     });
-    expect(await weeks()).toEqual([
-      { week_start: "2026-04-06", active: 3 },
-      { week_start: "2026-04-13", active: 3 },
-    ]);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 3 }, { week_start: "2026-04-13", active: 3 }]);
 
     // A week later the week of 6 April has rolled out, and the week of 13 April is read afresh as finished.
     clock = new Date(NOW.getTime() + 7 * 24 * 3600 * 1000);
-    expect(await weeks()).toEqual([
-      { week_start: "2026-04-13", active: 3 },
-      { week_start: "2026-04-20", active: 3 },
-    ]);
+    expect(await weeks()).toEqual([{ week_start: "2026-04-13", active: 3 }, { week_start: "2026-04-20", active: 3 }]);
   });
 });
 

@@ -154,9 +154,7 @@ const ROUTES: Record<string, Plan> = {
   "PUT /api/organisations/:id/term-membership-grace-period": { body: () => ({ period: 1, unit: "day" }) },
   "PUT /api/organisations/:id/minimum-age": { body: () => ({ minimum_age: 99 }) },
   "PUT /api/organisations/:id/member-mail": { body: () => ({ payment_receipts: false, signup_reminders: true }) },
-  "PUT /api/organisations/:id/member-self-service": {
-    body: () => ({ members_may_pause: true, member_pause_days_per_year: 7, members_may_cancel: true, member_cancel_notice_days: 30 }),
-  },
+  "PUT /api/organisations/:id/member-self-service": { body: () => ({ members_may_pause: true, member_pause_days_per_year: 7, members_may_cancel: true, member_cancel_notice_days: 30 }) },
   "PUT /api/organisations/:id/membership-terms": { body: () => ({ text: "Alpha wrote these terms." }) },
   "PUT /api/organisations/:id/offering-permissions": { body: () => ({ enable_offerings: false, non_stop: false, limited_access: false }) },
   "PUT /api/organisations/:id/price-frequencies": { body: () => ({ weekly: false }) },
@@ -402,12 +400,9 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   // its door (name, logo, its organisation's name, the uuid its sign-up link names). Never an id, an account,
   // a provider id or a setting: tests/api/public-gyms.test.ts holds it to exactly those fields. Read-only.
   "GET /api/public/gyms": "public: the sign-up chooser's list of gyms, public fields only (tests/api/public-gyms.test.ts)",
-  "GET /api/public/gyms/:uuid/membership-terms":
-    "public: the terms people accept when they join a gym, by its uuid, as any shop's terms are (tests/api/member-mail.test.ts)",
-  "GET /api/public/unsubscribe":
-    "public: a member's signed unsubscribe token names them; no organisation's data beyond their own masked address (tests/api/member-mail.test.ts)",
-  "POST /api/public/unsubscribe":
-    "public: a member's signed unsubscribe token turns their own e-mails off, from a mail app or our page (tests/api/member-mail.test.ts)",
+  "GET /api/public/gyms/:uuid/membership-terms": "public: the terms people accept when they join a gym, by its uuid, as any shop's terms are (tests/api/member-mail.test.ts)",
+  "GET /api/public/unsubscribe": "public: a member's signed unsubscribe token names them; no organisation's data beyond their own masked address (tests/api/member-mail.test.ts)",
+  "POST /api/public/unsubscribe": "public: a member's signed unsubscribe token turns their own e-mails off, from a mail app or our page (tests/api/member-mail.test.ts)",
   "GET /api/public/gyms/:uuid/logo": "public: a gym's logo, by the uuid a sign-up link names, shown before anyone signs in (tests/api/gyms.test.ts)",
   "GET /api/public/gyms/:uuid": "public: one gym of that list, by the uuid a sign-up link names (tests/api/public-gyms.test.ts)",
 };
@@ -539,14 +534,7 @@ for (const rowLevelSecurity of [true, false]) {
       Object.assign(ids, { bravoSubscription: bravoHistory.s.id, bravoPayment: bravoHistory.p.id });
       const [checkIn] = await db
         .insert(schema.visits)
-        .values({
-          organisation_id: bravo.id,
-          gym_id: bravoGym.id,
-          user_id: bravoOnly.id,
-          visited_at: new Date(),
-          source: "desk",
-          door_event_id: "check-in:bravo-secret",
-        })
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, user_id: bravoOnly.id, visited_at: new Date(), source: "desk", door_event_id: "check-in:bravo-secret" })
         .returning();
       ids.bravoCheckIn = checkIn.id;
       const [bulk] = await db

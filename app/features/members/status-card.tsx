@@ -30,11 +30,7 @@ export function StatusCard({ subscription: s }: { subscription: StatusCardData }
     );
   }
   return (
-    <section
-      aria-labelledby="status-heading"
-      className={`rounded-lg border border-l-4 border-slate-200 bg-white p-4 ${BORDER[s.colour]}`}
-      data-status-colour={s.colour}
-    >
+    <section aria-labelledby="status-heading" className={`rounded-lg border border-l-4 border-slate-200 bg-white p-4 ${BORDER[s.colour]}`} data-status-colour={s.colour}>
       <div className="flex items-center justify-between gap-2">
         <h2 id="status-heading" className="font-semibold">
           Membership
@@ -46,8 +42,7 @@ export function StatusCard({ subscription: s }: { subscription: StatusCardData }
       </div>
       {s.price ? (
         <p className="mt-2 text-sm text-slate-800">
-          <span className="font-medium">{s.price.offering.name}</span> ·{" "}
-          {priceText({ ...s.price, amount: s.amount ?? s.price.amount, subscription_id: s.id, offering: s.price.offering.name, price_id: s.price.id })}
+          <span className="font-medium">{s.price.offering.name}</span> · {priceText({ ...s.price, amount: s.amount ?? s.price.amount, subscription_id: s.id, offering: s.price.offering.name, price_id: s.price.id })}
           {s.force_price_amount != null ? <span className="text-slate-600"> (special price; list price {formatCents(s.price.amount)})</span> : null}
         </p>
       ) : null}
@@ -55,16 +50,12 @@ export function StatusCard({ subscription: s }: { subscription: StatusCardData }
         {s.state === "paused" ? <Row label="Paused">{`${day(s.pause_start_at)} to ${s.pause_end_at ? day(s.pause_end_at) : "further notice"}`}</Row> : null}
         {s.state === "cancelled" ? <Row label="Cancelled">{day(s.cancelled_at)}</Row> : null}
         {s.scheduled_cancellation ? (
-          <Row label="Cancelling">{`Access until ${day(s.scheduled_cancellation.access_until)}${
-            s.scheduled_cancellation.requested_at ? `, asked on ${day(s.scheduled_cancellation.requested_at)}` : ""
-          }`}</Row>
+          <Row label="Cancelling">{`Access until ${day(s.scheduled_cancellation.access_until)}${s.scheduled_cancellation.requested_at ? `, asked on ${day(s.scheduled_cancellation.requested_at)}` : ""}`}</Row>
         ) : null}
         {s.undo_cancellation_until ? <Row label="Can be undone until">{day(s.undo_cancellation_until)}</Row> : null}
         {s.state === "grace_period" ? <Row label="Grace period ends">{day(s.grace_period_ends_at)}</Row> : null}
         {s.state === "upcoming" ? <Row label="Upcoming">{s.upcoming_state === "failed" ? "First payment failed" : "Not started yet"}</Row> : null}
-        <Row label="Current period">
-          {s.current_period_start || s.current_period_end ? `${day(s.current_period_start)} – ${day(s.current_period_end)}` : "—"}
-        </Row>
+        <Row label="Current period">{s.current_period_start || s.current_period_end ? `${day(s.current_period_start)} – ${day(s.current_period_end)}` : "—"}</Row>
         <Row label="Next billing date">{day(s.next_billing_date)}</Row>
         {s.is_term_membership ? (
           <>
@@ -76,12 +67,7 @@ export function StatusCard({ subscription: s }: { subscription: StatusCardData }
         {s.scheduled_price_change ? (
           <Row label="Price change">
             {s.scheduled_price_change.to_price
-              ? `${priceText({
-                  ...s.scheduled_price_change.to_price,
-                  subscription_id: s.id,
-                  offering: s.scheduled_price_change.to_price.offering.name,
-                  price_id: s.scheduled_price_change.to_price.id,
-                })}`
+              ? `${priceText({ ...s.scheduled_price_change.to_price, subscription_id: s.id, offering: s.scheduled_price_change.to_price.offering.name, price_id: s.scheduled_price_change.to_price.id })}`
               : "Scheduled"}
             {` from ${day(s.scheduled_price_change.takes_effect_at)}`}
           </Row>

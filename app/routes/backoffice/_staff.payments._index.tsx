@@ -52,8 +52,7 @@ export async function action(args: ActionFunctionArgs) {
     await api.post("/payments/:id/received", { params: { id } });
     return redirectWithToast(to, { severity: "success", summary: "Marked received", detail: "The payment is paid; what it paid for is settled." }, api.headers);
   } catch (err) {
-    if (err instanceof ApiRequestError && [404, 422].includes(err.status))
-      return redirectWithToast(to, { severity: "error", summary: "Not marked", detail: err.message });
+    if (err instanceof ApiRequestError && [404, 422].includes(err.status)) return redirectWithToast(to, { severity: "error", summary: "Not marked", detail: err.message });
     redirectForApiError(args.request, err);
   }
 }
@@ -92,21 +91,9 @@ export default function PaymentsIndex() {
           { name: "from", label: "From", type: "date" },
           { name: "to", label: "To", type: "date" },
           { name: "status", label: "Status", any: "Any status", options: PAYMENT_OUTCOME_FILTERS.map((s) => ({ value: s, label: PAYMENT_OUTCOME_LABELS[s] })) },
-          {
-            name: "method",
-            label: "Payment method",
-            any: "Any method",
-            options: PAYMENT_METHOD_FILTERS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] })),
-          },
-          {
-            name: "adjusted",
-            label: "Given back",
-            any: "Any",
-            options: PAYMENT_ADJUSTED_FILTERS.map((a) => ({ value: a, label: PAYMENT_ADJUSTED_LABELS[a] })),
-          },
-          ...((staff?.me.gyms.length ?? 0) > 1 || isAdmin
-            ? [{ name: "gym", label: "Gym", any: "Current gym", options: gymOptions(staff?.me.gyms ?? [], isAdmin) }]
-            : []),
+          { name: "method", label: "Payment method", any: "Any method", options: PAYMENT_METHOD_FILTERS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] })) },
+          { name: "adjusted", label: "Given back", any: "Any", options: PAYMENT_ADJUSTED_FILTERS.map((a) => ({ value: a, label: PAYMENT_ADJUSTED_LABELS[a] })) },
+          ...((staff?.me.gyms.length ?? 0) > 1 || isAdmin ? [{ name: "gym", label: "Gym", any: "Current gym", options: gymOptions(staff?.me.gyms ?? [], isAdmin) }] : []),
           { name: "q", label: "Member (name or e-mail)", type: "search" as const },
         ]}
       />
@@ -164,9 +151,7 @@ export default function PaymentsIndex() {
                       </td>
                       <td data-label="Status" className="px-3 py-2">
                         <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${OUTCOME_CLASS[p.outcome]}`}>{OUTCOME_WORD[p.outcome]}</span>
-                        {p.status !== "sent" && p.status.replace(/_/g, " ") !== OUTCOME_WORD[p.outcome].toLowerCase() ? (
-                          <span className="block text-xs text-slate-600">{p.status.replace(/_/g, " ")}</span>
-                        ) : null}
+                        {p.status !== "sent" && p.status.replace(/_/g, " ") !== OUTCOME_WORD[p.outcome].toLowerCase() ? <span className="block text-xs text-slate-600">{p.status.replace(/_/g, " ")}</span> : null}
                         {p.error ? <span className="block text-xs text-red-800">{p.error}</span> : null}
                       </td>
                       <td data-label="Method" className="px-3 py-2 text-slate-800">
@@ -174,7 +159,7 @@ export default function PaymentsIndex() {
                         {p.is_retry ? <span className="block text-xs text-slate-600">Retry</span> : null}
                       </td>
                       <td data-label="Period" className="px-3 py-2 text-slate-800">
-                        {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` – ${formatDay(p.period_end)}` : ""}` : p.type ?? "—"}
+                        {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` – ${formatDay(p.period_end)}` : ""}` : (p.type ?? "—")}
                       </td>
                       <td data-label="Gym" className="px-3 py-2 text-slate-800">
                         {p.gym}
@@ -184,11 +169,7 @@ export default function PaymentsIndex() {
                           <Form method="post">
                             <input type="hidden" name="payment_id" value={p.id} />
                             <input type="hidden" name="back" value={location.search} />
-                            <button
-                              type="submit"
-                              disabled={pending}
-                              className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60"
-                            >
+                            <button type="submit" disabled={pending} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60">
                               Mark {formatCents(p.amount + p.surcharge)} received
                             </button>
                           </Form>

@@ -63,17 +63,14 @@ export default function VisitsIndex() {
               { value: "refused", label: "Refused at the door" },
             ],
           },
-          ...((staff?.me.gyms.length ?? 0) > 1 || isAdmin
-            ? [{ name: "gym", label: "Gym", any: "Current gym", options: gymOptions(staff?.me.gyms ?? [], isAdmin) }]
-            : []),
+          ...((staff?.me.gyms.length ?? 0) > 1 || isAdmin ? [{ name: "gym", label: "Gym", any: "Current gym", options: gymOptions(staff?.me.gyms ?? [], isAdmin) }] : []),
           { name: "q", label: "Member (name or e-mail)", type: "search" as const },
         ]}
       />
       {list ? (
         <>
           <p className="text-sm text-slate-700">
-            {list.totals.count.toLocaleString("en-NZ")} visits: {list.totals.successful.toLocaleString("en-NZ")} entered,{" "}
-            {list.totals.refused.toLocaleString("en-NZ")} refused.
+            {list.totals.count.toLocaleString("en-NZ")} visits: {list.totals.successful.toLocaleString("en-NZ")} entered, {list.totals.refused.toLocaleString("en-NZ")} refused.
           </p>
           {list.data.length ? (
             <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">

@@ -64,32 +64,24 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         'role', ${c(ou.role)}, 'home_gym_id', ${c(ou.home_gym_id)}, 'default_payment_type_id', ${c(ou.default_payment_type_id)},
         'gyms', case ${c(ou.role)}
           when 'admin' then (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', coalesce(${c(
-    gym_users.role,
-  )}, 'admin'), 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', coalesce(${c(gym_users.role)}, 'admin'), 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})
                             order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
             from ${gyms} left join ${gym_users} on ${c(gym_users.gym_id)} = ${c(gyms.id)} and ${c(gym_users.user_id)} = ${c(ou.user_id)}
             where ${c(gyms.organisation_id)} = ${c(o.id)})
           when 'personal_trainer' then (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', ${c(
-    gym_users.role,
-  )}, 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', ${c(gym_users.role)}, 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})
                             order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
             from ${gym_users} join ${gyms} on ${c(gyms.id)} = ${c(gym_users.gym_id)}
             where ${c(gym_users.user_id)} = ${c(ou.user_id)} and ${c(gym_users.organisation_id)} = ${c(o.id)})
           else (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', 'member', 'archived', ${c(
-    gyms.archived_at,
-  )} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})), '[]')
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', 'member', 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})), '[]')
             from ${gyms} where ${c(gyms.id)} = ${c(ou.home_gym_id)})
         end,
         'payment_types', (
           select coalesce(json_agg(json_build_object('id', ${c(pt.id)}, 'type', ${c(pt.type)}, 'details', ${c(pt.details)}) order by ${c(pt.id)}), '[]')
           from ${pt} where ${c(pt.user_id)} = ${c(ou.user_id)} and ${c(pt.organisation_id)} = ${c(o.id)}),
         'membership_confirmed', exists (
-          select 1 from ${subscriptions} where ${c(subscriptions.id)} = ${c(ou.latest_subscription_id)} and ${c(
-    subscriptions.upcoming_state,
-  )} is distinct from 'failed'),
+          select 1 from ${subscriptions} where ${c(subscriptions.id)} = ${c(ou.latest_subscription_id)} and ${c(subscriptions.upcoming_state)} is distinct from 'failed'),
         'signup_price_id', ${c(ou.signup_price_id)}, 'signup_link_id', ${c(ou.signup_link_id)}, 'signup_start_on', ${c(ou.signup_start_on)},
         'signup_offering', (
           select json_build_object('id', ${c(offerings.id)}, 'name', ${c(offerings.name)})

@@ -4,6 +4,8 @@ import { isGymAdmin, isOrganisationAdmin, isStaffHere, type CurrentUser } from "
 /** GET /api/me: the fields SPEC §3 lists for the signed-in user. */
 export function mePayload(u: CurrentUser) {
   const r = u.row;
+  // A gym's surcharge text is said once, for the current gym (general_card_surcharge_text below).
+  const place = <G extends { general_card_surcharge_text?: string | null }>({ general_card_surcharge_text: _text, ...g }: G) => g;
   const types = u.paymentTypes;
   return {
     id: r.id,
@@ -13,9 +15,9 @@ export function mePayload(u: CurrentUser) {
     is_staff: isStaffHere(u),
     email_verified_at: r.email_verified_at,
     current_organisation: u.organisation,
-    current_gym: u.gym,
+    current_gym: u.gym ? place(u.gym) : null,
     organisations: u.organisations.map((o) => ({ id: o.id, name: o.name })),
-    gyms: u.gyms,
+    gyms: u.gyms.map(place),
     is_organisation_admin: isOrganisationAdmin(u),
     is_gym_admin: isGymAdmin(u),
     /** What the user may do in the current gym (server/core/permissions.ts): the pages offer only these. */

@@ -279,7 +279,7 @@ describe("GET /api/user-breakdown", () => {
       ],
     });
     // The current week's active members are the same reading: running now, active or in a grace period.
-    const [thisWeek] = (await (await signIn("north@example.com")).call("GET", "/api/active-users?weeks=1")).json.data;
+    const [thisWeek] = (await (await signIn("north@example.com")).call("GET", "/api/active-users?weeks=1")).json.data.data;
     expect(thisWeek.active).toBe(res.json.data.by_state.active + res.json.data.by_state.grace_period);
   });
 

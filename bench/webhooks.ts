@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { eventResources } from "../server/api/event-resources";
+import { eventResourcesFor } from "../server/api/event-resources";
 import { parseConfig } from "../server/core/config";
 import { sealSecret } from "../server/core/crypto/secrets";
 import { openDatabase, type Database } from "../server/core/db/client";
@@ -77,7 +77,7 @@ async function main() {
       })),
     );
 
-    provideEventResources(eventResources);
+    provideEventResources(eventResourcesFor(config));
     const written = performance.now();
     const deliveries = await db.transaction((tx) =>
       recordWebhookEvents(

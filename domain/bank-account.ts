@@ -28,3 +28,6 @@ export function parseNzAccount(input: string): { ok: true; account: NzAccount } 
   }
   return { ok: true, account: { bank, branch, number, suffix, formatted: `${bank}-${branch}-${number}-${suffix}` } };
 }
+
+/** "12-3140-0171323-50" → "12-••••-•••1323-50": enough for staff to recognise an account, not to use it. */
+export const maskAccount = (n: string) => n.replace(/^(\d{2})-(\d{4})-(\d{3})(\d{4})-(\d{2,3})$/, "$1-••••-•••$4-$5");

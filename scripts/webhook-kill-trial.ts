@@ -28,7 +28,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { startReceivers } from "../bench/webhook-receivers";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhook-events";
-import { eventResources } from "../server/api/event-resources";
+import { eventResourcesFor } from "../server/api/event-resources";
 import { parseConfig } from "../server/core/config";
 import { sealSecret } from "../server/core/crypto/secrets";
 import { insertReturningIds } from "../server/core/db/bulk";
@@ -87,7 +87,7 @@ try {
     visits,
     Array.from({ length: events }, (_, i) => ({ organisation_id: org.id, gym_id: gym.id, user_id: member.id, visited_at: new Date(Date.now() - i * 1000) })),
   );
-  provideEventResources(eventResources);
+  provideEventResources(eventResourcesFor(parseConfig({ NODE_ENV: "test", WEBHOOKS_ALLOW_LOOPBACK: "1" })));
   let total = 0;
   for (let i = 0; i < visitIds.length; i += 500) {
     const batch = visitIds.slice(i, i + 500);

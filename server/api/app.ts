@@ -53,7 +53,7 @@ import { mailSite } from "../member-mail/brand";
 import { outgoingWebhookRoutes } from "../outgoing-webhooks/routes";
 import { deliverDue } from "../outgoing-webhooks/deliver";
 import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
-import { eventResources } from "./event-resources";
+import { eventResourcesFor } from "./event-resources";
 
 /**
  * Public forms that integrators may post from their own sites (a honeypot and rate limits guard them instead), the
@@ -133,7 +133,7 @@ export function localJobs(deps: Pick<ApiDeps, "db" | "mailer" | "now" | "config"
 /** Builds the gym API around its dependencies, so tests can make one per fresh database. */
 export function createApi(given: ApiDeps) {
   // Outgoing webhooks' payloads are read by the resources' own code (./event-resources.ts).
-  provideEventResources(eventResources);
+  provideEventResources(eventResourcesFor(given.config));
   const deps: ApiDeps = {
     ...given,
     finishedWeeks: given.finishedWeeks ?? createFinishedWeeksCache(),

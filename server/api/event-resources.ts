@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { signupUrl, type Config } from "../core/config";
 import { subscriptions } from "../core/db/schema";
 import type { EventResources } from "../outgoing-webhooks/events";
 import { memberDetail, statusCard } from "../members/detail";
@@ -14,8 +15,8 @@ import { visitRow } from "../visits/list";
  * - subscription: the member's `latest_subscription` card, with its member and gym;
  * - payment: a row of GET /api/payments; visit: a row of GET /api/visits.
  */
-export const eventResources: EventResources = {
-  member: async (t, id, at) => memberDetail(t, await findMember(t, String(id)), at),
+export const eventResourcesFor = (config: Config): EventResources => ({
+  member: async (t, id, at) => memberDetail(t, await findMember(t, String(id)), { at, signupBase: signupUrl(config) }),
   subscription: async (t, id, at) => {
     const [s] = await t.db
       .select({ user_id: subscriptions.user_id, gym_id: subscriptions.gym_id })
@@ -26,4 +27,4 @@ export const eventResources: EventResources = {
   },
   payment: (t, id) => paymentRow(t, id),
   visit: (t, id) => visitRow(t, id),
-};
+});

@@ -98,5 +98,5 @@ export const calendarRoutes = new Hono<ApiEnv>()
     await assertMemberHere(c.var.tenant, memberId);
     const list = await listSeries(c.var.tenant, c.var.user!, { member_id: memberId }, localDay(now(c)));
     const next = await nextSessions(c.var.tenant, c.var.user!, list.map((s) => s.id), now(c));
-    return c.json({ data: list.map((s) => ({ ...s, next_sessions: (next.get(s.id) ?? []).slice(0, 3) })) });
+    return c.json({ data: { data: list.map((s) => ({ ...s, next_sessions: (next.get(s.id) ?? []).slice(0, 3) })) } });
   });

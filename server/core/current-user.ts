@@ -12,8 +12,8 @@ export interface CurrentUser {
   organisations: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole }[];
   organisation: { id: number; name: string; multi_gym: boolean; calendar_and_messaging: boolean; role: OrgRole } | null;
   /** Gyms of the current organisation this user may work in (all of them for an organisation admin). */
-  gyms: { id: number; name: string; logo: string | null; role: GymRole | null; archived: boolean }[];
-  gym: { id: number; name: string; logo: string | null; role: GymRole | null; archived: boolean } | null;
+  gyms: { id: number; name: string; logo: string | null; role: GymRole | null; archived: boolean; general_card_surcharge_text?: string | null }[];
+  gym: { id: number; name: string; logo: string | null; role: GymRole | null; archived: boolean; general_card_surcharge_text?: string | null } | null;
   /** The member's default payment type in the current organisation. */
   defaultPaymentTypeId: number | null;
   /** The user's payment types in the current organisation. */
@@ -21,7 +21,7 @@ export interface CurrentUser {
   /** Members' unread messages in the current organisation (0 without calendar and messaging, or for a member). */
   unreadMessages: number;
   /** A member's sign-up in the current organisation: finished or not, and the price they came for. */
-  signup: { confirmed: boolean; priceId: number | null; linkId: number | null; startOn: string | null };
+  signup: { confirmed: boolean; priceId: number | null; linkId: number | null; startOn: string | null; offering: { id: number; name: string } | null };
   /**
    * Set when an integrator's API key asks rather than a person (issue 33): `row` is then the admin who made the key,
    * whose name its changes are recorded under, and the key's scopes alone decide what it may do (permissions.ts).
@@ -49,6 +49,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
     signup_price_id: _sp,
     signup_link_id: _sl,
     signup_start_on: _ss,
+    signup_offering: _so,
     ...o
   }: Membership) => o;
   return {
@@ -66,6 +67,7 @@ export function currentUser(row: UserRow, memberships: Membership[]): CurrentUse
       priceId: current?.signup_price_id ?? null,
       linkId: current?.signup_link_id ?? null,
       startOn: current?.signup_start_on ?? null,
+      offering: current?.signup_offering ?? null,
     },
   };
 }

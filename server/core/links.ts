@@ -18,3 +18,16 @@ export function publicOrigin(c: Context<ApiEnv>, app: "backoffice" | "signup" = 
 export function isSignupHost(c: Context<ApiEnv>) {
   return c.var.deps.config.SIGNUP_HOSTS.includes(new URL(c.req.url).hostname);
 }
+
+/**
+ * Join links (issue 32): the sign-up host's address for a gym (`/?gym=uuid`), with a price (`&price=id`) or a private
+ * link's token (`&link=`). The one place these addresses are made, for the gym's page, the offering's page and the
+ * private links.
+ */
+export function signupAddress(base: string, gymUuid: string, extra: { price?: number; link?: string } = {}) {
+  const url = new URL(base);
+  url.searchParams.set("gym", gymUuid);
+  if (extra.price !== undefined) url.searchParams.set("price", String(extra.price));
+  if (extra.link !== undefined) url.searchParams.set("link", extra.link);
+  return url.toString();
+}

@@ -43,9 +43,11 @@ export const dashboardRoutes = new Hono<ApiEnv>()
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
   .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {
     const { weeks } = readQuery(c, activeUsersQuery);
-    return c.json({ data: await activeUsers(c, weeks, pageMemberSummary(c)) });
+    return c.json({ data: { data: await activeUsers(c, weeks, pageMemberSummary(c)) } });
   })
   /** GET /api/user-breakdown: members by subscription state and by offering. */
   .get("/user-breakdown", requireStaff, inCurrentGym("members.read"), async (c) => c.json({ data: await userBreakdown(pageMemberSummary(c)) }))
   /** GET /api/cost-and-visit-breakdown: revenue, visits and cost per visit for this Auckland month and the five before. */
-  .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) => c.json({ data: await costAndVisitBreakdown(c.var.tenant, now(c)) }));
+  .get("/cost-and-visit-breakdown", requireStaff, inCurrentGym("money.read"), async (c) =>
+    c.json({ data: { data: await costAndVisitBreakdown(c.var.tenant, now(c)) } }),
+  );

@@ -95,13 +95,14 @@ export async function listPlaces(t: Tenant, doors: DoorProvider) {
   await connected(t);
   const places = await askDoors(() => doors.places(t.organisationId));
   const links = await t.db
-    .select({ place_id: access_control_places.place_id, gym_id: access_control_places.gym_id, gym: gyms.name })
+    .select({ id: access_control_places.id, place_id: access_control_places.place_id, gym_id: access_control_places.gym_id, gym: gyms.name })
     .from(access_control_places)
     .innerJoin(gyms, eq(gyms.id, access_control_places.gym_id))
     .where(t.where(access_control_places));
   return places.map((p) => {
     const link = links.find((l) => l.place_id === p.id);
-    return { place_id: p.id, name: p.name, gym_id: link?.gym_id ?? null, gym: link?.gym ?? null };
+    // SPEC §3 Place: our row's id once it is linked to a gym (null before), its name and the door system's id.
+    return { id: link?.id ?? null, place_id: p.id, name: p.name, gym_id: link?.gym_id ?? null, gym: link?.gym ?? null };
   });
 }
 
@@ -147,14 +148,15 @@ export async function placeDoors(t: Tenant, doors: DoorProvider, placeId: string
     // A place not linked to a gym yet: its locks as the door system has them, none counting visits.
     const locks = await askDoors(() => doors.locks(t.organisationId, placeId));
     if (!locks.length && !(await askDoors(() => doors.places(t.organisationId))).some((p) => p.id === placeId)) throw notFound("No such place.");
-    return locks.map((l) => ({ id: null, name: l.name, door_id: l.id, tracks_visits: false, gym_id: null }));
+    return locks.map((l) => asDoorIntegration({ id: null, name: l.name, door_id: l.id, tracks_visits: false, gym_id: null }));
   }
   await syncDoors(t, doors, place);
-  return t.db
+  const held = await t.db
     .select({ id: access_control_doors.id, name: access_control_doors.name, door_id: access_control_doors.door_id, tracks_visits: access_control_doors.tracks_visits, gym_id: access_control_doors.gym_id })
     .from(access_control_doors)
     .where(t.where(access_control_doors, eq(access_control_doors.place_row_id, place.id)))
     .orderBy(asc(access_control_doors.name));
+  return held.map(asDoorIntegration);
 }
 
 /** The gym's place and doors, for its pages. */
@@ -166,5 +168,10 @@ export async function gymDoors(t: Tenant, gymId: number) {
     .from(access_control_doors)
     .where(t.where(access_control_doors, and(eq(access_control_doors.place_row_id, place.id))))
     .orderBy(asc(access_control_doors.name));
-  return { place: { id: place.id, name: place.name, place_id: place.place_id }, doors };
+  return { place: { id: place.id, name: place.name, place_id: place.place_id }, doors: doors.map(asDoorIntegration) };
+}
+
+/** A door as SPEC §3's Door integration (id, integration_type, integration), its own fields kept beside it. */
+export function asDoorIntegration<D extends { id: number | null; name: string; door_id: string; tracks_visits: boolean }>(d: D) {
+  return { ...d, integration_type: "kisi" as const, integration: { id: d.id, name: d.name, door_id: d.door_id, tracks_visits: d.tracks_visits } };
 }

@@ -10,7 +10,7 @@ import {
 import { archiveGym, openGym, restoreGym } from "./open";
 import { gymJoinLinks } from "./join-links";
 import { signupUrl } from "../core/config";
-import { findGym, gymDetail, listGyms, saveCredentials, saveDestinationAccount, setTracksVisits, updateGymDetails } from "./settings";
+import { findGym, gymDetail, listGyms, type GymViewer, saveCredentials, saveDestinationAccount, setTracksVisits, updateGymDetails } from "./settings";
 import { z } from "zod";
 import { finishConnection, startConnection } from "./connect";
 import { storeLogo } from "./logo";
@@ -46,8 +46,14 @@ const redirectTo = (service: ConnectService) => async (c: Context<ApiEnv>) => {
 const exchange = (service: ConnectService) => async (c: Context<ApiEnv>) => {
   const given = await readBody(c, exchangeBody);
   const id = await finishConnection(c.var.tenant, providersOf(c), c.var.user!, service, given, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c));
-  return c.json({ data: await gymDetail(c.var.tenant, id) });
+  return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
 };
+
+/** The user, as a gym's `selected` and `role` see them (SPEC §3 Gym: role -1 where they have none of their own). */
+const viewerOf = (c: Context<ApiEnv>): GymViewer => ({
+  currentGymId: c.var.user!.gym?.id ?? null,
+  roles: new Map(c.var.user!.gyms.flatMap((g) => (g.role === "admin" || g.role === "personal_trainer" ? [[g.id, g.role] as const] : []))),
+});
 
 /** The gym in the path, of this organisation (else 404), which the user administers (else 403). */
 async function gymOf(c: Context<ApiEnv>, name = "id", capability: "gyms.read" | "gyms.write" = "gyms.write") {
@@ -60,51 +66,51 @@ async function gymOf(c: Context<ApiEnv>, name = "id", capability: "gyms.read" | 
 const credentials = (service: CredentialService) => async (c: Context<ApiEnv>) => {
   const id = await gymOf(c);
   await saveCredentials(c.var.tenant, id, service, await readBody(c, credentialsRequest(service)));
-  return c.json({ data: await gymDetail(c.var.tenant, id) });
+  return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
 };
 
 /** A gym's settings (SPEC §7 Gyms; issue 15). Rules: server/gyms/settings.ts. */
 export const gymRoutes = new Hono<ApiEnv>()
   /** GET /api/gyms: the gyms the user administers (every gym for an organisation admin). */
-  .get("/gyms", ...reader, async (c) => c.json({ data: { data: await listGyms(c.var.tenant, gymsWhere(c.var.user!, "gyms.read")) } }))
+  .get("/gyms", ...reader, async (c) => c.json({ data: { data: await listGyms(c.var.tenant, gymsWhere(c.var.user!, "gyms.read"), viewerOf(c)) } }))
   /** POST /api/gyms: a new location (issue 32); 201 with the gym as GET /api/gyms/{id} answers it. */
   .post("/gyms", ...opener, async (c) => {
     const id = await openGym(c.var.tenant, c.var.user!.row.id, await readBody(c, newGymRequest));
-    return c.json({ data: await gymDetail(c.var.tenant, id) }, 201);
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) }, 201);
   })
   /** DELETE /api/gyms/{id}/archive: no longer sold or offered in the switchers (never deleted). */
   .delete("/gyms/:id{[0-9]+}/archive", ...opener, async (c) => {
     const id = pathId(c, "No such gym.");
     await archiveGym(c.var.tenant, id, now(c));
-    return c.json({ data: await gymDetail(c.var.tenant, id) });
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
   })
   .post("/gyms/:id{[0-9]+}/restore", ...opener, async (c) => {
     const id = pathId(c, "No such gym.");
     await restoreGym(c.var.tenant, id, now(c));
-    return c.json({ data: await gymDetail(c.var.tenant, id) });
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
   })
   /** GET /api/gyms/{id}: its settings, and `join`: its sign-up links to hand out (server/gyms/join-links.ts). */
   .get("/gyms/:id{[0-9]+}", ...reader, async (c) => {
-    const gym = await gymDetail(c.var.tenant, await gymOf(c, "id", "gyms.read"));
+    const gym = await gymDetail(c.var.tenant, await gymOf(c, "id", "gyms.read"), viewerOf(c));
     return c.json({ data: { ...gym, join: await gymJoinLinks(c.var.tenant, gym, signupUrl(c.var.deps.config)) } });
   })
   /** PUT /api/gyms/{id}: name, price-change reply-to, break fee, card surcharge and what members are told about it. */
   .put("/gyms/:id{[0-9]+}", ...admin, async (c) => {
     const id = await gymOf(c);
     await updateGymDetails(c.var.tenant, id, await readBody(c, gymDetailsRequest));
-    return c.json({ data: await gymDetail(c.var.tenant, id) });
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
   })
   .put("/gyms/:id{[0-9]+}/tracks-visits", ...admin, async (c) => {
     const id = await gymOf(c);
     await setTracksVisits(c.var.tenant, id, (await readBody(c, tracksVisitsRequest)).tracks_visits);
-    return c.json({ data: await gymDetail(c.var.tenant, id) });
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
   })
   /** PUT /api/gyms/{gymId}/destination-accounts/{accountId}: the account its money goes to (a gym without one: any id). */
   .put("/gyms/:gymId{[0-9]+}/destination-accounts/:accountId{[0-9]+}", ...admin, async (c) => {
     const id = await gymOf(c, "gymId");
     const accountId = Number(c.req.param("accountId"));
     await saveDestinationAccount(c.var.tenant, id, accountId, await readBody(c, destinationAccountRequest));
-    return c.json({ data: await gymDetail(c.var.tenant, id) });
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) });
   })
   /** POST /api/gyms/{id}/logo (multipart: collection=logo, file): shown in the sidebar and on the gym's sign-up pages. */
   .post("/gyms/:id{[0-9]+}/logo", ...admin, async (c) => {
@@ -115,9 +121,9 @@ export const gymRoutes = new Hono<ApiEnv>()
     if (Number(c.req.header("content-length") ?? 0) > IMAGE_BODY_LIMIT)
       throw new ApiError(413, "The logo is larger than 10 MB.", "payload_too_large", { file: ["The logo is larger than 10 MB"] });
     const form = await readForm(c);
-    const g = await gymDetail(c.var.tenant, id);
+    const g = await gymDetail(c.var.tenant, id, viewerOf(c));
     await storeLogo(c.var.tenant, id, g.uuid, form.collection, form.file);
-    return c.json({ data: await gymDetail(c.var.tenant, id) }, 201);
+    return c.json({ data: await gymDetail(c.var.tenant, id, viewerOf(c)) }, 201);
   })
   .post("/gyms/:id{[0-9]+}/stripe/redirect", ...admin, redirectTo("stripe"))
   .post("/stripe/exchange", ...admin, exchange("stripe"))

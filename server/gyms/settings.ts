@@ -1,9 +1,11 @@
 import { asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { findGym } from "../core/find-gym";
+import { maskAccount } from "../../domain/bank-account";
 import type { CredentialService, DestinationAccountInput, GymDetailsInput } from "../../domain/schemas/gyms";
 import { GYM_CREDENTIALS } from "../../domain/schemas/gyms";
 import { sealSecret } from "../core/crypto/secrets";
-import { destination_accounts, gym_users, gyms, organisation_users } from "../core/db/schema";
+import { destination_accounts, gym_users, gyms, organisation_users, organisations } from "../core/db/schema";
+import { organisationView } from "../entities/organisation";
 import { gymDoors } from "../doors/integration";
 import type { Tenant } from "../core/db/tenant";
 import { invalid, notFound } from "../core/errors";
@@ -16,8 +18,6 @@ import { gymCredential } from "../core/providers/gym-accounts";
 
 type GymRow = typeof gyms.$inferSelect;
 
-/** "12-3140-0171323-50" → "12-••••-•••1323-50": enough for staff to recognise it, not to use it. */
-export const maskAccount = (n: string) => n.replace(/^(\d{2})-(\d{4})-(\d{3})(\d{4})-(\d{2,3})$/, "$1-••••-•••$4-$5");
 
 const credentialState = (g: GymRow) =>
   Object.fromEntries(
@@ -49,47 +49,74 @@ const providers = (g: GymRow) => ({
   branch: gymCredential(g, "branch", "key") !== null,
 });
 
-/** GET /api/gyms: the gyms of `ids` (the ones the user administers), with their counts and connected providers. */
-export async function listGyms(t: Tenant, ids: number[] | "all") {
-  const rows = await t.db.select().from(gyms).where(t.where(gyms, ids === "all" ? undefined : inArray(gyms.id, ids.length ? ids : [0]))).orderBy(sql`${gyms.archived_at} is not null`, asc(gyms.name), asc(gyms.id));
-  const c = await counts(t, rows.map((g) => g.id));
-  return rows.map((g) => ({ id: g.id, name: g.name, logo: g.logo, uuid: g.uuid, staff_count: c.staff.get(g.id) ?? 0, members_count: c.members.get(g.id) ?? 0, providers: providers(g), created_at: g.created_at, archived_at: g.archived_at }));
+/** Who is asking, for a gym's `selected` and `role` (SPEC §3 Gym): their current gym and their role at each gym. */
+export interface GymViewer {
+  currentGymId: number | null;
+  roles: Map<number, "admin" | "personal_trainer">;
 }
 
+/** SPEC §3 Gym for each row, in their order: its settings, counts, account, place and doors, organisation, and the viewer's place at it. */
+async function gymEntities(t: Tenant, rows: GymRow[], viewer: GymViewer) {
+  const ids = rows.map((g) => g.id);
+  const [accounts, c, doors, [organisation]] = await Promise.all([
+    ids.length
+      ? t.db
+          .select()
+          .from(destination_accounts)
+          .where(t.where(destination_accounts, inArray(destination_accounts.gym_id, ids)))
+          .orderBy(asc(destination_accounts.id))
+      : [],
+    counts(t, ids),
+    Promise.all(ids.map((id) => gymDoors(t, id))),
+    t.db.select().from(organisations).where(eq(organisations.id, t.organisationId)),
+  ]);
+  return rows.map((g, i) => {
+    const account = accounts.find((a) => a.gym_id === g.id);
+    return {
+      id: g.id,
+      name: g.name,
+      selected: g.id === viewer.currentGymId,
+      role: viewer.roles.get(g.id) ?? (-1 as const),
+      organisation: organisationView(organisation),
+      uuid: g.uuid,
+      logo: g.logo,
+      address: g.address,
+      created_at: g.created_at,
+      archived_at: g.archived_at,
+      staff_count: c.staff.get(g.id) ?? 0,
+      members_count: c.members.get(g.id) ?? 0,
+      stripe_id: g.stripe_id,
+      gocardless_organisation_id: g.gocardless_organisation_id,
+      providers: providers(g),
+      price_change_notification_reply_to: g.price_change_notification_reply_to,
+      break_fee_percentage: g.break_fee_percentage,
+      card_surcharge_basis_points: g.card_surcharge_basis_points,
+      card_surcharge_fixed: g.card_surcharge_fixed,
+      general_card_surcharge_text: g.general_card_surcharge_text,
+      tracks_visits: g.tracks_visits,
+      destination_account: account ? { id: account.id, name: account.name, bank_account_number: maskAccount(account.bank_account_number) } : null,
+      credentials: credentialState(g),
+      /** Its place in the door system and that place's doors (SPEC §3 Gym: place, doors). */
+      place: doors[i].place,
+      doors: doors[i].doors,
+    };
+  });
+}
+
+/** GET /api/gyms: the gyms of `ids` (the ones the user administers), each SPEC's Gym with its connected providers. */
+export async function listGyms(t: Tenant, ids: number[] | "all", viewer: GymViewer) {
+  const rows = await t.db
+    .select()
+    .from(gyms)
+    .where(t.where(gyms, ids === "all" ? undefined : inArray(gyms.id, ids.length ? ids : [0])))
+    .orderBy(sql`${gyms.archived_at} is not null`, asc(gyms.name), asc(gyms.id));
+  return gymEntities(t, rows, viewer);
+}
 
 /** GET /api/gyms/{id}: everything its settings page shows; the account number masked, credentials as set or not. */
-export async function gymDetail(t: Tenant, id: number) {
-  const g = await findGym(t, id);
-  const [[account], c, doors] = await Promise.all([
-    t.db.select().from(destination_accounts).where(t.where(destination_accounts, eq(destination_accounts.gym_id, id))).orderBy(asc(destination_accounts.id)).limit(1),
-    counts(t, [id]),
-    gymDoors(t, id),
-  ]);
-  return {
-    id: g.id,
-    name: g.name,
-    uuid: g.uuid,
-    logo: g.logo,
-    address: g.address,
-    created_at: g.created_at,
-    archived_at: g.archived_at,
-    staff_count: c.staff.get(id) ?? 0,
-    members_count: c.members.get(id) ?? 0,
-    stripe_id: g.stripe_id,
-    gocardless_organisation_id: g.gocardless_organisation_id,
-    providers: providers(g),
-    price_change_notification_reply_to: g.price_change_notification_reply_to,
-    break_fee_percentage: g.break_fee_percentage,
-    card_surcharge_basis_points: g.card_surcharge_basis_points,
-    card_surcharge_fixed: g.card_surcharge_fixed,
-    general_card_surcharge_text: g.general_card_surcharge_text,
-    tracks_visits: g.tracks_visits,
-    destination_account: account ? { id: account.id, name: account.name, bank_account_number: maskAccount(account.bank_account_number) } : null,
-    credentials: credentialState(g),
-    /** Its place in the door system and that place's doors (SPEC §3 Gym: place, doors). */
-    place: doors.place,
-    doors: doors.doors,
-  };
+export async function gymDetail(t: Tenant, id: number, viewer: GymViewer) {
+  const [gym] = await gymEntities(t, [await findGym(t, id)], viewer);
+  return gym;
 }
 
 export async function updateGymDetails(t: Tenant, id: number, input: GymDetailsInput) {

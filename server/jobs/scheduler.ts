@@ -18,7 +18,7 @@ import { mailSite } from "../member-mail/brand";
 import type { JobStarter } from "../core/job-starter";
 import { deliverDue } from "../outgoing-webhooks/deliver";
 import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
-import { eventResources } from "../api/event-resources";
+import { eventResourcesFor } from "../api/event-resources";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -141,7 +141,7 @@ function bossDb(database: Database): PgBoss.Db {
 }
 
 export async function startScheduler(database: Database, settings: JobSettings): Promise<Scheduler> {
-  provideEventResources(eventResources);
+  provideEventResources(eventResourcesFor(settings.config));
   const boss = new PgBoss({ db: bossDb(database), schema: "pgboss", supervise: true, schedule: true });
   boss.on("error", (err) => logError("[jobs] pg-boss", err));
   // Machines starting at once race to install pg-boss's schema and queues; PostgreSQL ends one side of such a

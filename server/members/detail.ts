@@ -1,10 +1,12 @@
 import { statusLabel } from "../../domain/status-label";
 import { heldElsewhere } from "./custody";
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { confidenceText, hearAboutUsText } from "../../domain/member";
 import { cancellationUndoableUntil, nextBillingDate, scheduledPriceChange, statusColour, subscriptionState } from "../../domain/subscription";
 import { gyms, offerings, prices, subscriptions } from "../core/db/schema";
+import type { EntityContext } from "../entities/context";
+import { memberEntities } from "../entities/member";
 import type { Tenant } from "../core/db/tenant";
 import type { FoundMember } from "./find";
 
@@ -73,8 +75,12 @@ export async function statusCard(t: Tenant, subscriptionId: number | null, at: D
   };
 }
 
-/** GET /api/members/{id}: every member field staff read (SPEC §3 Member) and the status card. */
-export async function memberDetail(t: Tenant, found: FoundMember, at: Date) {
+/**
+ * GET /api/members/{id}: SPEC §3 Member (server/entities/member.ts), with what the member page reads beside it: labels
+ * for the survey answers, the home gym, when they joined and last came, and the status card's derivations on their
+ * latest subscription.
+ */
+export async function memberDetail(t: Tenant, found: FoundMember, ctx: EntityContext) {
   const { user: u, membership: m } = found;
   const [home] = m.home_gym_id
     ? await t.db
@@ -82,45 +88,21 @@ export async function memberDetail(t: Tenant, found: FoundMember, at: Date) {
         .from(gyms)
         .where(t.where(gyms, eq(gyms.id, m.home_gym_id)))
     : [];
-  const [{ n: subscriptionCount }] = await t.db
-    .select({ n: count() })
-    .from(subscriptions)
-    .where(t.where(subscriptions, eq(subscriptions.user_id, u.id)));
+  const entity = (await memberEntities(t, [u.id], ctx)).get(u.id)!;
+  const card = await statusCard(t, m.latest_subscription_id, ctx.at);
+  const latest = entity.latest_subscription;
   return {
-    id: u.id,
-    name: u.name,
-    email: u.email,
+    ...entity,
     /** Another organisation holds this person too: their own details are theirs to change (decision 0048). */
     details_held_elsewhere: await heldElsewhere(t, u.id),
-    mobile_number: u.mobile_number,
-    dob: u.dob,
-    address: u.address,
-    suburb: u.suburb,
-    city: u.city,
-    post_code: u.post_code,
-    emergency_contact_name: u.emergency_contact_name,
-    emergency_contact_number: u.emergency_contact_number,
-    emergency_contact_relationship: u.emergency_contact_relationship,
-    email_notifications: u.email_notifications,
-    push_notifications: u.push_notifications,
-    payment_reminders: u.payment_reminders,
-    confidence_and_experience: u.confidence_and_experience,
     confidence_and_experience_label: confidenceText(u.confidence_and_experience),
-    hear_about_us: u.hear_about_us,
     hear_about_us_other: u.hear_about_us_other,
     hear_about_us_label: hearAboutUsText(u.hear_about_us, u.hear_about_us_other),
-    notes: m.notes,
-    tags: m.tags,
     home_gym: home ?? null,
     joined_at: iso(m.created_at),
-    visits_count: m.visits_count,
     last_visit_at: iso(m.last_visit_at),
-    profile_picture: u.profile_picture ? `/api/members/${u.id}/profile-picture?v=${encodeURIComponent(u.profile_picture)}` : null,
-    is_returning_member: subscriptionCount > 1,
-    should_onboard: u.should_onboard,
-    invited_at: iso(u.invited_at),
     pending_invite: m.pending_invite,
-    latest_subscription: await statusCard(t, m.latest_subscription_id, at),
+    latest_subscription: latest && card ? { ...latest, ...card, price: { ...latest.price, term: latest.price.formatted_term } } : null,
   };
 }
 export type MemberDetail = Awaited<ReturnType<typeof memberDetail>>;

@@ -48,9 +48,9 @@ export async function memberPayments(t: Tenant, userId: number, page: number, ma
   };
 }
 
-/** GET /api/users/{id}/visits: newest first, refused entries included and marked. */
-export async function memberVisits(t: Tenant, userId: number, page: number) {
-  const where = t.where(visits, eq(visits.user_id, userId));
+/** GET /api/users/{id}/visits: newest first, refused entries included and marked; each SPEC's Visit. */
+export async function memberVisits(t: Tenant, user: { id: number; name: string }, page: number) {
+  const where = t.where(visits, eq(visits.user_id, user.id));
   const [rows, [{ n }]] = await Promise.all([
     t.db
       .select({ id: visits.id, visited_at: visits.visited_at, successful: visits.successful, gym: { id: gyms.id, name: gyms.name } })
@@ -62,7 +62,7 @@ export async function memberVisits(t: Tenant, userId: number, page: number) {
       .offset((page - 1) * HISTORY_PER_PAGE),
     t.db.select({ n: count() }).from(visits).where(where),
   ]);
-  return { data: rows.map((v) => ({ ...v, visited_at: iso(v.visited_at) })), meta: pageMeta(page, n) };
+  return { data: rows.map((v) => ({ ...v, user: { id: user.id, name: user.name }, visited_at: iso(v.visited_at) })), meta: pageMeta(page, n) };
 }
 
 /** GET /api/members/{id}/access-control-credentials: door credentials, never a full card number or a PIN. */

@@ -8,6 +8,8 @@ import { gyms, offerings, organisation_users, prices, subscriptions, users } fro
 import { memberInState } from "../core/db/subscription-state";
 import type { Tenant } from "../core/db/tenant";
 import { personMatches } from "../search/queries";
+import type { EntityContext } from "../entities/context";
+import { memberEntities } from "../entities/member";
 
 /** The list's filters once the route has resolved the gym: a gym id, or null for every gym. */
 export type MemberFilters = Omit<MemberListQuery, "gym" | "page"> & { gymId: number | null };
@@ -152,7 +154,8 @@ const ordered = (keys: SQL[], dir: "asc" | "desc") => keys.map((k) => (dir === "
  * the membership rows alone, and only those 50 are joined to their person, subscription, price, offering
  * and gym: an offset deep into the list then skips index entries, not joined rows.
  */
-export async function listMembers(t: Tenant, f: MemberFilters, page: number, at: Date) {
+export async function listMembers(t: Tenant, f: MemberFilters, page: number, ctx: EntityContext) {
+  const at = ctx.at;
   const dir = f.dir ?? defaultDirection(f.sort);
   // A member without a subscription has no price or offering: nobody matches, and the planner, which cannot
   // know that, would walk every member looking.
@@ -174,8 +177,10 @@ export async function listMembers(t: Tenant, f: MemberFilters, page: number, at:
       .orderBy(...keys),
     t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(memberWhere(t, f, at)),
   ]);
+  // Each row is SPEC's Member (server/entities/member.ts) with the list's own columns beside it.
+  const entities = await memberEntities(t, rows.map((r) => r.id), ctx);
   return {
-    data: rows.map((r) => toRow(r, at)),
+    data: rows.map((r) => ({ ...entities.get(r.id)!, ...toRow(r, at) })),
     meta: { page, per_page: MEMBERS_PER_PAGE, total, pages: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)), sort: f.sort, dir },
   };
 }

@@ -15,6 +15,8 @@ import { PHOTO_BODY_LIMIT, readPhoto, storePhoto } from "./photo";
 import { subscriptionPeriods, weeklyCostPerVisit, weeklyVisits } from "./activity";
 import { memberCredentials, memberPayments, memberVisits, priceChangeHistory } from "./history";
 import { csvBody } from "./csv";
+import { paymentEntities } from "../entities/payment";
+import { entityContext } from "../entities/context";
 import { eachMember, listMembers, type MemberFilters } from "./list";
 
 function filtersFrom(c: Context<ApiEnv>, query: MemberListQuery, capability: Capability): { filters: MemberFilters; page: number } {
@@ -48,7 +50,7 @@ export const memberRoutes = new Hono<ApiEnv>()
   /** GET /api/members?status=&offering=&price=&tag=&gym=&q=&sort=&dir=&page= → { data: { data: [...], meta } } */
   .get("/members", requireStaff, requireCan("members.read"), async (c) => {
     const { filters, page } = filtersFrom(c, readQuery(c, memberListQuery), "members.read");
-    return c.json({ data: await listMembers(c.var.tenant, filters, page, now(c)) });
+    return c.json({ data: await listMembers(c.var.tenant, filters, page, entityContext(c)) });
   })
   /**
    * POST /api/members/export (the list's filters as JSON or a form) → text/csv of every matching member,
@@ -63,7 +65,7 @@ export const memberRoutes = new Hono<ApiEnv>()
   /** GET /api/members/{id}: the profile and the status card. Another organisation's member is 404. */
   .get("/members/:id{[0-9]+}", requireStaff, async (c) => {
     const found = await memberFor(c, "members.read");
-    return c.json({ data: { ...(await memberDetail(c.var.tenant, found, now(c))), can: allowedOn(c, found) } });
+    return c.json({ data: { ...(await memberDetail(c.var.tenant, found, entityContext(c))), can: allowedOn(c, found) } });
   })
   /** PUT /api/members/{id}: replaces the editable profile (memberUpdateSchema); 422 with field errors. */
   .put("/members/:id{[0-9]+}", requireStaff, async (c) => {
@@ -73,7 +75,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     if (values.home_gym_id && values.home_gym_id !== found.membership.home_gym_id) assertCan(c.var.user!, "members.write", values.home_gym_id);
     await updateMember(c.var.tenant, found, values);
     const updated = await findMember(c.var.tenant, c.req.param("id"));
-    return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, now(c))), can: allowedOn(c, updated) } });
+    return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, entityContext(c))), can: allowedOn(c, updated) } });
   })
   /** DELETE /api/members/{id}: soft delete, for organisation and gym admins. Payments and visits stay. */
   .delete("/members/:id{[0-9]+}", requireStaff, async (c) => {
@@ -83,11 +85,17 @@ export const memberRoutes = new Hono<ApiEnv>()
   })
   .get("/users/:id{[0-9]+}/payments", requireStaff, async (c) => {
     const found = await memberFor(c, "money.read");
-    return c.json({ data: await memberPayments(c.var.tenant, found.user.id, pageParam(c), (gymId) => can(c.var.user!, "money.write", gymId)) });
+    const page = await memberPayments(c.var.tenant, found.user.id, pageParam(c), (gymId) => can(c.var.user!, "money.write", gymId));
+    // Each is SPEC's Payment (server/entities/payment.ts), with what the member page reads of its refunds beside it.
+    const entities = await paymentEntities(
+      c.var.tenant,
+      page.data.map((p) => p.id),
+    );
+    return c.json({ data: { ...page, data: page.data.map((p) => ({ ...entities.get(p.id)!, ...p })) } });
   })
   .get("/users/:id{[0-9]+}/visits", requireStaff, async (c) => {
     const found = await memberFor(c, "visits.read");
-    return c.json({ data: await memberVisits(c.var.tenant, found.user.id, pageParam(c)) });
+    return c.json({ data: await memberVisits(c.var.tenant, found.user, pageParam(c)) });
   })
   .get("/members/:id{[0-9]+}/access-control-credentials", requireStaff, async (c) => {
     const found = await memberFor(c, "members.read");
@@ -109,7 +117,7 @@ export const memberRoutes = new Hono<ApiEnv>()
     const body = await readForm(c);
     await storePhoto(c.var.tenant, found.user.id, body.file);
     const updated = await findMember(c.var.tenant, c.req.param("id"));
-    return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, now(c))), can: allowedOn(c, updated) } });
+    return c.json({ data: { ...(await memberDetail(c.var.tenant, updated, entityContext(c))), can: allowedOn(c, updated) } });
   })
   /** GET /api/members/{id}/profile-picture: the photo (its URL carries a version, so it may be cached). */
   .get("/members/:id{[0-9]+}/profile-picture", requireStaff, async (c) => {

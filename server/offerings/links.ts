@@ -2,8 +2,7 @@ import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { gyms, private_price_links } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { invalid, notFound } from "../core/errors";
-import { activeLinks } from "./read";
-import { signupAddress } from "../gyms/join-links";
+import { linkView } from "../entities/price";
 
 /**
  * Sign-up links (issue 14): a private price's links (POST /api/prices/{id}/private-links), each the only way a
@@ -12,28 +11,7 @@ import { signupAddress } from "../gyms/join-links";
  * each link is shown as one address per gym where it can be used. Revoking one stops it at once.
  */
 
-type LinkRow = typeof private_price_links.$inferSelect;
 type Gym = { name: string; uuid: string };
-
-const address = (base: string, gym: Gym, token: string) => signupAddress(base, gym.uuid, { link: token });
-
-export const linkView = (l: LinkRow, at: Gym[], base: string) => ({
-  id: l.id,
-  price_id: l.price_id,
-  token: l.token,
-  age_bypass: l.age_bypass,
-  created_at: l.created_at,
-  urls: at.map((g) => ({ gym: g.name, url: address(base, g, l.token) })),
-});
-export type LinkView = ReturnType<typeof linkView>;
-
-/** The private links of an offering's prices, by price, each with its address at every gym the offering is sold at. */
-export async function offeringLinks(t: Tenant, at: Gym[], priceIds: number[], base: string) {
-  const links = await activeLinks(t, priceIds);
-  const byPrice = new Map<number, LinkView[]>();
-  for (const l of links) byPrice.set(l.price_id!, [...(byPrice.get(l.price_id!) ?? []), linkView(l, at, base)]);
-  return byPrice;
-}
 
 export async function createPriceLink(t: Tenant, price: { id: number; private: boolean; archived_at: Date | null }, o: { archived_at: Date | null }, at: Gym[], ageBypass: boolean, userId: number, base: string) {
   if (!price.private) throw invalid({ price: ["Only a private price has links: a public one is on sale to everyone already."] });

@@ -1,37 +1,17 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
-import { formatCents } from "../../domain/money";
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { OfferingType } from "../../domain/offering";
-import { bulk_price_changes, gyms, offering_gyms, offering_hours, offerings, organisation_users, price_changes, prices, private_price_links, subscriptions } from "../core/db/schema";
+import { bulk_price_changes, gyms, offering_gyms, offering_hours, offerings, organisation_users, price_changes, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { rowsOf } from "../core/db/values";
 import { notFound } from "../core/errors";
+import type { EntityContext } from "../entities/context";
+import { holding, priceEntities } from "../entities/price";
 
 /**
  * Reading offerings and prices for the back-office (issue 14): the list, one offering with its hours, gyms and
  * prices, and the organisation's every price. Counts are of members, from the membership rows' copy of their
  * latest subscription (organisation_users.latest_price_id, kept by drizzle/0009's triggers).
  */
-
-/** Members whose latest membership is on a price and has not been cancelled. */
-const holding = (t: Tenant, column: typeof organisation_users.latest_price_id | typeof organisation_users.latest_offering_id, ids: number[]) =>
-  t.where(organisation_users, eq(organisation_users.role, "member"), isNull(organisation_users.deleted_at), inArray(column, ids), or(isNull(organisation_users.latest_state), ne(organisation_users.latest_state, "cancelled")));
-
-/** Members holding each price, and those moving to it at a scheduled price change: who pays it now or soon. */
-export async function membersOnPrices(t: Tenant, priceIds: number[]): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
-  if (!priceIds.length) return counts;
-  const [held, moving] = await Promise.all([
-    t.db.select({ id: organisation_users.latest_price_id, n: count() }).from(organisation_users).where(holding(t, organisation_users.latest_price_id, priceIds)).groupBy(organisation_users.latest_price_id),
-    t.db
-      .select({ id: subscriptions.transition_to_price_id, n: count() })
-      .from(subscriptions)
-      .where(t.where(subscriptions, inArray(subscriptions.transition_to_price_id, priceIds), isNull(subscriptions.cancelled_at)))
-      .groupBy(subscriptions.transition_to_price_id),
-  ]);
-  for (const r of [...held, ...moving]) if (r.id !== null) counts.set(r.id, (counts.get(r.id) ?? 0) + r.n);
-  return counts;
-}
 
 /** Whether any membership, past or present, or any price change names the price: then it can only be archived (SPEC §4). */
 export async function priceHasHistory(t: Tenant, priceIds: number[]): Promise<boolean> {
@@ -45,43 +25,48 @@ export async function priceHasHistory(t: Tenant, priceIds: number[]): Promise<bo
   return Boolean(row?.used);
 }
 
-type PriceRow = typeof prices.$inferSelect;
-
-/** A price as the API shows it (SPEC §3 Price), with the members who pay it. */
-export function priceView(p: PriceRow, members: number) {
-  const frequency = p.billing_frequency as BillingFrequency;
-  const term = termShorthand({ billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null });
-  return {
-    id: p.id,
-    offering_id: p.offering_id,
-    gym_id: p.gym_id,
-    amount: p.amount,
-    formatted_amount: formatCents(p.amount),
-    billing_frequency: frequency,
-    frequency_label: FREQUENCY_LABELS[frequency],
-    joining_fee: p.joining_fee,
-    private: p.private,
-    term_amount: p.term_amount,
-    term_unit: p.term_unit as TermUnit | null,
-    is_term_membership: Boolean(p.term_amount && p.term_unit),
-    formatted_term: term,
-    grouping_unique_identifier: p.grouping_unique_identifier,
-    archived_at: p.archived_at,
-    subscriptions_count: members,
-  };
-}
-
 /** Prices shortest frequency first, PIF last, then by term and amount: the order every list shows them in. */
 const priceOrder = [sql`${prices.archived_at} is not null`, sql`array_position(array['daily','weekly','fortnightly','monthly','bi_monthly','quarterly','twice_yearly','yearly','one_off'], ${prices.billing_frequency})`, asc(prices.term_amount), asc(prices.amount), asc(prices.id)];
 
-async function pricesWhere(t: Tenant, where: SQL | undefined) {
+/** SPEC's Price for each price matching `where`, in the lists' order. */
+async function pricesWhere(t: Tenant, where: SQL | undefined, ctx: EntityContext) {
   const rows = await t.db.select().from(prices).where(t.where(prices, where)).orderBy(...priceOrder);
-  const members = await membersOnPrices(t, rows.map((p) => p.id));
-  return rows.map((p) => priceView(p, members.get(p.id) ?? 0));
+  const built = await priceEntities(t, rows, ctx);
+  return rows.map((p) => built.get(p.id)!);
 }
 
-/** The list (SPEC §2 /offerings): each offering with its gyms, prices and members. */
-export async function listOfferings(t: Tenant, status: "active" | "archived" | "all") {
+/** An offering's hours as the API shows them: HH:MM. */
+const hourView = (h: { id: number; day: number; open_at: string; close_at: string }) => ({
+  ...h,
+  open_at: h.open_at.slice(0, 5),
+  close_at: h.close_at.slice(0, 5),
+});
+const hourColumns = {
+  id: offering_hours.id,
+  offering_id: offering_hours.offering_id,
+  day: offering_hours.day,
+  open_at: offering_hours.open_at,
+  close_at: offering_hours.close_at,
+};
+
+/** An offering's own fields (SPEC §3 Offering); `gym` is always null: an offering is the organisation's, sold at its `gyms`. */
+const offeringFields = (o: OfferingRow) => ({
+  id: o.id,
+  name: o.name,
+  description: o.description,
+  type: o.type as OfferingType,
+  all_gyms_access: o.all_gyms_access,
+  mandated: o.mandated,
+  hours_mandated: o.hours_mandated,
+  prices_mandated: o.prices_mandated,
+  gym: null,
+  archived_at: o.archived_at,
+  created_at: o.created_at,
+  updated_at: o.updated_at,
+});
+
+/** The list (SPEC §2 /offerings): each offering (SPEC §3) with its gyms, hours, prices and members. */
+export async function listOfferings(t: Tenant, status: "active" | "archived" | "all", ctx: EntityContext) {
   const list = await t.db
     .select()
     .from(offerings)
@@ -89,31 +74,35 @@ export async function listOfferings(t: Tenant, status: "active" | "archived" | "
     .orderBy(asc(offerings.name), asc(offerings.id));
   const ids = list.map((o) => o.id);
   if (!ids.length) return [];
-  const [priceRows, gymRows, memberRows] = await Promise.all([
-    t.db.select().from(prices).where(t.where(prices, inArray(prices.offering_id, ids))).orderBy(...priceOrder),
-    t.db.select({ offering_id: offering_gyms.offering_id, id: gyms.id, name: gyms.name }).from(offering_gyms).innerJoin(gyms, eq(gyms.id, offering_gyms.gym_id)).where(t.where(offering_gyms, inArray(offering_gyms.offering_id, ids))).orderBy(asc(gyms.name)),
-    t.db.select({ id: organisation_users.latest_offering_id, n: count() }).from(organisation_users).where(holding(t, organisation_users.latest_offering_id, ids)).groupBy(organisation_users.latest_offering_id),
+  const [priceList, gymRows, memberRows, hours] = await Promise.all([
+    pricesWhere(t, inArray(prices.offering_id, ids), ctx),
+    t.db
+      .select({ offering_id: offering_gyms.offering_id, id: gyms.id, name: gyms.name })
+      .from(offering_gyms)
+      .innerJoin(gyms, eq(gyms.id, offering_gyms.gym_id))
+      .where(t.where(offering_gyms, inArray(offering_gyms.offering_id, ids)))
+      .orderBy(asc(gyms.name)),
+    t.db
+      .select({ id: organisation_users.latest_offering_id, n: count() })
+      .from(organisation_users)
+      .where(holding(t, organisation_users.latest_offering_id, ids))
+      .groupBy(organisation_users.latest_offering_id),
+    t.db
+      .select(hourColumns)
+      .from(offering_hours)
+      .where(t.where(offering_hours, inArray(offering_hours.offering_id, ids)))
+      .orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
   ]);
   const members = new Map(memberRows.map((r) => [r.id, r.n]));
   return list.map((o) => {
-    const own = priceRows.filter((p) => p.offering_id === o.id);
+    const own = priceList.filter((p) => p.offering_id === o.id);
     return {
-      id: o.id,
-      name: o.name,
-      type: o.type as OfferingType,
-      all_gyms_access: o.all_gyms_access,
-      archived_at: o.archived_at,
+      ...offeringFields(o),
       gyms: gymRows.filter((g) => g.offering_id === o.id).map((g) => ({ id: g.id, name: g.name })),
+      hours: hours.filter((h) => h.offering_id === o.id).map(({ offering_id: _o, ...h }) => hourView(h)),
       prices_count: own.filter((p) => !p.archived_at).length,
       members_count: members.get(o.id) ?? 0,
-      prices: own.map((p) => ({
-        id: p.id,
-        amount: p.amount,
-        billing_frequency: p.billing_frequency as BillingFrequency,
-        term: termShorthand({ billing_frequency: p.billing_frequency as BillingFrequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null }),
-        private: p.private,
-        archived_at: p.archived_at,
-      })),
+      prices: own.map((p) => ({ ...p, term: p.formatted_term })),
     };
   });
 }
@@ -156,49 +145,31 @@ export async function uniqueMemberships(t: Tenant, offeringId: number, gymId: nu
 }
 
 /** One offering for its page and its form: details, hours, gyms (with members at each) and prices. */
-export async function offeringDetail(t: Tenant, id: number) {
+export async function offeringDetail(t: Tenant, id: number, ctx: EntityContext) {
   const o = await findOffering(t, id);
   const [hours, soldAt, priceList] = await Promise.all([
-    t.db.select({ id: offering_hours.id, day: offering_hours.day, open_at: offering_hours.open_at, close_at: offering_hours.close_at }).from(offering_hours).where(t.where(offering_hours, eq(offering_hours.offering_id, id))).orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
+    t.db
+      .select(hourColumns)
+      .from(offering_hours)
+      .where(t.where(offering_hours, eq(offering_hours.offering_id, id)))
+      .orderBy(asc(offering_hours.day), asc(offering_hours.open_at)),
     offeringGyms(t, o),
-    pricesWhere(t, eq(prices.offering_id, id)),
+    pricesWhere(t, eq(prices.offering_id, id), ctx),
   ]);
   const gymsWithCounts = [];
-  for (const g of soldAt) gymsWithCounts.push({ id: g.id, name: g.name, uuid: g.uuid, archived: g.archived, unique_memberships: await uniqueMemberships(t, id, g.id) });
+  for (const g of soldAt)
+    gymsWithCounts.push({ id: g.id, name: g.name, uuid: g.uuid, archived: g.archived, unique_memberships: await uniqueMemberships(t, id, g.id) });
   return {
-    id: o.id,
-    name: o.name,
-    description: o.description,
-    type: o.type as OfferingType,
-    all_gyms_access: o.all_gyms_access,
-    mandated: o.mandated,
-    hours_mandated: o.hours_mandated,
-    prices_mandated: o.prices_mandated,
-    archived_at: o.archived_at,
-    created_at: o.created_at,
-    updated_at: o.updated_at,
-    hours: hours.map((h) => ({ ...h, open_at: h.open_at.slice(0, 5), close_at: h.close_at.slice(0, 5) })),
+    ...offeringFields(o),
+    hours: hours.map(({ offering_id: _o, ...h }) => hourView(h)),
     gyms: gymsWithCounts,
     prices: priceList,
     prices_count: priceList.filter((p) => !p.archived_at).length,
   };
 }
 
-/** Every price of the organisation with its offering's name (SPEC §7 GET /api/organisations/{id}/prices). */
-export async function organisationPrices(t: Tenant) {
-  const [list, names] = await Promise.all([pricesWhere(t, undefined), t.db.select({ id: offerings.id, name: offerings.name, archived_at: offerings.archived_at }).from(offerings).where(t.where(offerings))]);
-  const byId = new Map(names.map((o) => [o.id, o]));
-  return list
-    .map((p) => ({ ...p, offering: { id: p.offering_id, name: byId.get(p.offering_id)?.name ?? "", archived_at: byId.get(p.offering_id)?.archived_at ?? null } }))
-    .sort((a, b) => a.offering.name.localeCompare(b.offering.name) || a.offering.id - b.offering.id);
-}
-
-/** The private links of prices that are still good, newest first. */
-export async function activeLinks(t: Tenant, priceIds: number[]) {
-  if (!priceIds.length) return [];
-  return t.db
-    .select()
-    .from(private_price_links)
-    .where(t.where(private_price_links, inArray(private_price_links.price_id, priceIds), isNull(private_price_links.revoked_at)))
-    .orderBy(sql`${private_price_links.created_at} desc`, sql`${private_price_links.id} desc`);
+/** Every price of the organisation (SPEC §7 GET /api/organisations/{id}/prices), by offering name. */
+export async function organisationPrices(t: Tenant, ctx: EntityContext) {
+  const list = await pricesWhere(t, undefined, ctx);
+  return list.sort((a, b) => a.offering.name.localeCompare(b.offering.name) || a.offering.id - b.offering.id);
 }

@@ -3,8 +3,8 @@ import { frequenciesOnOffer, offeringTypesAllowed } from "../../domain/offering"
 import { offeringRequest, offeringsQuery, priceRequest } from "../../domain/schemas/offerings";
 import { signupUrl } from "../core/config";
 import { findOffering, listOfferings, offeringDetail, offeringGyms, uniqueMemberships } from "./read";
-import { offeringLinks } from "./links";
-import { signupAddress } from "../gyms/join-links";
+import { entityContext } from "../entities/context";
+import { signupAddress } from "../core/links";
 import { organisationTerms } from "./rules";
 import { createOffering, createPrice, deleteOffering, setOfferingArchived, updateOffering } from "./write";
 import { eq } from "drizzle-orm";
@@ -26,8 +26,7 @@ const write = [requireStaff, requireCan("offerings.write")] as const;
 async function offeringAnswer(c: Context<ApiEnv>, id: number) {
   const t = c.var.tenant;
   const user = c.var.user!;
-  const detail = await offeringDetail(t, id);
-  const links = await offeringLinks(t, detail.gyms, detail.prices.map((p) => p.id), signupUrl(c.var.deps.config));
+  const detail = await offeringDetail(t, id, entityContext(c));
   const gymAdminOfAll = !detail.all_gyms_access && detail.gyms.every((g) => can(user, "offerings.write", g.id));
   const org = isOrganisationAdmin(user);
   const offering = org || (gymAdminOfAll && !detail.mandated);
@@ -36,7 +35,6 @@ async function offeringAnswer(c: Context<ApiEnv>, id: number) {
     // A public price's join links: one per open gym it is sold at (issue 32); a private price has its own links.
     prices: detail.prices.map((p) => ({
       ...p,
-      private_links: links.get(p.id) ?? [],
       join_urls:
         p.private || p.archived_at || detail.archived_at
           ? []
@@ -67,7 +65,7 @@ export const offeringRoutes = new Hono<ApiEnv>()
   /** GET /api/offerings?status=active|archived|all (default all): each with its gyms, prices and members. */
   .get("/offerings", ...read, async (c) => {
     const { status } = readQuery(c, offeringsQuery);
-    return c.json({ data: { data: await listOfferings(c.var.tenant, status) } });
+    return c.json({ data: { data: await listOfferings(c.var.tenant, status, entityContext(c)) } });
   })
   /** GET /api/offerings/form-options: the types, frequencies and gyms an offering's form may offer this user. */
   .get("/offerings/form-options", ...read, async (c) => c.json({ data: await formOptions(c) }))
@@ -111,7 +109,7 @@ export const offeringRoutes = new Hono<ApiEnv>()
     const t = c.var.tenant;
     const [gym] = await t.db.select({ id: gyms.id }).from(gyms).where(t.where(gyms, eq(gyms.id, gymId)));
     if (!gym) throw notFound("No such gym.");
-    const list = await listOfferings(t, "active");
+    const list = await listOfferings(t, "active", entityContext(c));
     return c.json({ data: { data: list.filter((o) => o.all_gyms_access || o.gyms.some((g) => g.id === gymId)) } });
   })
   /** GET /api/gyms/{gymId}/offerings/{offeringId}/unique-memberships: members with a live membership of it there, each once. */

@@ -5,7 +5,8 @@ import { gyms, offering_gyms, offering_hours, offerings, organisation_users, pri
 import type { Tenant } from "../core/db/tenant";
 import { ApiError, invalid } from "../core/errors";
 import { isOrganisationAdmin, type CurrentUser } from "../core/current-user";
-import { findOffering, membersOnPrices, priceHasHistory, type OfferingRow } from "./read";
+import { findOffering, priceHasHistory, type OfferingRow } from "./read";
+import { membersOnPrices } from "../entities/price";
 import { assertMayChangeOffering, assertOfferingsOn, assertTypeAllowed, frequencyError, IN_USE, organisationTerms, type OrganisationTerms } from "./rules";
 
 /**

@@ -4,6 +4,7 @@ import { webhookCallsQuery } from "../../domain/schemas/webhooks";
 import { signupUrl } from "../core/config";
 import { ageBypassLinks, createAgeBypassLink, revokeLink } from "../offerings/links";
 import { organisationPrices } from "../offerings/read";
+import { entityContext } from "../entities/context";
 import {
   organisationView,
   readOrganisation,
@@ -60,4 +61,4 @@ export const organisationRoutes = new Hono<ApiEnv>()
     return c.json({ data: { revoked: true } });
   })
   /** GET /api/organisations/{id}/prices: every price of the organisation, archived ones included, with its offering. */
-  .get("/organisations/:id{[0-9]+}/prices", ...staff, requireCan("offerings.read"), async (c) => c.json({ data: { data: await organisationPrices(c.var.tenant) } }));
+  .get("/organisations/:id{[0-9]+}/prices", ...staff, requireCan("offerings.read"), async (c) => c.json({ data: { data: await organisationPrices(c.var.tenant, entityContext(c)) } }));

@@ -10,6 +10,7 @@ import { newestFirst } from "../core/keyset";
 import { memberText } from "../search/member-text";
 import { dateRange } from "../../domain/date-range";
 import { adjustedIs, givenBackOfEach } from "./adjustments";
+import { paymentEntities } from "../entities/payment";
 
 /**
  * The payments list (issue 12, GET /api/payments): the organisation's payments in a date range (by when they were
@@ -62,7 +63,8 @@ function methodIs(method: PaymentMethodFilter): SQL {
 export interface PaymentListRow {
   id: number;
   created_at: string;
-  member: { id: number; name: string };
+  /** The member who paid (SPEC §3 Payment's `user`). */
+  user: { id: number; name: string };
   gym: string;
   amount: number;
   surcharge: number;
@@ -109,7 +111,7 @@ function toRow(r: RawRow): PaymentListRow {
   return {
     id: r.id,
     created_at: r.created_at.toISOString(),
-    member: { id: r.user_id, name: r.member_name },
+    user: { id: r.user_id, name: r.member_name },
     gym: r.gym,
     amount: r.amount,
     surcharge: r.surcharge,
@@ -157,8 +159,10 @@ export async function listPayments(t: Tenant, given: PaymentFilters, page: numbe
     f.member || f.q || f.adjusted ? countedTotals(t, f, now) : rolledUpTotals(t, f, now),
   ]);
   const { from, to } = dateRange(f, now);
+  // Each row is SPEC's Payment (server/entities/payment.ts) with the list's own columns beside it.
+  const entities = await paymentEntities(t, rows.map((r) => r.id));
   return {
-    data: rows.map(toRow),
+    data: rows.map((r) => ({ ...entities.get(r.id)!, ...toRow(r), user: entities.get(r.id)!.user })),
     totals,
     meta: { page, per_page: LIST_PER_PAGE, total: totals.count, pages: Math.max(1, Math.ceil(totals.count / LIST_PER_PAGE)), from, to },
   };
@@ -261,8 +265,8 @@ export function paymentCsvRow(p: PaymentListRow): string[] {
   return [
     String(p.id),
     csvDateTime(p.created_at),
-    String(p.member.id),
-    p.member.name,
+    String(p.user.id),
+    p.user.name,
     p.gym,
     cents(p.amount),
     cents(p.surcharge),

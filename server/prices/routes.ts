@@ -3,7 +3,9 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { priceRequest, privateLinkRequest } from "../../domain/schemas/offerings";
 import { proRataRequest } from "../../domain/schemas/pro-rata";
 import { signupUrl } from "../core/config";
-import { findPrice, membersOnPrices, offeringGyms, priceView } from "../offerings/read";
+import { findPrice, offeringGyms } from "../offerings/read";
+import { entityContext } from "../entities/context";
+import { priceEntities } from "../entities/price";
 import { createPriceLink, revokeLink } from "../offerings/links";
 import { organisationTerms } from "../offerings/rules";
 import { assertMayChangePrice, deletePrice, setPriceArchived, updatePrice } from "../offerings/write";
@@ -17,10 +19,10 @@ import { requireCan } from "../core/permissions";
 
 const write = [requireStaff, requireCan("offerings.write")] as const;
 
-/** A price as the API shows it, after a change. */
+/** A price as the API shows it (SPEC §3 Price), after a change. */
 async function priceAnswer(c: Context<ApiEnv>, id: number) {
   const { price } = await findPrice(c.var.tenant, id);
-  return priceView(price, (await membersOnPrices(c.var.tenant, [id])).get(id) ?? 0);
+  return (await priceEntities(c.var.tenant, [price], entityContext(c))).get(id)!;
 }
 import { priceForProRata, proRataAnswer } from "./pro-rata";
 import { surchargeTotal } from "./surcharge";

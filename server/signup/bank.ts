@@ -30,6 +30,25 @@ export async function bankAuthUrl(t: Tenant, providers: Providers, member: { id:
   return providers.bank(gym).authorisationUrl({ redirectUri: redirectUri(origin), state, email: member.email });
 }
 
+/**
+ * GET /api/akahu/auth-url for a gym's staff (SPEC §7 lists it under Gyms too): the consent page of the gym's own
+ * open-banking app (its akahu-config, else the server's), which brings them back to the gym's page: how an admin
+ * sees that the app the gym set up is the one its members will be asked to consent to. The state names the staff
+ * member, as a member's names them.
+ */
+export async function gymBankAuthUrl(
+  t: Tenant,
+  providers: Providers,
+  staff: { id: number; email: string },
+  gym: SignupGym,
+  backofficeOrigin: string,
+  secret: string,
+  now: Date,
+) {
+  const state = signState(secret, t.organisationId, staff.id, now);
+  return providers.bank(gym).authorisationUrl({ redirectUri: `${backofficeOrigin}/gyms/${gym.id}`, state, email: staff.email });
+}
+
 /** POST /api/akahu/exchange: the code for the member's user token, kept (one connection per member, the newest wins). */
 export async function exchangeBankCode(t: Tenant, providers: Providers, userId: number, gym: SignupGym, origin: string, secret: string, given: { code: string; state: string }, now: Date) {
   if (!stateIsFor(secret, given.state, t.organisationId, userId, now)) {

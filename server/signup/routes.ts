@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { confirmSubscriptionSchema, registerFieldsSchema, signupQuoteQuery } from "../../domain/schemas/signup";
 import { deepLinkOr } from "../core/providers/links/link-provider";
@@ -8,7 +8,7 @@ import { sandboxProviders, type Providers } from "../core/providers/registry";
 import { activeSubscription } from "./active";
 import { finishCardSetup, startCardSetup } from "./card";
 import { finishMandateSetup, startMandateSetup } from "./direct-debit";
-import { bankAuthUrl, exchangeBankCode, syncBankAccounts } from "./bank";
+import { bankAuthUrl, exchangeBankCode, gymBankAuthUrl, syncBankAccounts } from "./bank";
 import { pricesOnSale } from "./catalogue";
 import { offeredMethods, signupGym } from "./methods";
 import { switchPaymentType } from "./payment-types";
@@ -19,7 +19,13 @@ import { pathId, readBody, readForm, readQuery } from "../core/body";
 import type { ApiEnv } from "../core/context";
 import { ApiError, notFound } from "../core/errors";
 import { publicOrigin } from "../core/links";
-import { now, requireMember } from "../core/middleware";
+import { now, requireMember, requireStaff } from "../core/middleware";
+import { isStaffHere } from "../core/current-user";
+import { assertCan } from "../core/permissions";
+import { databaseId } from "../../domain/schemas/ids";
+import { optional } from "../../domain/schemas/fields";
+import { entityContext } from "../entities/context";
+import { subscriptionEntities } from "../entities/subscription";
 import { localDay } from "../../domain/dates";
 
 /**
@@ -39,6 +45,10 @@ async function gymOf(c: Context<ApiEnv>) {
   if (!gym) throw notFound("No such gym.");
   return gym;
 }
+
+/** A member joining, or a gym's staff (the one call SPEC §7 lists for both: GET /api/akahu/auth-url). */
+const memberOrStaff: MiddlewareHandler<ApiEnv> = async (c, next) => (c.var.user && isStaffHere(c.var.user) ? requireStaff(c, next) : requireMember(c, next));
+const gymQuery = z.object({ gym_id: optional(databaseId("Choose a gym from the list")) });
 
 const cardSetupRequest = z.object({ nonce: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, "Reload the page and try again") });
 const mandateQuery = z.object({
@@ -169,11 +179,25 @@ export const signupRoutes = new Hono<ApiEnv>()
     await noteMethodChange(c, c.var.user!.defaultPaymentTypeId, saved);
     return c.json({ data: { id: saved.id, type: saved.type, account_number: String(saved.details.account_number), name: String(saved.details.name) } });
   })
-  /** GET /api/akahu/auth-url: the member's bank consent page at the open-banking provider, with a signed state. */
-  .get("/akahu/auth-url", requireMember, async (c) => {
+  /**
+   * GET /api/akahu/auth-url: the member's bank consent page at the open-banking provider, with a signed state; for a
+   * gym's admins (?gym_id=, else their current gym), the consent page of that gym's open-banking app (bank.ts).
+   */
+  .get("/akahu/auth-url", memberOrStaff, async (c) => {
+    const u = c.var.user!;
+    if (isStaffHere(u)) {
+      const { gym_id } = readQuery(c, gymQuery);
+      const id = gym_id ?? u.gym?.id;
+      if (!id) throw notFound("No such gym.");
+      assertCan(u, "gyms.write", id);
+      const gym = await signupGym(c.var.tenant, id);
+      if (!gym) throw notFound("No such gym.");
+      if (providersOf(c).bank(gym).mode === "unconfigured") throw new ApiError(409, "This gym has no open-banking app set up: save its Akahu settings first.", "method_unavailable");
+      const url = await gymBankAuthUrl(c.var.tenant, providersOf(c), { id: u.row.id, email: u.row.email }, gym, publicOrigin(c), c.var.deps.config.SESSION_SECRET, now(c));
+      return c.json({ data: { url } });
+    }
     const gym = await gymOf(c);
     if (!offeredMethods(gym, providersOf(c)).some((m) => m.kind === "bank_account")) throw new ApiError(409, "This gym does not take bank payments.", "method_unavailable");
-    const u = c.var.user!;
     const url = await bankAuthUrl(c.var.tenant, providersOf(c), { id: u.row.id, email: u.row.email }, gym, publicOrigin(c, "signup"), c.var.deps.config.SESSION_SECRET, now(c));
     return c.json({ data: { url } });
   })
@@ -206,7 +230,21 @@ export const signupRoutes = new Hono<ApiEnv>()
     const made = await confirmSubscription(c.var.tenant, joiner(c), body, at);
     // The welcome e-mail, with the first payment's receipt, goes once the charge went through.
     if (!made.repeated && made.payment.status === "pending") chargeAfterCommit(c, [made.payment.id], made.subscription.id, { first: true });
-    return c.json({ data: { id: made.subscription.id, first_payment: { id: made.payment.id, amount: made.payment.amount, surcharge: made.payment.surcharge, status: made.payment.status } } }, made.repeated ? 200 : 201);
+    // SPEC's Subscription as it stands at commit (the charge goes after it: its first payment is then still pending).
+    const entity = (await subscriptionEntities(c.var.tenant, [made.subscription.id], entityContext(c))).get(made.subscription.id)!;
+    return c.json({ data: { ...entity, first_payment: { ...entity.first_payment, id: made.payment.id, amount: made.payment.amount, surcharge: made.payment.surcharge, status: made.payment.status } } }, made.repeated ? 200 : 201);
   })
-  /** GET /api/me/active-subscription: the member's latest membership, its first payment and next charge, and the door's answer. */
-  .get("/me/active-subscription", requireMember, async (c) => c.json({ data: await activeSubscription(c.var.tenant, c.var.user!.row.id, now(c)) }));
+  /** GET /api/me/active-subscription: SPEC §3 Subscription (server/entities/subscription.ts) with the sign-up's reading of it beside; null before any. */
+  .get("/me/active-subscription", requireMember, async (c) => {
+    const active = await activeSubscription(c.var.tenant, c.var.user!.row.id, now(c));
+    if (!active) return c.json({ data: null });
+    const entity = (await subscriptionEntities(c.var.tenant, [active.id], entityContext(c))).get(active.id)!;
+    return c.json({
+      data: {
+        ...entity,
+        ...active,
+        price: { ...entity.price, ...active.price },
+        first_payment: active.first_payment ? { ...entity.first_payment, ...active.first_payment } : null,
+      },
+    });
+  });

@@ -35,7 +35,7 @@ function where(t: Tenant, f: Resolved, now: Date) {
 
 function joined(t: Tenant) {
   return t.db
-    .select({ id: visits.id, visited_at: visits.visited_at, successful: visits.successful, user_id: visits.user_id, member_name: users.name, gym: gyms.name })
+    .select({ id: visits.id, visited_at: visits.visited_at, successful: visits.successful, user_id: visits.user_id, member_name: users.name, gym_id: gyms.id, gym: gyms.name })
     .from(visits)
     .innerJoin(users, eq(users.id, visits.user_id))
     .innerJoin(gyms, eq(gyms.id, visits.gym_id))
@@ -43,15 +43,16 @@ function joined(t: Tenant) {
 }
 type RawRow = Awaited<ReturnType<ReturnType<typeof joined>["execute"]>>[number];
 
+/** SPEC §3 Visit: who (`user`), where, when, and whether they got in. */
 export interface VisitListRow {
   id: number;
   visited_at: string;
   successful: boolean;
-  member: { id: number; name: string };
-  gym: string;
+  user: { id: number; name: string };
+  gym: { id: number; name: string };
 }
 
-const toRow = (r: RawRow): VisitListRow => ({ id: r.id, visited_at: r.visited_at.toISOString(), successful: r.successful, member: { id: r.user_id, name: r.member_name }, gym: r.gym });
+const toRow = (r: RawRow): VisitListRow => ({ id: r.id, visited_at: r.visited_at.toISOString(), successful: r.successful, user: { id: r.user_id, name: r.member_name }, gym: { id: r.gym_id, name: r.gym } });
 
 /** One visit as the list answers it (an outgoing webhook's payload: server/api/event-resources.ts); null when not this organisation's. */
 export async function visitRow(t: Tenant, id: number): Promise<VisitListRow | null> {
@@ -119,4 +120,4 @@ export async function* eachVisit(t: Tenant, given: VisitFilters, now: Date, batc
 }
 
 export const VISIT_CSV_HEADER = ["ID", NZ_TIME("When"), "Member ID", "Member", "Gym", "Result"];
-export const visitCsvRow = (v: VisitListRow) => [String(v.id), csvDateTime(v.visited_at), String(v.member.id), v.member.name, v.gym, v.successful ? "entered" : "refused"];
+export const visitCsvRow = (v: VisitListRow) => [String(v.id), csvDateTime(v.visited_at), String(v.user.id), v.user.name, v.gym.name, v.successful ? "entered" : "refused"];

@@ -189,20 +189,20 @@ describe("GET /api/active-users", () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/active-users");
     expect(res.status).toBe(200);
     // active: all 12 · paused from 8 Apr · cancelled 4 Mar · grace period from 18 Feb · returning from Mon 30 Mar (NZDT).
-    expect(res.json.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]));
+    expect(res.json.data.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]));
   });
 
   it("measures the current week now and follows the gym switcher", async () => {
     const res = await (await signIn("south@example.com")).call("GET", "/api/active-users");
     // South2 joined on Tuesday 14 April, so counts only in the current week.
-    expect(res.json.data).toEqual(series([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]));
+    expect(res.json.data.data).toEqual(series([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]));
   });
 
   it("takes the number of weeks from 1 to 52", async () => {
     const north = await signIn("north@example.com");
-    expect((await north.call("GET", "/api/active-users?weeks=1")).json.data).toEqual([{ week_start: "2026-04-13", active: 3 }]);
-    expect((await north.call("GET", "/api/active-users?weeks=3")).json.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]).slice(-3));
-    const year = (await north.call("GET", "/api/active-users?weeks=52")).json.data;
+    expect((await north.call("GET", "/api/active-users?weeks=1")).json.data.data).toEqual([{ week_start: "2026-04-13", active: 3 }]);
+    expect((await north.call("GET", "/api/active-users?weeks=3")).json.data.data).toEqual(series([3, 3, 3, 4, 4, 3, 3, 3, 3, 4, 3, 3]).slice(-3));
+    const year = (await north.call("GET", "/api/active-users?weeks=52")).json.data.data;
     expect(year).toHaveLength(52);
     expect(year[0]).toEqual({ week_start: "2025-04-21", active: 0 });
     for (const bad of ["0", "abc", "53", "2.5", ""]) {
@@ -214,7 +214,7 @@ describe("GET /api/active-users", () => {
 
   it("keeps other organisations out", async () => {
     const res = await (await signIn("beta-admin@example.com")).call("GET", "/api/active-users?weeks=2", undefined, { "x-organisation-id": "1" });
-    expect(res.json.data).toEqual([
+    expect(res.json.data.data).toEqual([
       { week_start: "2026-04-06", active: 4 },
       { week_start: "2026-04-13", active: 4 },
     ]);
@@ -232,7 +232,8 @@ describe("GET /api/active-users: finished weeks", () => {
     await subscribe(gamma.id, gym.id, await member(gamma.id, gym.id, "gamma1@example.com"), price, { created_at: at("2026-01-10T00:00:00Z") });
     let clock = NOW;
     const timed = createApi({ db: env.db, mailer: outboxMailer(env.db), config: testConfig({ DASHBOARD_CACHE_SECONDS: "0" }), now: () => clock });
-    const weeks = async () => (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data;
+    const weeks = async () =>
+      (await (await signedIn(timed, env.db, "gamma-admin@example.com", PASSWORD)).call("GET", "/api/active-users?weeks=2")).json.data.data;
     expect(await weeks()).toEqual([{ week_start: "2026-04-06", active: 1 }, { week_start: "2026-04-13", active: 1 }]);
 
     // History rewritten behind the API's back (the API never back-dates): the finished week is kept as it was.
@@ -278,7 +279,7 @@ describe("GET /api/user-breakdown", () => {
       ],
     });
     // The current week's active members are the same reading: running now, active or in a grace period.
-    const [thisWeek] = (await (await signIn("north@example.com")).call("GET", "/api/active-users?weeks=1")).json.data;
+    const [thisWeek] = (await (await signIn("north@example.com")).call("GET", "/api/active-users?weeks=1")).json.data.data;
     expect(thisWeek.active).toBe(res.json.data.by_state.active + res.json.data.by_state.grace_period);
   });
 
@@ -308,7 +309,7 @@ describe("GET /api/cost-and-visit-breakdown", () => {
   it("gives collected revenue (net of refunds and chargebacks, with what they gave back), successful visits and cost per visit for six Auckland months", async () => {
     const res = await (await signIn("north@example.com")).call("GET", "/api/cost-and-visit-breakdown");
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual([
+    expect(res.json.data.data).toEqual([
       { month: "2025-11", revenue: 2500, returned: 0, visits: 0, cost_per_visit: null },
       { month: "2025-12", revenue: 0, returned: 0, visits: 0, cost_per_visit: null },
       { month: "2026-01", revenue: 0, returned: 0, visits: 0, cost_per_visit: null },
@@ -326,10 +327,10 @@ describe("GET /api/cost-and-visit-breakdown", () => {
   });
 
   it("follows the current gym and keeps other organisations out", async () => {
-    const south = (await (await signIn("south@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data;
+    const south = (await (await signIn("south@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data.data;
     expect(south.at(-1)).toEqual({ month: "2026-04", revenue: 9900, returned: 0, visits: 1, cost_per_visit: 9900 });
     expect(south.slice(0, 5).every((m: { revenue: number; visits: number }) => m.revenue === 0 && m.visits === 0)).toBe(true);
-    const beta = (await (await signIn("beta-admin@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data;
+    const beta = (await (await signIn("beta-admin@example.com")).call("GET", "/api/cost-and-visit-breakdown")).json.data.data;
     expect(beta.at(-1)).toEqual({ month: "2026-04", revenue: 400_000, returned: 0, visits: 4, cost_per_visit: 100_000 });
   });
 });
@@ -342,9 +343,9 @@ describe("GET /api/dashboard", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual({
       stats: await one("/api/stats"),
-      active_users: await one("/api/active-users?weeks=3"),
+      active_users: (await one("/api/active-users?weeks=3")).data,
       breakdown: await one("/api/user-breakdown"),
-      costs: await one("/api/cost-and-visit-breakdown"),
+      costs: (await one("/api/cost-and-visit-breakdown")).data,
       // Open differences with the providers' records (decision 0042): none here.
       reconciliation_open: 0,
     });

@@ -111,7 +111,7 @@ describe("GET /api/payments", () => {
     const page = await list("gym=all");
     expect(page.meta).toMatchObject({ total: 5, from: "2026-11-03", to: "2026-12-02", page: 1 });
     expect(page.data.map((p: { created_at: string }) => p.created_at)).toEqual([at("2026-12-01"), at("2026-11-30"), at("2026-11-24"), at("2026-11-23"), at("2026-11-15")].map((d) => d.toISOString()));
-    expect(page.data[1]).toMatchObject({ member: { name: "Olivia Payer" }, gym: "North", amount: 2_500, surcharge: 38, outcome: "successful", method: "Card ending 4242", period_start: "2026-11-30" });
+    expect(page.data[1]).toMatchObject({ user: { name: "Olivia Payer" }, gym: "North", amount: 2_500, surcharge: 38, outcome: "successful", method: "Card ending 4242", period_start: "2026-11-30" });
     // What was given back in these days (by the day it settled), as revenue counts it: $600.00 refunded, $25.00
     // charged back, and $10.00 refunded of a $25.00 card payment with a $0.38 surcharge, whose share of the amount is $9.85.
     expect(page.totals).toEqual({ count: 5, successful: 62_538, successful_count: 2, not_failed: 5_000, not_failed_count: 2, failed: 2_500, failed_count: 1, returned: 63_485 });
@@ -233,7 +233,7 @@ describe("GET /api/visits", () => {
   it("lists visits with their counts, filtered by result and gym; a trainer sees the gyms they work in", async () => {
     const all = (await admin.call("GET", "/api/visits?gym=all")).json.data;
     expect(all.totals).toEqual({ count: 3, successful: 2, refused: 1 });
-    expect(all.data.map((v: { member: { name: string }; successful: boolean }) => [v.member.name, v.successful])).toEqual([
+    expect(all.data.map((v: { user: { name: string }; successful: boolean }) => [v.user.name, v.successful])).toEqual([
       ["Olivia Payer", true],
       ["Noah Other", true],
       ["Olivia Payer", false],

@@ -123,8 +123,11 @@ describe("recurring schedules", () => {
   it("lists a member's recurring schedule, as their member page shows it", async () => {
     const res = await admin.call("GET", `/api/users/${ids.mia}/recurring-schedule`);
     expect(res.status).toBe(200);
-    expect(res.json.data.map((s: { summary: string }) => s.summary)).toEqual(["Tuesdays and Thursdays, 7:00 AM to 8:00 AM", "Mondays, 6:00 PM to 7:00 PM"]);
-    expect(res.json.data[1].next_sessions.map((e: Entry) => e.occurrence_day)).toEqual(["2026-10-05", "2026-10-12", "2026-10-19"]);
+    expect(res.json.data.data.map((s: { summary: string }) => s.summary)).toEqual([
+      "Tuesdays and Thursdays, 7:00 AM to 8:00 AM",
+      "Mondays, 6:00 PM to 7:00 PM",
+    ]);
+    expect(res.json.data.data[1].next_sessions.map((e: Entry) => e.occurrence_day)).toEqual(["2026-10-05", "2026-10-12", "2026-10-19"]);
   });
 
   it("ends a series from a date", async () => {

@@ -382,7 +382,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "GET /api/me/signup/quote": "prices on sale at the member's own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/app-link": "a link to the member's own welcome page; staff are refused (tests/api/signup.test.ts)",
   "GET /api/gocardless/mandate-url": "a member's own mandate page; staff are refused (tests/api/signup.test.ts)",
-  "GET /api/akahu/auth-url": "a member's own bank consent; staff are refused (tests/api/signup.test.ts)",
+  "GET /api/akahu/auth-url":
+    "a member's own bank consent (tests/api/signup.test.ts), or for a gym's admins their gym's open-banking app: another organisation's gym_id is refused (tests/api/spec-contract.test.ts)",
   "POST /api/akahu/exchange": "a member's own consent, its signed state naming them (tests/api/signup.test.ts)",
   "POST /api/akahu/sync-accounts": "a member's own shared accounts; staff are refused (tests/api/signup.test.ts)",
   "GET /api/calendar-feeds/:file":

@@ -280,7 +280,7 @@ describe("payments", () => {
     )
       .map((e) => e.payload as Record<string, any>)
       .find((p) => p.data.id === bad.id)!;
-    expect(failed.data).toMatchObject({ id: bad.id, status: "failed", outcome: "failed", member: { id: declining.user.id }, amount: 2_500 });
+    expect(failed.data).toMatchObject({ id: bad.id, status: "failed", outcome: "failed", user: { id: declining.user.id }, amount: 2_500 });
     // The run again the same day settles nothing new: no event again.
     const m1 = await mark();
     await billingRun(env.db, providers, at("2026-12-07", 11));

@@ -155,9 +155,9 @@ describe("the outbox", () => {
       type: string;
       version: number;
       timestamp: string;
-      data: { id: number; successful: boolean; member: { id: number } };
+      data: { id: number; successful: boolean; user: { id: number } };
     };
-    expect(body).toMatchObject({ type: "visit.created", version: 1, data: { id: visitId, successful: true, member: { id: id.member } } });
+    expect(body).toMatchObject({ type: "visit.created", version: 1, data: { id: visitId, successful: true, user: { id: id.member } } });
     expect(r.headers["webhook-id"]).toMatch(/^msg_[A-Za-z0-9_-]{22}$/);
     expect(r.headers["content-type"]).toBe("application/json");
     const [event] = await env.db.select().from(webhook_events).where(eq(webhook_events.public_id, r.headers["webhook-id"]));

@@ -45,7 +45,7 @@ describe("dates in a CSV export", () => {
     const payment = {
       id: 5,
       created_at: "2026-04-04T14:30:00.000Z",
-      member: { id: 1, name: "Ana" },
+      user: { id: 1, name: "Ana" },
       gym: "North",
       amount: 2500,
       surcharge: 0,
@@ -60,8 +60,8 @@ describe("dates in a CSV export", () => {
       charged_back: 0,
     } as unknown as PaymentListRow;
     expect(paymentCsvRow(payment)[1]).toBe("2026-04-05 02:30");
-    expect(visitCsvRow({ id: 9, visited_at: "2026-09-29T21:52:00.000Z", successful: true, member: { id: 1, name: "Ana" }, gym: "North" })[1]).toBe(
-      "2026-09-30 10:52",
-    );
+    expect(
+      visitCsvRow({ id: 9, visited_at: "2026-09-29T21:52:00.000Z", successful: true, user: { id: 1, name: "Ana" }, gym: { id: 1, name: "North" } })[1],
+    ).toBe("2026-09-30 10:52");
   });
 });

@@ -28,5 +28,5 @@ export async function memberPageData(args: LoaderFunctionArgs) {
   const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
   // A member without a membership can still be sold a paid-in-full one.
   const pifAllowed = !view && member.can.change_membership && member.can.take_money;
-  return withDateTexts({ member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule });
+  return withDateTexts({ member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule: schedule?.data ?? null });
 }

@@ -2,7 +2,7 @@ import { useDates } from "../../lib/date-texts";
 import { formatCents } from "../../../domain/money";
 import { priceText } from "./members-table";
 import { COLOUR_CLASSES } from "./status-badge";
-import type { MemberDetail } from "./detail-types";
+import type { StatusCardData } from "./detail-types";
 
 const BORDER = { green: "border-green-500", amber: "border-amber-500", red: "border-red-500" } as const;
 
@@ -16,7 +16,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 /** The membership at a glance: state and colour as SPEC §4 derives them, dates, price and term. */
-export function StatusCard({ subscription: s }: { subscription: MemberDetail["latest_subscription"] }) {
+export function StatusCard({ subscription: s }: { subscription: StatusCardData }) {
   const dates = useDates();
   const day = (d: string | null) => (d ? dates.date(d) : "—");
   if (!s) {

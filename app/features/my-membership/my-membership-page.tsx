@@ -3,7 +3,7 @@ import { formatCents } from "../../../domain/money";
 import { gettingInWords, type MemberDoor } from "../../../domain/welcome-words";
 import { useDates } from "../../lib/date-texts";
 import { StatusCard } from "../members/status-card";
-import type { MemberDetail } from "../members/detail-types";
+import type { StatusCardData } from "../members/detail-types";
 import { MemberFrame } from "./member-frame";
 
 type Payment = {
@@ -25,7 +25,7 @@ export interface MyMembershipData {
   qr: string;
   gym: { id: number; name: string } | null;
   organisation: string;
-  membership: MemberDetail["latest_subscription"];
+  membership: StatusCardData;
   owing: { total: number; periods: { payment_id: number; amount: number; period_start_at: string | null; period_end_at: string | null; why: string }[] };
   door: MemberDoor;
   payment_method: { kind: "card" | "bank"; text: string } | null;

@@ -137,8 +137,8 @@ export default function PaymentsIndex() {
                         {dates.dateTime(p.created_at)}
                       </td>
                       <td data-title className="px-3 py-2">
-                        <Link to={`/members/${p.member.id}`} className="font-medium text-brand-700 hover:underline">
-                          {p.member.name}
+                        <Link to={`/members/${p.user.id}`} className="font-medium text-brand-700 hover:underline">
+                          {p.user.name}
                         </Link>
                       </td>
                       <td data-label="Amount" className="px-3 py-2 text-slate-800">

@@ -92,12 +92,12 @@ export default function VisitsIndex() {
                         {dates.dateTime(v.visited_at)}
                       </td>
                       <td data-title className="px-3 py-2">
-                        <Link to={`/members/${v.member.id}`} className="font-medium text-brand-700 hover:underline">
-                          {v.member.name}
+                        <Link to={`/members/${v.user.id}`} className="font-medium text-brand-700 hover:underline">
+                          {v.user.name}
                         </Link>
                       </td>
                       <td data-label="Gym" className="px-3 py-2 text-slate-800">
-                        {v.gym}
+                        {v.gym.name}
                       </td>
                       <td data-label="Result" className={`px-3 py-2 font-medium ${v.successful ? "text-green-800" : "text-red-800"}`}>
                         {v.successful ? "Entered" : "Refused"}

@@ -62,7 +62,7 @@ export async function readApiKey(db: Db, token: string, ip: string, now = new Da
       defaultPaymentTypeId: null,
       paymentTypes: [],
       unreadMessages: 0,
-      signup: { confirmed: false, priceId: null, linkId: null, startOn: null },
+      signup: { confirmed: false, priceId: null, linkId: null, startOn: null, offering: null },
       apiKey: { id: row.key.id, name: row.key.name, scopes },
     },
   };

@@ -1,5 +1,5 @@
 import { getTableName, sql, type Column } from "drizzle-orm";
-import { conversations, gym_users, gyms, messages, organisation_users, organisations, payment_types, subscriptions } from "./schema";
+import { conversations, gym_users, gyms, messages, offerings, organisation_users, organisations, payment_types, prices, subscriptions } from "./schema";
 
 export type OrgRole = "admin" | "personal_trainer" | "member";
 export type GymRole = OrgRole;
@@ -18,7 +18,7 @@ export interface Membership {
    * The gyms the user may work in here: for an organisation admin every gym, as admin unless a gym gives them
    * another role; for a trainer the gyms they are staff of; for a member their home gym.
    */
-  gyms: { id: number; name: string; logo: string | null; role: GymRole; archived: boolean }[];
+  gyms: { id: number; name: string; logo: string | null; role: GymRole; archived: boolean; general_card_surcharge_text: string | null }[];
   /** The user's payment types in this organisation. */
   payment_types: PaymentType[];
   /** A member whose latest membership here stands (not a first payment that failed): the sign-up is finished. */
@@ -28,6 +28,8 @@ export interface Membership {
   signup_link_id: number | null;
   /** The start day a walk-in was quoted at the desk (organisation_users.signup_start_on, issue 32). */
   signup_start_on: string | null;
+  /** The offering of the price they came for (SPEC §3 Signed-in user `offering`). */
+  signup_offering: { id: number; name: string } | null;
   /**
    * Members' messages no staff member has read yet in the conversations this user may open, counted for the
    * current organisation only (0 for the others, for a member, and without calendar and messaging): the sidebar's badge on every back-office page,
@@ -62,17 +64,17 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         'role', ${c(ou.role)}, 'home_gym_id', ${c(ou.home_gym_id)}, 'default_payment_type_id', ${c(ou.default_payment_type_id)},
         'gyms', case ${c(ou.role)}
           when 'admin' then (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', coalesce(${c(gym_users.role)}, 'admin'), 'archived', ${c(gyms.archived_at)} is not null)
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', coalesce(${c(gym_users.role)}, 'admin'), 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})
                             order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
             from ${gyms} left join ${gym_users} on ${c(gym_users.gym_id)} = ${c(gyms.id)} and ${c(gym_users.user_id)} = ${c(ou.user_id)}
             where ${c(gyms.organisation_id)} = ${c(o.id)})
           when 'personal_trainer' then (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', ${c(gym_users.role)}, 'archived', ${c(gyms.archived_at)} is not null)
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', ${c(gym_users.role)}, 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})
                             order by ${c(gyms.name)}, ${c(gyms.id)}), '[]')
             from ${gym_users} join ${gyms} on ${c(gyms.id)} = ${c(gym_users.gym_id)}
             where ${c(gym_users.user_id)} = ${c(ou.user_id)} and ${c(gym_users.organisation_id)} = ${c(o.id)})
           else (
-            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', 'member', 'archived', ${c(gyms.archived_at)} is not null)), '[]')
+            select coalesce(json_agg(json_build_object('id', ${c(gyms.id)}, 'name', ${c(gyms.name)}, 'logo', ${c(gyms.logo)}, 'role', 'member', 'archived', ${c(gyms.archived_at)} is not null, 'general_card_surcharge_text', ${c(gyms.general_card_surcharge_text)})), '[]')
             from ${gyms} where ${c(gyms.id)} = ${c(ou.home_gym_id)})
         end,
         'payment_types', (
@@ -81,6 +83,10 @@ export function membershipsOf(userId: Column, currentOrganisationId: Column) {
         'membership_confirmed', exists (
           select 1 from ${subscriptions} where ${c(subscriptions.id)} = ${c(ou.latest_subscription_id)} and ${c(subscriptions.upcoming_state)} is distinct from 'failed'),
         'signup_price_id', ${c(ou.signup_price_id)}, 'signup_link_id', ${c(ou.signup_link_id)}, 'signup_start_on', ${c(ou.signup_start_on)},
+        'signup_offering', (
+          select json_build_object('id', ${c(offerings.id)}, 'name', ${c(offerings.name)})
+          from ${prices} join ${offerings} on ${c(offerings.id)} = ${c(prices.offering_id)}
+          where ${c(prices.id)} = ${c(ou.signup_price_id)} and ${c(prices.organisation_id)} = ${c(o.id)}),
         'unread_messages', case when ${c(o.calendar_and_messaging)} and ${c(ou.role)} <> 'member' and ${c(o.id)} = ${current} then (
           select count(*) from ${m} join ${cv} on ${c(cv.id)} = ${c(m.conversation_id)}
           where ${c(m.organisation_id)} = ${c(o.id)} and ${c(m.from_member)} and ${c(m.read_at)} is null and ${c(cv.organisation_id)} = ${c(o.id)}

@@ -1289,14 +1289,104 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description The gyms the user administers (SPEC §3 Gym) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                name: string;
+                selected: boolean;
+                staff_count: number;
+                members_count: number;
+                destination_account:
+                  | ({
+                      id: number;
+                      name: string;
+                      bank_account_number: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                place:
+                  | ({
+                      id: number | null;
+                      name: string;
+                      place_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                doors: ({
+                  id: number | null;
+                  integration_type: string;
+                  integration: {
+                    id: number | null;
+                    name: string;
+                    door_id: string;
+                    tracks_visits: boolean;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })[];
+                uuid: string;
+                logo: string | null;
+                created_at: string;
+                role: ("admin" | "personal_trainer") | -1;
+                stripe_id: string | null;
+                gocardless_organisation_id: string | null;
+                organisation: {
+                  id: number;
+                  name: string;
+                  offering_permissions: {
+                    enable_offerings: boolean;
+                    non_stop: boolean;
+                    limited_access: boolean;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  price_frequencies: {
+                    weekly: boolean;
+                    fortnightly: boolean;
+                    monthly: boolean;
+                    quarterly: boolean;
+                    six_monthly: boolean;
+                    yearly: boolean;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  multi_gym: boolean;
+                  grace_period: {
+                    failed_payment_grace_period: number;
+                    failed_payment_grace_period_unit: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  term_grace_period: {
+                    term_membership_grace_period: number;
+                    term_membership_grace_period_unit: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                };
+                price_change_notification_reply_to: string | null;
+                break_fee_percentage: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1317,14 +1407,100 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A gym (SPEC §3 Gym), with its join links */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              selected: boolean;
+              staff_count: number;
+              members_count: number;
+              destination_account:
+                | ({
+                    id: number;
+                    name: string;
+                    bank_account_number: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              place:
+                | ({
+                    id: number | null;
+                    name: string;
+                    place_id: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              doors: ({
+                id: number | null;
+                integration_type: string;
+                integration: {
+                  id: number | null;
+                  name: string;
+                  door_id: string;
+                  tracks_visits: boolean;
+                } & {
+                  [key: string]: unknown;
+                };
+              } & {
+                [key: string]: unknown;
+              })[];
+              uuid: string;
+              logo: string | null;
+              created_at: string;
+              role: ("admin" | "personal_trainer") | -1;
+              stripe_id: string | null;
+              gocardless_organisation_id: string | null;
+              organisation: {
+                id: number;
+                name: string;
+                offering_permissions: {
+                  enable_offerings: boolean;
+                  non_stop: boolean;
+                  limited_access: boolean;
+                } & {
+                  [key: string]: unknown;
+                };
+                price_frequencies: {
+                  weekly: boolean;
+                  fortnightly: boolean;
+                  monthly: boolean;
+                  quarterly: boolean;
+                  six_monthly: boolean;
+                  yearly: boolean;
+                } & {
+                  [key: string]: unknown;
+                };
+                multi_gym: boolean;
+                grace_period: {
+                  failed_payment_grace_period: number;
+                  failed_payment_grace_period_unit: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_grace_period: {
+                  term_membership_grace_period: number;
+                  term_membership_grace_period_unit: string;
+                } & {
+                  [key: string]: unknown;
+                };
+              } & {
+                [key: string]: unknown;
+              };
+              price_change_notification_reply_to: string | null;
+              break_fee_percentage: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1353,14 +1529,341 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Members, filtered and paged (SPEC §3 Member) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                name: string;
+                email: string;
+                mobile_number: string | null;
+                dob: string | null;
+                email_notifications: boolean;
+                push_notifications: boolean;
+                payment_reminders: boolean;
+                emergency_contact_name: string | null;
+                emergency_contact_number: string | null;
+                emergency_contact_relationship: string | null;
+                latest_subscription:
+                  | ({
+                      id: number;
+                      current_period_start: string | null;
+                      current_period_end: string | null;
+                      paused_at: string | null;
+                      cancelled_at: string | null;
+                      grace_period_ends_at: string | null;
+                      price: {
+                        id: number;
+                        amount: number;
+                        /** @enum {string} */
+                        billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                        formatted_amount: string;
+                        joining_fee: number;
+                        private: boolean;
+                        archived_at: string | null;
+                        subscriptions_count: number;
+                        gym:
+                          | ({
+                              id: number;
+                              name: string;
+                            } & {
+                              [key: string]: unknown;
+                            })
+                          | null;
+                        offering: {
+                          id: number;
+                          name: string;
+                        } & {
+                          [key: string]: unknown;
+                        };
+                        term_amount: number | null;
+                        term_unit: string | null;
+                        is_term_membership: boolean;
+                        formatted_term: string | null;
+                        total_value: number | null;
+                        grouping_unique_identifier: string;
+                        formatted_surcharge: string | null;
+                        formatted_amount_with_surcharge: string | null;
+                        private_links: ({
+                          id: number;
+                          price_id: number | null;
+                          token: string;
+                          age_bypass: boolean;
+                          created_at: string;
+                          urls: ({
+                            gym: string;
+                            url: string;
+                          } & {
+                            [key: string]: unknown;
+                          })[];
+                        } & {
+                          [key: string]: unknown;
+                        })[];
+                      } & {
+                        [key: string]: unknown;
+                      };
+                      payments: ({
+                        id: number;
+                        amount: number;
+                        surcharge: number;
+                        status: string;
+                        period_start_at: string | null;
+                        period_end_at: string | null;
+                        created_at: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      pause_start_at: string | null;
+                      pause_end_at: string | null;
+                      pause_days_credit: number;
+                      pause_days_remaining: number;
+                      pauses: ({
+                        id: number;
+                        pause_start_at: string;
+                        pause_end_at: string;
+                        start_day: string;
+                        end_day: string;
+                        reason: string | null;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      upcoming_state: string | null;
+                      initial_state: string | null;
+                      undo_cancellation_until: string | null;
+                      force_price_amount: number | null;
+                      cooling_period_ends_at: string | null;
+                      is_term_membership: boolean;
+                      currently_within_term_membership: boolean;
+                      on_term_membership_price: boolean;
+                      term_ends_at: string | null;
+                      cancelled_during_cooling_off_period: boolean;
+                      transition_to_price:
+                        | ({
+                            id: number;
+                            amount: number;
+                            /** @enum {string} */
+                            billing_frequency:
+                              | "daily"
+                              | "weekly"
+                              | "fortnightly"
+                              | "monthly"
+                              | "bi_monthly"
+                              | "quarterly"
+                              | "twice_yearly"
+                              | "yearly"
+                              | "one_off";
+                            formatted_amount: string;
+                            joining_fee: number;
+                            private: boolean;
+                            archived_at: string | null;
+                            subscriptions_count: number;
+                            gym:
+                              | ({
+                                  id: number;
+                                  name: string;
+                                } & {
+                                  [key: string]: unknown;
+                                })
+                              | null;
+                            offering: {
+                              id: number;
+                              name: string;
+                            } & {
+                              [key: string]: unknown;
+                            };
+                            term_amount: number | null;
+                            term_unit: string | null;
+                            is_term_membership: boolean;
+                            formatted_term: string | null;
+                            total_value: number | null;
+                            grouping_unique_identifier: string;
+                            formatted_surcharge: string | null;
+                            formatted_amount_with_surcharge: string | null;
+                            private_links: ({
+                              id: number;
+                              price_id: number | null;
+                              token: string;
+                              age_bypass: boolean;
+                              created_at: string;
+                              urls: ({
+                                gym: string;
+                                url: string;
+                              } & {
+                                [key: string]: unknown;
+                              })[];
+                            } & {
+                              [key: string]: unknown;
+                            })[];
+                          } & {
+                            [key: string]: unknown;
+                          })
+                        | null;
+                      transition_takes_effect_at: string | null;
+                      version: number;
+                      private_price_link_id: number | null;
+                      pif_ends_at: string | null;
+                      first_payment:
+                        | ({
+                            id: number;
+                            amount: number;
+                            surcharge: number;
+                            status: string;
+                            period_start_at: string | null;
+                            period_end_at: string | null;
+                            created_at: string;
+                          } & {
+                            [key: string]: unknown;
+                          })
+                        | null;
+                      latest_payment:
+                        | ({
+                            id: number;
+                            amount: number;
+                            surcharge: number;
+                            status: string;
+                            period_start_at: string | null;
+                            period_end_at: string | null;
+                            created_at: string;
+                          } & {
+                            [key: string]: unknown;
+                          })
+                        | null;
+                      cancellation_reasons: string[];
+                      cancellation_comments: string | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                default_payment_type:
+                  | ({
+                      id: number;
+                      /** @constant */
+                      type: "bank_account";
+                      details: {
+                        account_number: string;
+                        name: string;
+                        status: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | ({
+                      id: number;
+                      /** @constant */
+                      type: "stripe_card";
+                      details: {
+                        type: string;
+                        exp_month: number;
+                        exp_year: number;
+                        last_four: string;
+                        country: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | ({
+                      id: number;
+                      /** @constant */
+                      type: "gocardless_bank_account";
+                      details: {
+                        name: string;
+                        account_number: string;
+                        mandate_id: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                payment_types: (
+                  | ({
+                      id: number;
+                      /** @constant */
+                      type: "bank_account";
+                      details: {
+                        account_number: string;
+                        name: string;
+                        status: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | ({
+                      id: number;
+                      /** @constant */
+                      type: "stripe_card";
+                      details: {
+                        type: string;
+                        exp_month: number;
+                        exp_year: number;
+                        last_four: string;
+                        country: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | ({
+                      id: number;
+                      /** @constant */
+                      type: "gocardless_bank_account";
+                      details: {
+                        name: string;
+                        account_number: string;
+                        mandate_id: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                )[];
+                profile_picture: string | null;
+                visits_count: number;
+                notes: string | null;
+                access_control_credentials: ({
+                  id: number;
+                  provider: string;
+                  kind: string;
+                  identifier_hint: string | null;
+                  status: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                reauthenticate_akahu: boolean;
+                has_akahu_connection: boolean;
+                is_returning_member: boolean;
+                address: string | null;
+                suburb: string | null;
+                city: string | null;
+                post_code: string | null;
+                confidence_and_experience: string | null;
+                hear_about_us: string | null;
+                tags: string[];
+                should_onboard: boolean;
+                invited_at: string | null;
+                deleted_at: string | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1392,14 +1895,26 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Members by name, e-mail or mobile (SPEC §3 Search result) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                name: string;
+                email: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1421,14 +1936,337 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member (SPEC §3 Member), with what the user may do */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              email: string;
+              mobile_number: string | null;
+              dob: string | null;
+              email_notifications: boolean;
+              push_notifications: boolean;
+              payment_reminders: boolean;
+              emergency_contact_name: string | null;
+              emergency_contact_number: string | null;
+              emergency_contact_relationship: string | null;
+              latest_subscription:
+                | ({
+                    id: number;
+                    current_period_start: string | null;
+                    current_period_end: string | null;
+                    paused_at: string | null;
+                    cancelled_at: string | null;
+                    grace_period_ends_at: string | null;
+                    price: {
+                      id: number;
+                      amount: number;
+                      /** @enum {string} */
+                      billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                      formatted_amount: string;
+                      joining_fee: number;
+                      private: boolean;
+                      archived_at: string | null;
+                      subscriptions_count: number;
+                      gym:
+                        | ({
+                            id: number;
+                            name: string;
+                          } & {
+                            [key: string]: unknown;
+                          })
+                        | null;
+                      offering: {
+                        id: number;
+                        name: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                      term_amount: number | null;
+                      term_unit: string | null;
+                      is_term_membership: boolean;
+                      formatted_term: string | null;
+                      total_value: number | null;
+                      grouping_unique_identifier: string;
+                      formatted_surcharge: string | null;
+                      formatted_amount_with_surcharge: string | null;
+                      private_links: ({
+                        id: number;
+                        price_id: number | null;
+                        token: string;
+                        age_bypass: boolean;
+                        created_at: string;
+                        urls: ({
+                          gym: string;
+                          url: string;
+                        } & {
+                          [key: string]: unknown;
+                        })[];
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                    } & {
+                      [key: string]: unknown;
+                    };
+                    payments: ({
+                      id: number;
+                      amount: number;
+                      surcharge: number;
+                      status: string;
+                      period_start_at: string | null;
+                      period_end_at: string | null;
+                      created_at: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    pause_start_at: string | null;
+                    pause_end_at: string | null;
+                    pause_days_credit: number;
+                    pause_days_remaining: number;
+                    pauses: ({
+                      id: number;
+                      pause_start_at: string;
+                      pause_end_at: string;
+                      start_day: string;
+                      end_day: string;
+                      reason: string | null;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    upcoming_state: string | null;
+                    initial_state: string | null;
+                    undo_cancellation_until: string | null;
+                    force_price_amount: number | null;
+                    cooling_period_ends_at: string | null;
+                    is_term_membership: boolean;
+                    currently_within_term_membership: boolean;
+                    on_term_membership_price: boolean;
+                    term_ends_at: string | null;
+                    cancelled_during_cooling_off_period: boolean;
+                    transition_to_price:
+                      | ({
+                          id: number;
+                          amount: number;
+                          /** @enum {string} */
+                          billing_frequency:
+                            | "daily"
+                            | "weekly"
+                            | "fortnightly"
+                            | "monthly"
+                            | "bi_monthly"
+                            | "quarterly"
+                            | "twice_yearly"
+                            | "yearly"
+                            | "one_off";
+                          formatted_amount: string;
+                          joining_fee: number;
+                          private: boolean;
+                          archived_at: string | null;
+                          subscriptions_count: number;
+                          gym:
+                            | ({
+                                id: number;
+                                name: string;
+                              } & {
+                                [key: string]: unknown;
+                              })
+                            | null;
+                          offering: {
+                            id: number;
+                            name: string;
+                          } & {
+                            [key: string]: unknown;
+                          };
+                          term_amount: number | null;
+                          term_unit: string | null;
+                          is_term_membership: boolean;
+                          formatted_term: string | null;
+                          total_value: number | null;
+                          grouping_unique_identifier: string;
+                          formatted_surcharge: string | null;
+                          formatted_amount_with_surcharge: string | null;
+                          private_links: ({
+                            id: number;
+                            price_id: number | null;
+                            token: string;
+                            age_bypass: boolean;
+                            created_at: string;
+                            urls: ({
+                              gym: string;
+                              url: string;
+                            } & {
+                              [key: string]: unknown;
+                            })[];
+                          } & {
+                            [key: string]: unknown;
+                          })[];
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    transition_takes_effect_at: string | null;
+                    version: number;
+                    private_price_link_id: number | null;
+                    pif_ends_at: string | null;
+                    first_payment:
+                      | ({
+                          id: number;
+                          amount: number;
+                          surcharge: number;
+                          status: string;
+                          period_start_at: string | null;
+                          period_end_at: string | null;
+                          created_at: string;
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    latest_payment:
+                      | ({
+                          id: number;
+                          amount: number;
+                          surcharge: number;
+                          status: string;
+                          period_start_at: string | null;
+                          period_end_at: string | null;
+                          created_at: string;
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    cancellation_reasons: string[];
+                    cancellation_comments: string | null;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              default_payment_type:
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "bank_account";
+                    details: {
+                      account_number: string;
+                      name: string;
+                      status: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "stripe_card";
+                    details: {
+                      type: string;
+                      exp_month: number;
+                      exp_year: number;
+                      last_four: string;
+                      country: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "gocardless_bank_account";
+                    details: {
+                      name: string;
+                      account_number: string;
+                      mandate_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              payment_types: (
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "bank_account";
+                    details: {
+                      account_number: string;
+                      name: string;
+                      status: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "stripe_card";
+                    details: {
+                      type: string;
+                      exp_month: number;
+                      exp_year: number;
+                      last_four: string;
+                      country: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "gocardless_bank_account";
+                    details: {
+                      name: string;
+                      account_number: string;
+                      mandate_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+              )[];
+              profile_picture: string | null;
+              visits_count: number;
+              notes: string | null;
+              access_control_credentials: ({
+                id: number;
+                provider: string;
+                kind: string;
+                identifier_hint: string | null;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              reauthenticate_akahu: boolean;
+              has_akahu_connection: boolean;
+              is_returning_member: boolean;
+              address: string | null;
+              suburb: string | null;
+              city: string | null;
+              post_code: string | null;
+              confidence_and_experience: string | null;
+              hear_about_us: string | null;
+              tags: string[];
+              should_onboard: boolean;
+              invited_at: string | null;
+              deleted_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1512,14 +2350,337 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Changes a member's details */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              email: string;
+              mobile_number: string | null;
+              dob: string | null;
+              email_notifications: boolean;
+              push_notifications: boolean;
+              payment_reminders: boolean;
+              emergency_contact_name: string | null;
+              emergency_contact_number: string | null;
+              emergency_contact_relationship: string | null;
+              latest_subscription:
+                | ({
+                    id: number;
+                    current_period_start: string | null;
+                    current_period_end: string | null;
+                    paused_at: string | null;
+                    cancelled_at: string | null;
+                    grace_period_ends_at: string | null;
+                    price: {
+                      id: number;
+                      amount: number;
+                      /** @enum {string} */
+                      billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                      formatted_amount: string;
+                      joining_fee: number;
+                      private: boolean;
+                      archived_at: string | null;
+                      subscriptions_count: number;
+                      gym:
+                        | ({
+                            id: number;
+                            name: string;
+                          } & {
+                            [key: string]: unknown;
+                          })
+                        | null;
+                      offering: {
+                        id: number;
+                        name: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                      term_amount: number | null;
+                      term_unit: string | null;
+                      is_term_membership: boolean;
+                      formatted_term: string | null;
+                      total_value: number | null;
+                      grouping_unique_identifier: string;
+                      formatted_surcharge: string | null;
+                      formatted_amount_with_surcharge: string | null;
+                      private_links: ({
+                        id: number;
+                        price_id: number | null;
+                        token: string;
+                        age_bypass: boolean;
+                        created_at: string;
+                        urls: ({
+                          gym: string;
+                          url: string;
+                        } & {
+                          [key: string]: unknown;
+                        })[];
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                    } & {
+                      [key: string]: unknown;
+                    };
+                    payments: ({
+                      id: number;
+                      amount: number;
+                      surcharge: number;
+                      status: string;
+                      period_start_at: string | null;
+                      period_end_at: string | null;
+                      created_at: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    pause_start_at: string | null;
+                    pause_end_at: string | null;
+                    pause_days_credit: number;
+                    pause_days_remaining: number;
+                    pauses: ({
+                      id: number;
+                      pause_start_at: string;
+                      pause_end_at: string;
+                      start_day: string;
+                      end_day: string;
+                      reason: string | null;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    upcoming_state: string | null;
+                    initial_state: string | null;
+                    undo_cancellation_until: string | null;
+                    force_price_amount: number | null;
+                    cooling_period_ends_at: string | null;
+                    is_term_membership: boolean;
+                    currently_within_term_membership: boolean;
+                    on_term_membership_price: boolean;
+                    term_ends_at: string | null;
+                    cancelled_during_cooling_off_period: boolean;
+                    transition_to_price:
+                      | ({
+                          id: number;
+                          amount: number;
+                          /** @enum {string} */
+                          billing_frequency:
+                            | "daily"
+                            | "weekly"
+                            | "fortnightly"
+                            | "monthly"
+                            | "bi_monthly"
+                            | "quarterly"
+                            | "twice_yearly"
+                            | "yearly"
+                            | "one_off";
+                          formatted_amount: string;
+                          joining_fee: number;
+                          private: boolean;
+                          archived_at: string | null;
+                          subscriptions_count: number;
+                          gym:
+                            | ({
+                                id: number;
+                                name: string;
+                              } & {
+                                [key: string]: unknown;
+                              })
+                            | null;
+                          offering: {
+                            id: number;
+                            name: string;
+                          } & {
+                            [key: string]: unknown;
+                          };
+                          term_amount: number | null;
+                          term_unit: string | null;
+                          is_term_membership: boolean;
+                          formatted_term: string | null;
+                          total_value: number | null;
+                          grouping_unique_identifier: string;
+                          formatted_surcharge: string | null;
+                          formatted_amount_with_surcharge: string | null;
+                          private_links: ({
+                            id: number;
+                            price_id: number | null;
+                            token: string;
+                            age_bypass: boolean;
+                            created_at: string;
+                            urls: ({
+                              gym: string;
+                              url: string;
+                            } & {
+                              [key: string]: unknown;
+                            })[];
+                          } & {
+                            [key: string]: unknown;
+                          })[];
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    transition_takes_effect_at: string | null;
+                    version: number;
+                    private_price_link_id: number | null;
+                    pif_ends_at: string | null;
+                    first_payment:
+                      | ({
+                          id: number;
+                          amount: number;
+                          surcharge: number;
+                          status: string;
+                          period_start_at: string | null;
+                          period_end_at: string | null;
+                          created_at: string;
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    latest_payment:
+                      | ({
+                          id: number;
+                          amount: number;
+                          surcharge: number;
+                          status: string;
+                          period_start_at: string | null;
+                          period_end_at: string | null;
+                          created_at: string;
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    cancellation_reasons: string[];
+                    cancellation_comments: string | null;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              default_payment_type:
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "bank_account";
+                    details: {
+                      account_number: string;
+                      name: string;
+                      status: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "stripe_card";
+                    details: {
+                      type: string;
+                      exp_month: number;
+                      exp_year: number;
+                      last_four: string;
+                      country: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "gocardless_bank_account";
+                    details: {
+                      name: string;
+                      account_number: string;
+                      mandate_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              payment_types: (
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "bank_account";
+                    details: {
+                      account_number: string;
+                      name: string;
+                      status: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "stripe_card";
+                    details: {
+                      type: string;
+                      exp_month: number;
+                      exp_year: number;
+                      last_four: string;
+                      country: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "gocardless_bank_account";
+                    details: {
+                      name: string;
+                      account_number: string;
+                      mandate_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+              )[];
+              profile_picture: string | null;
+              visits_count: number;
+              notes: string | null;
+              access_control_credentials: ({
+                id: number;
+                provider: string;
+                kind: string;
+                identifier_hint: string | null;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              reauthenticate_akahu: boolean;
+              has_akahu_connection: boolean;
+              is_returning_member: boolean;
+              address: string | null;
+              suburb: string | null;
+              city: string | null;
+              post_code: string | null;
+              confidence_and_experience: string | null;
+              hear_about_us: string | null;
+              tags: string[];
+              should_onboard: boolean;
+              invited_at: string | null;
+              deleted_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1541,14 +2702,22 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Removes a member (their history stays) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              /** @constant */
+              deleted: true;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1569,14 +2738,28 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description The member's door credentials */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                provider: string;
+                kind: string;
+                identifier_hint: string | null;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1597,14 +2780,30 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Whether the door lets the member in, and why */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              allowed: boolean;
+              reason: string;
+              credentials: ({
+                id: number;
+                provider: string;
+                kind: string;
+                identifier_hint: string | null;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1661,14 +2860,337 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description A member's photo (multipart: file) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              email: string;
+              mobile_number: string | null;
+              dob: string | null;
+              email_notifications: boolean;
+              push_notifications: boolean;
+              payment_reminders: boolean;
+              emergency_contact_name: string | null;
+              emergency_contact_number: string | null;
+              emergency_contact_relationship: string | null;
+              latest_subscription:
+                | ({
+                    id: number;
+                    current_period_start: string | null;
+                    current_period_end: string | null;
+                    paused_at: string | null;
+                    cancelled_at: string | null;
+                    grace_period_ends_at: string | null;
+                    price: {
+                      id: number;
+                      amount: number;
+                      /** @enum {string} */
+                      billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                      formatted_amount: string;
+                      joining_fee: number;
+                      private: boolean;
+                      archived_at: string | null;
+                      subscriptions_count: number;
+                      gym:
+                        | ({
+                            id: number;
+                            name: string;
+                          } & {
+                            [key: string]: unknown;
+                          })
+                        | null;
+                      offering: {
+                        id: number;
+                        name: string;
+                      } & {
+                        [key: string]: unknown;
+                      };
+                      term_amount: number | null;
+                      term_unit: string | null;
+                      is_term_membership: boolean;
+                      formatted_term: string | null;
+                      total_value: number | null;
+                      grouping_unique_identifier: string;
+                      formatted_surcharge: string | null;
+                      formatted_amount_with_surcharge: string | null;
+                      private_links: ({
+                        id: number;
+                        price_id: number | null;
+                        token: string;
+                        age_bypass: boolean;
+                        created_at: string;
+                        urls: ({
+                          gym: string;
+                          url: string;
+                        } & {
+                          [key: string]: unknown;
+                        })[];
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                    } & {
+                      [key: string]: unknown;
+                    };
+                    payments: ({
+                      id: number;
+                      amount: number;
+                      surcharge: number;
+                      status: string;
+                      period_start_at: string | null;
+                      period_end_at: string | null;
+                      created_at: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    pause_start_at: string | null;
+                    pause_end_at: string | null;
+                    pause_days_credit: number;
+                    pause_days_remaining: number;
+                    pauses: ({
+                      id: number;
+                      pause_start_at: string;
+                      pause_end_at: string;
+                      start_day: string;
+                      end_day: string;
+                      reason: string | null;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    upcoming_state: string | null;
+                    initial_state: string | null;
+                    undo_cancellation_until: string | null;
+                    force_price_amount: number | null;
+                    cooling_period_ends_at: string | null;
+                    is_term_membership: boolean;
+                    currently_within_term_membership: boolean;
+                    on_term_membership_price: boolean;
+                    term_ends_at: string | null;
+                    cancelled_during_cooling_off_period: boolean;
+                    transition_to_price:
+                      | ({
+                          id: number;
+                          amount: number;
+                          /** @enum {string} */
+                          billing_frequency:
+                            | "daily"
+                            | "weekly"
+                            | "fortnightly"
+                            | "monthly"
+                            | "bi_monthly"
+                            | "quarterly"
+                            | "twice_yearly"
+                            | "yearly"
+                            | "one_off";
+                          formatted_amount: string;
+                          joining_fee: number;
+                          private: boolean;
+                          archived_at: string | null;
+                          subscriptions_count: number;
+                          gym:
+                            | ({
+                                id: number;
+                                name: string;
+                              } & {
+                                [key: string]: unknown;
+                              })
+                            | null;
+                          offering: {
+                            id: number;
+                            name: string;
+                          } & {
+                            [key: string]: unknown;
+                          };
+                          term_amount: number | null;
+                          term_unit: string | null;
+                          is_term_membership: boolean;
+                          formatted_term: string | null;
+                          total_value: number | null;
+                          grouping_unique_identifier: string;
+                          formatted_surcharge: string | null;
+                          formatted_amount_with_surcharge: string | null;
+                          private_links: ({
+                            id: number;
+                            price_id: number | null;
+                            token: string;
+                            age_bypass: boolean;
+                            created_at: string;
+                            urls: ({
+                              gym: string;
+                              url: string;
+                            } & {
+                              [key: string]: unknown;
+                            })[];
+                          } & {
+                            [key: string]: unknown;
+                          })[];
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    transition_takes_effect_at: string | null;
+                    version: number;
+                    private_price_link_id: number | null;
+                    pif_ends_at: string | null;
+                    first_payment:
+                      | ({
+                          id: number;
+                          amount: number;
+                          surcharge: number;
+                          status: string;
+                          period_start_at: string | null;
+                          period_end_at: string | null;
+                          created_at: string;
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    latest_payment:
+                      | ({
+                          id: number;
+                          amount: number;
+                          surcharge: number;
+                          status: string;
+                          period_start_at: string | null;
+                          period_end_at: string | null;
+                          created_at: string;
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    cancellation_reasons: string[];
+                    cancellation_comments: string | null;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              default_payment_type:
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "bank_account";
+                    details: {
+                      account_number: string;
+                      name: string;
+                      status: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "stripe_card";
+                    details: {
+                      type: string;
+                      exp_month: number;
+                      exp_year: number;
+                      last_four: string;
+                      country: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "gocardless_bank_account";
+                    details: {
+                      name: string;
+                      account_number: string;
+                      mandate_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              payment_types: (
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "bank_account";
+                    details: {
+                      account_number: string;
+                      name: string;
+                      status: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "stripe_card";
+                    details: {
+                      type: string;
+                      exp_month: number;
+                      exp_year: number;
+                      last_four: string;
+                      country: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | ({
+                    id: number;
+                    /** @constant */
+                    type: "gocardless_bank_account";
+                    details: {
+                      name: string;
+                      account_number: string;
+                      mandate_id: string;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+              )[];
+              profile_picture: string | null;
+              visits_count: number;
+              notes: string | null;
+              access_control_credentials: ({
+                id: number;
+                provider: string;
+                kind: string;
+                identifier_hint: string | null;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              reauthenticate_akahu: boolean;
+              has_akahu_connection: boolean;
+              is_returning_member: boolean;
+              address: string | null;
+              suburb: string | null;
+              city: string | null;
+              post_code: string | null;
+              confidence_and_experience: string | null;
+              hear_about_us: string | null;
+              tags: string[];
+              should_onboard: boolean;
+              invited_at: string | null;
+              deleted_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1746,14 +3268,27 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member's price changes */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                subscription_id: number;
+                status: string;
+                takes_effect_at: string | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1776,14 +3311,32 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member's memberships and their paid periods */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                state: string;
+                periods: ({
+                  from: string;
+                  to: string;
+                  amount: number;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -1875,14 +3428,31 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Pauses a membership (preview: true to see the effect) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data:
+              | ({
+                  preview: {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | ({
+                  event: {
+                    [key: string]: unknown;
+                  } | null;
+                  version: number;
+                } & {
+                  [key: string]: unknown;
+                });
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2059,14 +3629,22 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description The e-mail a price change sends */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              to: string;
+              subject: string;
+              text: string;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2112,14 +3690,31 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Schedules a price change (preview: true to see it and its e-mail) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data:
+              | ({
+                  preview: {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | ({
+                  event: {
+                    [key: string]: unknown;
+                  } | null;
+                  version: number;
+                } & {
+                  [key: string]: unknown;
+                });
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2184,14 +3779,31 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description What starting an upcoming membership now does */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              start: string;
+              firstPayment: {
+                amount: number;
+              } & {
+                [key: string]: unknown;
+              };
+              nextCharge: {
+                day: string;
+                amount: number;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2277,14 +3889,28 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Sells a member a paid-in-full membership */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data:
+              | ({
+                  preview: {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | ({
+                  subscription_id: number;
+                } & {
+                  [key: string]: unknown;
+                });
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2338,14 +3964,29 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Adds a member on a paid-in-full membership */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data:
+              | ({
+                  preview: {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | ({
+                  user_id: number;
+                  subscription_id: number;
+                } & {
+                  [key: string]: unknown;
+                });
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2370,14 +4011,22 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Sends a paid-in-full member's invitation again */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              /** @constant */
+              invited: true;
+              to: string;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2465,14 +4114,82 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Payments, filtered and paged, with totals (SPEC §3 Payment) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                amount: number;
+                surcharge: number;
+                period_start_at: string | null;
+                period_end_at: string | null;
+                status: string;
+                tasks: unknown[];
+                user: {
+                  id: number;
+                  name: string;
+                  email: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                destination_account:
+                  | ({
+                      id: number;
+                      name: string;
+                      bank_account_number: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                subscription:
+                  | ({
+                      id: number;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                is_retry: boolean;
+                is_pro_rata: boolean;
+                poll_count: number;
+                credit_used: number;
+                error_status: string | null;
+                error_description: string | null;
+                type: string | null;
+                is_term_membership: boolean;
+                cooling_period_ends_at: string | null;
+                term_ends_at: string | null;
+                balance_owing: number;
+                periods_owing: number;
+                force_amount: number | null;
+                processed_by:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                stripe_id: string | null;
+                gocardless_payment_id: string | null;
+                meta: {
+                  [key: string]: unknown;
+                } | null;
+                /** @enum {string|null} */
+                pif_payment: "eftpos" | "cash" | "bank_transfer" | null;
+                expected_charge_date: string | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2494,14 +4211,82 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member's payments (SPEC §3 Payment) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                amount: number;
+                surcharge: number;
+                period_start_at: string | null;
+                period_end_at: string | null;
+                status: string;
+                tasks: unknown[];
+                user: {
+                  id: number;
+                  name: string;
+                  email: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                destination_account:
+                  | ({
+                      id: number;
+                      name: string;
+                      bank_account_number: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                subscription:
+                  | ({
+                      id: number;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                is_retry: boolean;
+                is_pro_rata: boolean;
+                poll_count: number;
+                credit_used: number;
+                error_status: string | null;
+                error_description: string | null;
+                type: string | null;
+                is_term_membership: boolean;
+                cooling_period_ends_at: string | null;
+                term_ends_at: string | null;
+                balance_owing: number;
+                periods_owing: number;
+                force_amount: number | null;
+                processed_by:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                stripe_id: string | null;
+                gocardless_payment_id: string | null;
+                meta: {
+                  [key: string]: unknown;
+                } | null;
+                /** @enum {string|null} */
+                pif_payment: "eftpos" | "cash" | "bank_transfer" | null;
+                expected_charge_date: string | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2524,14 +4309,27 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description What each week cost a member per visit */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                week_start: string;
+                cost: number;
+                visits: number;
+                cost_per_visit: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2575,14 +4373,28 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Takes what is owed at the desk */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data:
+              | ({
+                  preview: {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | ({
+                  payment_ids: number[];
+                } & {
+                  [key: string]: unknown;
+                });
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2607,14 +4419,25 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A bank transfer arrived */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              payment: {
+                id: number;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2720,14 +4543,38 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Visits, filtered and paged, with totals (SPEC §3 Visit) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                user: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                gym: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                visited_at: string;
+                successful: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2749,14 +4596,38 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member's visits (SPEC §3 Visit) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                user: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                gym: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                visited_at: string;
+                successful: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2779,14 +4650,25 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member's visits per week */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                week_start: string;
+                visits: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2906,14 +4788,108 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Every offering */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                name: string;
+                description: string | null;
+                /** @enum {string} */
+                type: "24_7" | "limited_access";
+                all_gyms_access: boolean;
+                mandated: boolean;
+                hours_mandated: boolean;
+                prices_mandated: boolean;
+                prices: ({
+                  id: number;
+                  amount: number;
+                  /** @enum {string} */
+                  billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                  formatted_amount: string;
+                  joining_fee: number;
+                  private: boolean;
+                  archived_at: string | null;
+                  subscriptions_count: number;
+                  gym:
+                    | ({
+                        id: number;
+                        name: string;
+                      } & {
+                        [key: string]: unknown;
+                      })
+                    | null;
+                  offering: {
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  term_amount: number | null;
+                  term_unit: string | null;
+                  is_term_membership: boolean;
+                  formatted_term: string | null;
+                  total_value: number | null;
+                  grouping_unique_identifier: string;
+                  formatted_surcharge: string | null;
+                  formatted_amount_with_surcharge: string | null;
+                  private_links: ({
+                    id: number;
+                    price_id: number | null;
+                    token: string;
+                    age_bypass: boolean;
+                    created_at: string;
+                    urls: ({
+                      gym: string;
+                      url: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+                hours: ({
+                  id: number;
+                  day: number;
+                  open_at: string;
+                  close_at: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                gyms: ({
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                archived_at: string | null;
+                created_at: string;
+                updated_at: string;
+                prices_count: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -2993,14 +4969,104 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description A new offering */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              description: string | null;
+              /** @enum {string} */
+              type: "24_7" | "limited_access";
+              all_gyms_access: boolean;
+              mandated: boolean;
+              hours_mandated: boolean;
+              prices_mandated: boolean;
+              prices: ({
+                id: number;
+                amount: number;
+                /** @enum {string} */
+                billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                formatted_amount: string;
+                joining_fee: number;
+                private: boolean;
+                archived_at: string | null;
+                subscriptions_count: number;
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                offering: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_amount: number | null;
+                term_unit: string | null;
+                is_term_membership: boolean;
+                formatted_term: string | null;
+                total_value: number | null;
+                grouping_unique_identifier: string;
+                formatted_surcharge: string | null;
+                formatted_amount_with_surcharge: string | null;
+                private_links: ({
+                  id: number;
+                  price_id: number | null;
+                  token: string;
+                  age_bypass: boolean;
+                  created_at: string;
+                  urls: ({
+                    gym: string;
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+              hours: ({
+                id: number;
+                day: number;
+                open_at: string;
+                close_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gyms: ({
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              archived_at: string | null;
+              created_at: string;
+              updated_at: string;
+              prices_count: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3022,14 +5088,104 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description An offering, with its hours, gyms and prices */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              description: string | null;
+              /** @enum {string} */
+              type: "24_7" | "limited_access";
+              all_gyms_access: boolean;
+              mandated: boolean;
+              hours_mandated: boolean;
+              prices_mandated: boolean;
+              prices: ({
+                id: number;
+                amount: number;
+                /** @enum {string} */
+                billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                formatted_amount: string;
+                joining_fee: number;
+                private: boolean;
+                archived_at: string | null;
+                subscriptions_count: number;
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                offering: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_amount: number | null;
+                term_unit: string | null;
+                is_term_membership: boolean;
+                formatted_term: string | null;
+                total_value: number | null;
+                grouping_unique_identifier: string;
+                formatted_surcharge: string | null;
+                formatted_amount_with_surcharge: string | null;
+                private_links: ({
+                  id: number;
+                  price_id: number | null;
+                  token: string;
+                  age_bypass: boolean;
+                  created_at: string;
+                  urls: ({
+                    gym: string;
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+              hours: ({
+                id: number;
+                day: number;
+                open_at: string;
+                close_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gyms: ({
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              archived_at: string | null;
+              created_at: string;
+              updated_at: string;
+              prices_count: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3107,14 +5263,104 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Changes an offering */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              description: string | null;
+              /** @enum {string} */
+              type: "24_7" | "limited_access";
+              all_gyms_access: boolean;
+              mandated: boolean;
+              hours_mandated: boolean;
+              prices_mandated: boolean;
+              prices: ({
+                id: number;
+                amount: number;
+                /** @enum {string} */
+                billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                formatted_amount: string;
+                joining_fee: number;
+                private: boolean;
+                archived_at: string | null;
+                subscriptions_count: number;
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                offering: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_amount: number | null;
+                term_unit: string | null;
+                is_term_membership: boolean;
+                formatted_term: string | null;
+                total_value: number | null;
+                grouping_unique_identifier: string;
+                formatted_surcharge: string | null;
+                formatted_amount_with_surcharge: string | null;
+                private_links: ({
+                  id: number;
+                  price_id: number | null;
+                  token: string;
+                  age_bypass: boolean;
+                  created_at: string;
+                  urls: ({
+                    gym: string;
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+              hours: ({
+                id: number;
+                day: number;
+                open_at: string;
+                close_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gyms: ({
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              archived_at: string | null;
+              created_at: string;
+              updated_at: string;
+              prices_count: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3136,14 +5382,21 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Deletes an offering no membership ever held */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              /** @constant */
+              deleted: true;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3164,14 +5417,104 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Archives an offering */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              name: string;
+              description: string | null;
+              /** @enum {string} */
+              type: "24_7" | "limited_access";
+              all_gyms_access: boolean;
+              mandated: boolean;
+              hours_mandated: boolean;
+              prices_mandated: boolean;
+              prices: ({
+                id: number;
+                amount: number;
+                /** @enum {string} */
+                billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                formatted_amount: string;
+                joining_fee: number;
+                private: boolean;
+                archived_at: string | null;
+                subscriptions_count: number;
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                offering: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_amount: number | null;
+                term_unit: string | null;
+                is_term_membership: boolean;
+                formatted_term: string | null;
+                total_value: number | null;
+                grouping_unique_identifier: string;
+                formatted_surcharge: string | null;
+                formatted_amount_with_surcharge: string | null;
+                private_links: ({
+                  id: number;
+                  price_id: number | null;
+                  token: string;
+                  age_bypass: boolean;
+                  created_at: string;
+                  urls: ({
+                    gym: string;
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+              hours: ({
+                id: number;
+                day: number;
+                open_at: string;
+                close_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gyms: ({
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              archived_at: string | null;
+              created_at: string;
+              updated_at: string;
+              prices_count: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3223,14 +5566,69 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description An offering's prices */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                amount: number;
+                /** @enum {string} */
+                billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                formatted_amount: string;
+                joining_fee: number;
+                private: boolean;
+                archived_at: string | null;
+                subscriptions_count: number;
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                offering: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_amount: number | null;
+                term_unit: string | null;
+                is_term_membership: boolean;
+                formatted_term: string | null;
+                total_value: number | null;
+                grouping_unique_identifier: string;
+                formatted_surcharge: string | null;
+                formatted_amount_with_surcharge: string | null;
+                private_links: ({
+                  id: number;
+                  price_id: number | null;
+                  token: string;
+                  age_bypass: boolean;
+                  created_at: string;
+                  urls: ({
+                    gym: string;
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3279,14 +5677,65 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description A new price */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              amount: number;
+              /** @enum {string} */
+              billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+              formatted_amount: string;
+              joining_fee: number;
+              private: boolean;
+              archived_at: string | null;
+              subscriptions_count: number;
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              offering: {
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+              term_amount: number | null;
+              term_unit: string | null;
+              is_term_membership: boolean;
+              formatted_term: string | null;
+              total_value: number | null;
+              grouping_unique_identifier: string;
+              formatted_surcharge: string | null;
+              formatted_amount_with_surcharge: string | null;
+              private_links: ({
+                id: number;
+                price_id: number | null;
+                token: string;
+                age_bypass: boolean;
+                created_at: string;
+                urls: ({
+                  gym: string;
+                  url: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3308,14 +5757,108 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description The live offerings sold at a gym (SPEC §3 Offering) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                name: string;
+                description: string | null;
+                /** @enum {string} */
+                type: "24_7" | "limited_access";
+                all_gyms_access: boolean;
+                mandated: boolean;
+                hours_mandated: boolean;
+                prices_mandated: boolean;
+                prices: ({
+                  id: number;
+                  amount: number;
+                  /** @enum {string} */
+                  billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                  formatted_amount: string;
+                  joining_fee: number;
+                  private: boolean;
+                  archived_at: string | null;
+                  subscriptions_count: number;
+                  gym:
+                    | ({
+                        id: number;
+                        name: string;
+                      } & {
+                        [key: string]: unknown;
+                      })
+                    | null;
+                  offering: {
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  term_amount: number | null;
+                  term_unit: string | null;
+                  is_term_membership: boolean;
+                  formatted_term: string | null;
+                  total_value: number | null;
+                  grouping_unique_identifier: string;
+                  formatted_surcharge: string | null;
+                  formatted_amount_with_surcharge: string | null;
+                  private_links: ({
+                    id: number;
+                    price_id: number | null;
+                    token: string;
+                    age_bypass: boolean;
+                    created_at: string;
+                    urls: ({
+                      gym: string;
+                      url: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+                hours: ({
+                  id: number;
+                  day: number;
+                  open_at: string;
+                  close_at: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                gyms: ({
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                archived_at: string | null;
+                created_at: string;
+                updated_at: string;
+                prices_count: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3337,14 +5880,22 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Members of an offering at a gym, each once */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              gym_id: number;
+              offering_id: number;
+              unique_memberships: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3365,14 +5916,69 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Every price of the organisation (SPEC §3 Price) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                amount: number;
+                /** @enum {string} */
+                billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+                formatted_amount: string;
+                joining_fee: number;
+                private: boolean;
+                archived_at: string | null;
+                subscriptions_count: number;
+                gym:
+                  | ({
+                      id: number;
+                      name: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                offering: {
+                  id: number;
+                  name: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                term_amount: number | null;
+                term_unit: string | null;
+                is_term_membership: boolean;
+                formatted_term: string | null;
+                total_value: number | null;
+                grouping_unique_identifier: string;
+                formatted_surcharge: string | null;
+                formatted_amount_with_surcharge: string | null;
+                private_links: ({
+                  id: number;
+                  price_id: number | null;
+                  token: string;
+                  age_bypass: boolean;
+                  created_at: string;
+                  urls: ({
+                    gym: string;
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3418,14 +6024,65 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description Changes a price */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              amount: number;
+              /** @enum {string} */
+              billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+              formatted_amount: string;
+              joining_fee: number;
+              private: boolean;
+              archived_at: string | null;
+              subscriptions_count: number;
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              offering: {
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+              term_amount: number | null;
+              term_unit: string | null;
+              is_term_membership: boolean;
+              formatted_term: string | null;
+              total_value: number | null;
+              grouping_unique_identifier: string;
+              formatted_surcharge: string | null;
+              formatted_amount_with_surcharge: string | null;
+              private_links: ({
+                id: number;
+                price_id: number | null;
+                token: string;
+                age_bypass: boolean;
+                created_at: string;
+                urls: ({
+                  gym: string;
+                  url: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3447,14 +6104,21 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Deletes a price no membership ever held */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              /** @constant */
+              deleted: true;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3475,14 +6139,65 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Archives a price */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              amount: number;
+              /** @enum {string} */
+              billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+              formatted_amount: string;
+              joining_fee: number;
+              private: boolean;
+              archived_at: string | null;
+              subscriptions_count: number;
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              offering: {
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+              term_amount: number | null;
+              term_unit: string | null;
+              is_term_membership: boolean;
+              formatted_term: string | null;
+              total_value: number | null;
+              grouping_unique_identifier: string;
+              formatted_surcharge: string | null;
+              formatted_amount_with_surcharge: string | null;
+              private_links: ({
+                id: number;
+                price_id: number | null;
+                token: string;
+                age_bypass: boolean;
+                created_at: string;
+                urls: ({
+                  gym: string;
+                  url: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3506,14 +6221,65 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description Puts an archived price back on sale */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              id: number;
+              amount: number;
+              /** @enum {string} */
+              billing_frequency: "daily" | "weekly" | "fortnightly" | "monthly" | "bi_monthly" | "quarterly" | "twice_yearly" | "yearly" | "one_off";
+              formatted_amount: string;
+              joining_fee: number;
+              private: boolean;
+              archived_at: string | null;
+              subscriptions_count: number;
+              gym:
+                | ({
+                    id: number;
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              offering: {
+                id: number;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+              term_amount: number | null;
+              term_unit: string | null;
+              is_term_membership: boolean;
+              formatted_term: string | null;
+              total_value: number | null;
+              grouping_unique_identifier: string;
+              formatted_surcharge: string | null;
+              formatted_amount_with_surcharge: string | null;
+              private_links: ({
+                id: number;
+                price_id: number | null;
+                token: string;
+                age_bypass: boolean;
+                created_at: string;
+                urls: ({
+                  gym: string;
+                  url: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3548,14 +6314,23 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done */
+      /** @description The pro-rata charge for a start date */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              start_date: string;
+              amount: number;
+              days: number;
+              first_full_charge_date: string;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -3579,14 +6354,36 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description What a price costs by a payment type, card surcharge included */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              price_id: number;
+              gym_id: number;
+              each: {
+                amount: number;
+                surcharge: number;
+                total: number;
+              } & {
+                [key: string]: unknown;
+              };
+              first: {
+                amount: number;
+                surcharge: number;
+                total: number;
+              } & {
+                [key: string]: unknown;
+              };
+              formatted_surcharge: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };
@@ -4055,14 +6852,26 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Done */
+      /** @description A member's recurring sessions */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data?: unknown;
+            data: {
+              data: ({
+                id: number;
+                summary: string;
+                next_sessions: unknown[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
           };
         };
       };

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { describeRoute, generateSpecs, resolver, uniqueSymbol } from "hono-openapi";
 import { z, type ZodTypeAny } from "zod";
 import { KEY_AREA_NAMES, KEY_AREAS } from "../../domain/api-key-scopes";
+import { CONTRACT_ROUTES } from "../../domain/contract/routes";
 import { OPERATIONS, type Operation } from "./operations";
 
 /** The document's version: the date of the contract it describes (the webhooks' payloads carry the same). */
@@ -14,15 +15,22 @@ const queryDoc = (schema: ZodTypeAny): MiddlewareHandler =>
 const error = { $ref: "#/components/schemas/Error" };
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: error } } });
 
-/** Until a route's answer has a schema of its own: the envelope every answer has. */
+/** A route SPEC §7 names but has no answer's schema for yet, or one SPEC does not name: the envelope every answer has. */
 const envelope = z.object({ data: z.unknown() }).describe("Every answer is `{ data }`; lists are `{ data: { data: [...], meta? } }`.");
 
-function responses(op: Operation) {
+/** A path with its parameters' names left out, so ours (`:id{[0-9]+}`) and SPEC's (`{price_id}`) meet. */
+const shapeOf = (key: string) => key.replace(/:\w+(\{[^}]*\})?/g, "{}").replace(/\{\w+\}/g, "{}");
+/** SPEC's answers (domain/contract/routes.ts): the same schemas the contract test holds the API to. */
+const CONTRACT = new Map(CONTRACT_ROUTES.map((r) => [shapeOf(r.call), r]));
+
+function responses(key: string, op: Operation) {
+  const contract = CONTRACT.get(shapeOf(key));
+  const answer = contract && !("contentType" in contract.answer) ? contract.answer : envelope;
   const ok = op.media
     ? { description: "The file", content: { [op.media]: { schema: { type: "string", format: "binary" } } } }
-    : { description: "Done", content: { "application/json": { schema: resolver(envelope) } } };
+    : { description: contract?.description ?? "Done", content: { "application/json": { schema: resolver(answer as never) } } };
   return {
-    [String(op.status ?? 200)]: ok,
+    [String(contract?.status ?? op.status ?? 200)]: ok,
     "401": { $ref: "#/components/responses/Unauthenticated" },
     "403": { $ref: "#/components/responses/Forbidden" },
     "404": { $ref: "#/components/responses/NotFound" },
@@ -76,7 +84,7 @@ function describedRoutes() {
             }
           : {}),
         parameters: [...pathParameters(pathOf(key)), ...(methodOf(key) === "post" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
-        responses: responses(op),
+        responses: responses(key, op),
       }),
     ];
     if (op.query) handlers.push(queryDoc(op.query));

@@ -1,24 +1,32 @@
 import createClient from "openapi-fetch";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../../client/gym-api";
-import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
+import { createApi, localJobs } from "../../server/api/app";
+import { localDay } from "../../domain/dates";
 import { setup, signedIn } from "./harness";
+import { startReceiver, type Receiver } from "./webhook-receiver";
 
 /**
  * Issue 33's "done when", as an integrator does it: a script holding only a key and the client generated from the
- * OpenAPI document (client/gym-api.d.ts with openapi-fetch) lists members, starts a membership and records a payment.
+ * OpenAPI document (client/gym-api.d.ts with openapi-fetch) lists members, starts a membership and records a payment,
+ * and its receiver gets the signed webhooks for each, checked with the `standardwebhooks` package as integrators would.
  */
 let env: Awaited<ReturnType<typeof setup>>;
 let api: ReturnType<typeof createApi>;
 let client: ReturnType<typeof createClient<paths>>;
 let orgId: number;
+let jobs: ReturnType<typeof localJobs>;
+let receiver: Receiver;
+let signingSecret: string;
 
 beforeAll(async () => {
-  env = await setup();
-  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
+  env = await setup({ WEBHOOKS_ALLOW_LOOPBACK: "1" });
+  jobs = localJobs({ db: env.db, mailer: outboxMailer(env.db), config: env.config });
+  api = createApi({ db: env.db, mailer: outboxMailer(env.db), config: env.config, jobs });
   const org = await makeOrganisation(env.db, { name: "Integrated Ltd" });
   orgId = org.id;
   const gym = await makeGym(env.db, org.id, "Grey Lynn");
@@ -36,6 +44,14 @@ beforeAll(async () => {
   });
   await addStaff(env.db, admin.id, org.id, "admin");
   const session = await signedIn(api, env.db, "integrating.admin@example.com", "integrating passphrase");
+  receiver = await startReceiver();
+  const endpoint = await session.call("POST", "/api/webhook-endpoints", {
+    url: receiver.url,
+    description: "Our CRM",
+    events: ["member.created", "subscription.started", "payment.succeeded"],
+  });
+  expect(endpoint.status).toBe(201);
+  signingSecret = endpoint.json.data.secret;
   const made = await session.call("POST", "/api/api-keys", {
     name: "Front-desk app",
     members: "read",
@@ -50,29 +66,32 @@ beforeAll(async () => {
     fetch: async (request: Request) => api.fetch(request, { clientIp: "198.51.100.20" }),
   });
 });
-afterAll(() => env?.close?.());
+afterAll(async () => {
+  await receiver?.close();
+  await env?.close?.();
+});
 
 describe("an integrator with a key and the generated client", () => {
   it("lists members, starts a paid-in-full membership, and records the payment", async () => {
     const gyms = await client.GET("/api/gyms");
     expect(gyms.response.status).toBe(200);
-    const gym = (gyms.data as { data: { data: { id: number; name: string }[] } }).data.data[0];
+    const gym = gyms.data!.data.data[0];
     expect(gym.name).toBe("Grey Lynn");
 
     const members = await client.GET("/api/members", { params: { query: { status: "active", gym: "all" } } });
     expect(members.response.status).toBe(200);
-    expect((members.data as { data: { data: { name: string }[] } }).data.data.map((m) => m.name)).toContain("Existing Member");
+    expect(members.data!.data.data.map((m) => m.name)).toContain("Existing Member");
 
     const prices = await client.GET("/api/organisations/{id}/prices", { params: { path: { id: orgId } } });
     expect(prices.response.status).toBe(200);
-    const pif = (prices.data as { data: { data: { id: number; billing_frequency: string }[] } }).data.data.find((p) => p.billing_frequency === "one_off")!;
+    const pif = prices.data!.data.data.find((p) => p.billing_frequency === "one_off")!;
 
     const body = {
       name: "Ava Ngata",
       email: "ava.ngata@example.com",
       gym_id: gym.id,
       price_id: pif.id,
-      start: "2026-12-01",
+      start: localDay(new Date()),
       method: "eftpos" as const,
       key: "integrator-0001",
     };
@@ -93,11 +112,25 @@ describe("an integrator with a key and the generated client", () => {
 
     const payments = await client.GET("/api/users/{id}/payments", { params: { path: { id: user_id } } });
     expect(payments.response.status).toBe(200);
-    const rows = (payments.data as { data: { data: { amount: number; type: string; outcome: string }[] } }).data.data;
-    expect(rows).toEqual([expect.objectContaining({ amount: 60_000, type: "pif", outcome: "successful" })]);
+    // SPEC's Payment, typed by the generated client.
+    const rows = payments.data!.data.data;
+    expect(rows).toEqual([expect.objectContaining({ amount: 60_000, pif_payment: "eftpos", user: expect.objectContaining({ id: user_id }) })]);
 
     const membership = await client.GET("/api/subscriptions/{id}", { params: { path: { id: subscription_id } } });
     expect(membership.response.status).toBe(200);
+
+    // The webhooks for each, signed: verified with the package the integrator uses, exactly as it would.
+    await jobs.idle();
+    const wh = new Webhook(signingSecret);
+    const events = receiver.received.map(
+      (r) => wh.verify(r.body, r.headers) as { type: string; data: { id: number; user?: { id: number }; user_id?: number } },
+    );
+    expect(events.map((e) => e.type).sort()).toEqual(["member.created", "payment.succeeded", "subscription.started"]);
+    expect(events.find((e) => e.type === "member.created")!.data.id).toBe(user_id);
+    expect(events.find((e) => e.type === "subscription.started")!.data.id).toBe(subscription_id);
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(3);
+    // A forged body does not verify.
+    expect(() => wh.verify(receiver.received[0].body.replace("}", ', "x": 1}'), receiver.received[0].headers)).toThrow();
   });
 
   it("is told clearly what it may not do", async () => {

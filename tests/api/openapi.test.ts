@@ -4,6 +4,8 @@ import { createApi } from "../../server/api/app";
 import { KEY_ROUTES } from "../../server/core/key-routes";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { OPERATIONS } from "../../server/openapi/operations";
+import { resolver } from "hono-openapi";
+import { CONTRACT_ROUTES } from "../../domain/contract/routes";
 import { browser, setup } from "./harness";
 
 /**
@@ -53,6 +55,27 @@ describe("the OpenAPI document", () => {
     const list = doc.paths["/api/members"].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(list).toEqual(expect.arrayContaining(["query:status", "query:gym", "query:page", "query:q"]));
     expect(doc.paths["/api/offerings"].post.parameters).toEqual([{ $ref: "#/components/parameters/IdempotencyKey" }]);
+  });
+
+  it("answers each route SPEC §7 names with SPEC's entity (the contract's own schema), fields and names", async () => {
+    const doc = (await browser(api).call("GET", "/api/openapi.json")).json;
+    const shape = (k: string) => k.replace(/:\w+(\{[^}]*\})?/g, "{}").replace(/\{\w+\}/g, "{}");
+    let checked = 0;
+    for (const [method, path] of KEY_ROUTES) {
+      const contract = CONTRACT_ROUTES.find((r) => shape(r.call) === shape(`${method} ${path}`));
+      if (!contract || "contentType" in contract.answer) continue;
+      const op = doc.paths[toOpenApi(path)][method.toLowerCase()];
+      const described = op.responses[String(contract.status)]?.content?.["application/json"]?.schema;
+      const expected = (await resolver(contract.answer as never).toOpenAPISchema()).schema;
+      expect(described, `${method} ${path}`).toEqual(expected);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+    // For instance, SPEC's Payment in the payments list.
+    const payment = doc.paths["/api/payments"].get.responses["200"].content["application/json"].schema.properties.data.properties.data.items;
+    expect(Object.keys(payment.properties)).toEqual(
+      expect.arrayContaining(["period_start_at", "period_end_at", "user", "balance_owing", "expected_charge_date"]),
+    );
   });
 
   it("has a reference page that loads its script and stylesheet from this origin", async () => {

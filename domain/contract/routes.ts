@@ -329,3 +329,10 @@ export const CONTRACT_ROUTES: ContractRoute[] = [
   route("GET /api/staff/{id}", one(staff), "A staff member (SPEC §3 Staff)"),
   route("DELETE /api/staff/{id}", one(staff), "Removes a staff member"),
 ];
+
+/** The contract of one SPEC §7 call (for a route's response schema in the OpenAPI document). */
+export function contractOf(call: SpecCall): ContractRoute {
+  const found = CONTRACT_ROUTES.find((r) => r.call === call);
+  if (!found) throw new Error(`SPEC §7 names no call ${call}`);
+  return found;
+}

@@ -44,7 +44,11 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
   // By member too: their payments' index (organisation, user, made) finds a membership's payments; subscription_id alone has none.
   const theirs = t.where(payments, inArray(payments.user_id, [...new Set(rows.map((s) => s.user_id))]), inArray(payments.subscription_id, found));
   const [priceList, pauses, recent, firsts] = await Promise.all([
-    pricesById(t, rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]), ctx),
+    pricesById(
+      t,
+      rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]),
+      ctx,
+    ),
     t.db
       .select()
       .from(subscription_pauses)
@@ -55,7 +59,10 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       .select()
       .from(
         t.db
-          .select({ ...paymentColumns, n: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at} desc, ${payments.id} desc)`.as("n") })
+          .select({
+            ...paymentColumns,
+            n: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at} desc, ${payments.id} desc)`.as("n"),
+          })
           .from(payments)
           .where(theirs)
           .as("numbered"),
@@ -71,7 +78,12 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
   for (const s of rows) {
     const price = priceOf.get(s.price_id)!;
     const own = pauses.filter((p) => p.subscription_id === s.id);
-    const inShort = (p: Omit<(typeof firsts)[number], "subscription_id">): PaymentInShort => ({ ...p, period_start_at: iso(p.period_start_at), period_end_at: iso(p.period_end_at), created_at: iso(p.created_at)! });
+    const inShort = (p: Omit<(typeof firsts)[number], "subscription_id">): PaymentInShort => ({
+      ...p,
+      period_start_at: iso(p.period_start_at),
+      period_end_at: iso(p.period_end_at),
+      created_at: iso(p.created_at)!,
+    });
     const list = recent
       .filter((p) => p.subscription_id === s.id)
       .sort((a, b) => Number(a.n) - Number(b.n))

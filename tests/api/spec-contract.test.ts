@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { payment, subscription } from "../../domain/contract/entities";
+import { payment, signedInUser, subscription } from "../../domain/contract/entities";
 import { CONTRACT_ROUTES, type ContractRoute } from "../../domain/contract/routes";
 import { SPEC_CALL_LIST, SPEC_CALLS, type SpecCall } from "../../domain/contract/spec-calls";
 import { localDay } from "../../domain/dates";
@@ -73,7 +73,9 @@ beforeAll(async () => {
       .where(and(eq(subscriptions.organisation_id, id.org), isNotNull(subscriptions.grace_period_ends_at), eq(subscriptions.gym_id, id.gym))),
   );
   Object.assign(id, { owingMember: owing.user, owingSubscription: owing.s });
-  // A member running on a weekly price, with nothing scheduled: paused and moved to another price below.
+  const [morgan] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS.member));
+  id.morgan = morgan.id;
+  // A member running on a weekly price, with nothing scheduled (not Morgan, who signs in): paused and moved to another price below.
   const running = await first(
     db
       .select({ user: subscriptions.user_id, s: subscriptions.id, price: subscriptions.price_id })
@@ -93,6 +95,7 @@ beforeAll(async () => {
           eq(prices.billing_frequency, "weekly"),
           isNull(prices.term_amount),
           ne(subscriptions.user_id, owing.user),
+          ne(subscriptions.user_id, morgan.id),
         ),
       )
       .orderBy(asc(subscriptions.id)),
@@ -164,8 +167,6 @@ beforeAll(async () => {
   id.cancelledMember = cancelled.user;
   const trainer = await first(db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS.trainer)));
   id.trainer = trainer.id;
-  const [morgan] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS.member));
-  id.morgan = morgan.id;
   // A member to remove at the end: no one else's calls name them.
   const removable = await first(
     db
@@ -728,6 +729,13 @@ describe("the schemas catch a renamed or missing field", () => {
 });
 
 describe("the values are ours, not placeholders", () => {
+  it("gives a member's own payment types in SPEC's shape on /api/me: a card, a direct debit, a bank account", async () => {
+    // Morgan signed out above (POST /api/logout), and the joiner's new password ended their sessions: both sign in again.
+    const morgan = await signedIn(env.api, env.db, DEMO_ACCOUNTS.member, DEMO_PASSWORD);
+    const joined = await signedIn(env.api, env.db, "new.joiner@example.com", "another long passphrase");
+    for (const who of [morgan, joined]) expect(signedInUser.safeParse((await who.call("GET", "/api/me")).json.data).error?.issues ?? []).toEqual([]);
+  });
+
   it("gives a member's bank connection, payment types and door credentials as they are", async () => {
     const joined = (await admin.call("GET", `/api/members/${id.joiner}`)).json.data;
     // The provider revoked the joiner's consent (the webhook above): connected once, to be made again.

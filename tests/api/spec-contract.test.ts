@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { payment, signedInUser, subscription } from "../../domain/contract/entities";
-import { CONTRACT_ROUTES, type ContractRoute } from "../../domain/contract/routes";
+import { CONTRACT_ROUTES, pathShape, type ContractRoute } from "../../domain/contract/routes";
 import { SPEC_CALL_LIST, SPEC_CALLS, type SpecCall } from "../../domain/contract/spec-calls";
 import { localDay } from "../../domain/dates";
 import { sandboxAkahuSignature } from "../../server/core/providers/bank/sandbox";
@@ -679,6 +679,11 @@ describe("the contract covers SPEC §7", () => {
     // §7's areas as SPEC has them, each call written METHOD /api/path.
     expect(Object.keys(SPEC_CALLS)).toHaveLength(11);
     for (const call of SPEC_CALL_LIST) expect(call).toMatch(/^(GET|POST|PUT|DELETE) \/api\/[A-Za-z0-9_{}/-]+$/);
+  });
+
+  it("names for each a route the API has, by method and path", () => {
+    const ours = new Set(env.api.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${pathShape(r.path)}`));
+    expect(CONTRACT_ROUTES.filter((r) => !ours.has(`${r.method} ${pathShape(r.path)}`)).map((r) => r.call)).toEqual([]);
   });
 
   it("has a schema or a content type for each, and this test calls each", () => {

@@ -43,7 +43,7 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
   const found = rows.map((s) => s.id);
   // By member too: their payments' index (organisation, user, made) finds a membership's payments; subscription_id alone has none.
   const theirs = t.where(payments, inArray(payments.user_id, [...new Set(rows.map((s) => s.user_id))]), inArray(payments.subscription_id, found));
-  const [priceList, pauses, recent, firsts] = await Promise.all([
+  const [priceList, pauses, picked] = await Promise.all([
     pricesById(
       t,
       rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]),
@@ -54,41 +54,41 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       .from(subscription_pauses)
       .where(t.where(subscription_pauses, and(inArray(subscription_pauses.subscription_id, found), isNull(subscription_pauses.removed_at))))
       .orderBy(asc(subscription_pauses.start_day), asc(subscription_pauses.id)),
-    // The latest RECENT_PAYMENTS of each: a weekly membership of some years has hundreds (GET /api/users/{id}/payments pages them).
+    // Each membership's latest RECENT_PAYMENTS (a weekly one of some years has hundreds: GET /api/users/{id}/payments
+    // pages them) and its first, numbered from each end in one read.
     t.db
       .select()
       .from(
         t.db
           .select({
             ...paymentColumns,
-            n: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at} desc, ${payments.id} desc)`.as("n"),
+            newest: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at} desc, ${payments.id} desc)`.as(
+              "newest",
+            ),
+            oldest: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at}, ${payments.id})`.as("oldest"),
           })
           .from(payments)
           .where(theirs)
           .as("numbered"),
       )
-      .where(sql`n <= ${RECENT_PAYMENTS}`),
-    t.db
-      .selectDistinctOn([payments.subscription_id], paymentColumns)
-      .from(payments)
-      .where(theirs)
-      .orderBy(payments.subscription_id, asc(payments.created_at), asc(payments.id)),
+      .where(sql`newest <= ${RECENT_PAYMENTS} or oldest = 1`),
   ]);
   const priceOf = new Map(priceList.map((p) => [p.id, p]));
   for (const s of rows) {
     const price = priceOf.get(s.price_id)!;
     const own = pauses.filter((p) => p.subscription_id === s.id);
-    const inShort = (p: Omit<(typeof firsts)[number], "subscription_id">): PaymentInShort => ({
+    const theirPayments = picked.filter((p) => p.subscription_id === s.id);
+    const inShort = ({ subscription_id: _s, newest: _n, oldest: _o, ...p }: (typeof picked)[number]): PaymentInShort => ({
       ...p,
       period_start_at: iso(p.period_start_at),
       period_end_at: iso(p.period_end_at),
       created_at: iso(p.created_at)!,
     });
-    const list = recent
-      .filter((p) => p.subscription_id === s.id)
-      .sort((a, b) => Number(a.n) - Number(b.n))
-      .map(({ subscription_id: _s, n: _n, ...p }) => inShort(p));
-    const first = firsts.find((p) => p.subscription_id === s.id);
+    const list = theirPayments
+      .filter((p) => Number(p.newest) <= RECENT_PAYMENTS)
+      .sort((a, b) => Number(a.newest) - Number(b.newest))
+      .map(inShort);
+    const first = theirPayments.find((p) => Number(p.oldest) === 1);
     out.set(s.id, {
       id: s.id,
       current_period_start: iso(s.current_period_start),

@@ -752,6 +752,18 @@ describe("the values are ours, not placeholders", () => {
     expect(owing.access_control_credentials.length).toBeGreaterThan(0);
   });
 
+  it("lists a membership's latest ten payments, newest first, and names its first and latest", async () => {
+    const s = (await admin.call("GET", `/api/members/${id.owingMember}`)).json.data.latest_subscription;
+    const all = await env.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.subscription_id, s.id))
+      .orderBy(desc(payments.created_at), desc(payments.id));
+    expect(all.length).toBeGreaterThan(10);
+    expect(s.payments.map((p: { id: number }) => p.id)).toEqual(all.slice(0, 10).map((p) => p.id));
+    expect([s.latest_payment.id, s.first_payment.id]).toEqual([all[0].id, all.at(-1)!.id]);
+  });
+
   it("gives a gym the user's place at it and its organisation", async () => {
     const listed = (await admin.call("GET", "/api/gyms")).json.data.data;
     expect(listed.filter((g: { selected: boolean }) => g.selected).map((g: { id: number }) => g.id)).toEqual([id.gym]);

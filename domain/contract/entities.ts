@@ -254,7 +254,7 @@ export const subscription = z
     cancelled_at: instant.nullable(),
     grace_period_ends_at: instant.nullable(),
     price,
-    payments: z.array(paymentRef).describe("Every payment of the membership, newest first"),
+    payments: z.array(paymentRef).describe("The membership's latest ten payments, newest first (GET /api/users/{id}/payments pages through all)"),
     pause_start_at: instant.nullable(),
     pause_end_at: instant.nullable(),
     pause_days_credit: z.number().int(),

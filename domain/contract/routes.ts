@@ -62,13 +62,19 @@ export type ContractAnswer = z.ZodTypeAny | { contentType: string };
 export interface ContractRoute {
   /** As SPEC §7 writes it: "METHOD /api/path/{param}". */
   call: SpecCall;
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** SPEC's path, its params in braces (their names are SPEC's, not always the route's own). */
+  path: string;
   /** The successful answer: its status and its body's schema (or, for a file, its content type). */
   status: number;
   answer: ContractAnswer;
   description: string;
 }
 
-const route = (call: SpecCall, answer: ContractAnswer, description: string, status = 200): ContractRoute => ({ call, status, answer, description });
+const route = (call: SpecCall, answer: ContractAnswer, description: string, status = 200): ContractRoute => {
+  const [method, path] = call.split(" ") as [ContractRoute["method"], string];
+  return { call, method, path, status, answer, description };
+};
 
 export const CONTRACT_ROUTES: ContractRoute[] = [
   // ── Session ──
@@ -329,3 +335,16 @@ export const CONTRACT_ROUTES: ContractRoute[] = [
   route("GET /api/staff/{id}", one(staff), "A staff member (SPEC §3 Staff)"),
   route("DELETE /api/staff/{id}", one(staff), "Removes a staff member"),
 ];
+
+/**
+ * A path's shape with its params' names left out: SPEC's "/api/gyms/{gymId}/offerings" and a route's
+ * "/api/gyms/:gymId{[0-9]+}/offerings" both read "/api/gyms/{}/offerings".
+ */
+export const pathShape = (path: string) => path.replace(/\{[^}]*\}|:[A-Za-z_]+(\{[^}]*\})?/g, "{}");
+
+/** The contract of one SPEC §7 call (for a route's response schema in the OpenAPI document). */
+export function contractOf(call: SpecCall): ContractRoute {
+  const found = CONTRACT_ROUTES.find((r) => r.call === call);
+  if (!found) throw new Error(`SPEC §7 names no call ${call}`);
+  return found;
+}

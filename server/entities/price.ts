@@ -111,6 +111,8 @@ async function gymsOfOfferings(t: Tenant, offeringIds: number[]) {
   return (offeringId: number) => (everywhere.has(offeringId) ? all : all.filter((g) => chosen.some((c) => c.offering_id === offeringId && c.gym_id === g.id)));
 }
 
+const offeringOfPrice = (rows: PriceRow[], priceId: number) => rows.find((p) => p.id === priceId)!.offering_id;
+
 /** SPEC's Price for each row, by id. */
 export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityContext) {
   const out = new Map<number, PriceEntity>();
@@ -118,7 +120,7 @@ export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityCont
   const ids = rows.map((p) => p.id);
   const offeringIds = [...new Set(rows.map((p) => p.offering_id))];
   const gymIds = [...new Set([...rows.map((p) => p.gym_id), t.gymId].filter((g): g is number => g !== null))];
-  const [members, offeringRows, gymRows, links, soldAt] = await Promise.all([
+  const [members, offeringRows, gymRows, links] = await Promise.all([
     membersOnPrices(t, ids),
     t.db
       .select({ id: offerings.id, name: offerings.name, archived_at: offerings.archived_at })
@@ -131,8 +133,9 @@ export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityCont
           .where(t.where(gyms, inArray(gyms.id, gymIds)))
       : [],
     activeLinks(t, ids),
-    gymsOfOfferings(t, offeringIds),
   ]);
+  // Where each link can be used: asked only when there are links (most prices have none).
+  const soldAt = links.length ? await gymsOfOfferings(t, [...new Set(links.map((l) => offeringOfPrice(rows, l.price_id!)))]) : () => [];
   const offeringOf = new Map(offeringRows.map((o) => [o.id, o]));
   const gymOf = new Map(gymRows.map((g) => [g.id, g]));
   const today = localDay(ctx.at);

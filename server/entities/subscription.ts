@@ -1,4 +1,4 @@
-import { and, asc, desc, inArray, isNull } from "drizzle-orm";
+import { and, asc, inArray, isNull, sql } from "drizzle-orm";
 import { startOfLocalDay } from "../../domain/dates";
 import { pauseDays, pauseDaysRemaining } from "../../domain/lifecycle";
 import { cancellationUndoableUntil } from "../../domain/subscription";
@@ -10,11 +10,14 @@ import { pricesById, type PriceEntity } from "./price";
 /**
  * SPEC §3 Subscription, as a member's latest membership, a member's own active one and a new one are answered: its
  * own fields, its price and the price it moves to (each SPEC's Price), its pauses (removed ones left out) and the
- * credit they leave, and its payments (every one, newest first, in short; its first and latest named). Built for a
- * batch of subscriptions in a fixed number of queries.
+ * credit they leave, and its payments (the latest ten, newest first, in short; its first and latest named besides).
+ * Built for a batch of subscriptions in a fixed number of queries.
  */
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/** How many of a membership's payments it lists, newest first (its first is named besides). */
+export const RECENT_PAYMENTS = 10;
 
 const paymentColumns = {
   subscription_id: payments.subscription_id,
@@ -38,7 +41,9 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
     .where(t.where(subscriptions, inArray(subscriptions.id, unique)));
   if (!rows.length) return out;
   const found = rows.map((s) => s.id);
-  const [priceList, pauses, paid] = await Promise.all([
+  // By member too: their payments' index (organisation, user, made) finds a membership's payments; subscription_id alone has none.
+  const theirs = t.where(payments, inArray(payments.user_id, [...new Set(rows.map((s) => s.user_id))]), inArray(payments.subscription_id, found));
+  const [priceList, pauses, picked] = await Promise.all([
     pricesById(
       t,
       rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]),
@@ -49,24 +54,41 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       .from(subscription_pauses)
       .where(t.where(subscription_pauses, and(inArray(subscription_pauses.subscription_id, found), isNull(subscription_pauses.removed_at))))
       .orderBy(asc(subscription_pauses.start_day), asc(subscription_pauses.id)),
+    // Each membership's latest RECENT_PAYMENTS (a weekly one of some years has hundreds: GET /api/users/{id}/payments
+    // pages them) and its first, numbered from each end in one read.
     t.db
-      .select(paymentColumns)
-      .from(payments)
-      .where(t.where(payments, inArray(payments.subscription_id, found)))
-      .orderBy(desc(payments.created_at), desc(payments.id)),
+      .select()
+      .from(
+        t.db
+          .select({
+            ...paymentColumns,
+            newest: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at} desc, ${payments.id} desc)`.as(
+              "newest",
+            ),
+            oldest: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at}, ${payments.id})`.as("oldest"),
+          })
+          .from(payments)
+          .where(theirs)
+          .as("numbered"),
+      )
+      .where(sql`newest <= ${RECENT_PAYMENTS} or oldest = 1`),
   ]);
   const priceOf = new Map(priceList.map((p) => [p.id, p]));
   for (const s of rows) {
     const price = priceOf.get(s.price_id)!;
     const own = pauses.filter((p) => p.subscription_id === s.id);
-    const list = paid
-      .filter((p) => p.subscription_id === s.id)
-      .map(({ subscription_id: _s, ...p }) => ({
-        ...p,
-        period_start_at: iso(p.period_start_at),
-        period_end_at: iso(p.period_end_at),
-        created_at: iso(p.created_at)!,
-      }));
+    const theirPayments = picked.filter((p) => p.subscription_id === s.id);
+    const inShort = ({ subscription_id: _s, newest: _n, oldest: _o, ...p }: (typeof picked)[number]): PaymentInShort => ({
+      ...p,
+      period_start_at: iso(p.period_start_at),
+      period_end_at: iso(p.period_end_at),
+      created_at: iso(p.created_at)!,
+    });
+    const list = theirPayments
+      .filter((p) => Number(p.newest) <= RECENT_PAYMENTS)
+      .sort((a, b) => Number(a.newest) - Number(b.newest))
+      .map(inShort);
+    const first = theirPayments.find((p) => Number(p.oldest) === 1);
     out.set(s.id, {
       id: s.id,
       current_period_start: iso(s.current_period_start),
@@ -105,7 +127,7 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       version: s.version,
       private_price_link_id: s.private_price_link_id,
       pif_ends_at: iso(s.pif_ends_at),
-      first_payment: list.at(-1) ?? null,
+      first_payment: first ? inShort(first) : null,
       latest_payment: list[0] ?? null,
       cancellation_reasons: s.cancellation_reasons ?? [],
       cancellation_comments: s.cancellation_comments,

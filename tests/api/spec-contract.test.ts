@@ -2,8 +2,8 @@ import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { payment, subscription } from "../../domain/contract/entities";
-import { CONTRACT_ROUTES, type ContractRoute } from "../../domain/contract/routes";
+import { payment, signedInUser, subscription } from "../../domain/contract/entities";
+import { CONTRACT_ROUTES, pathShape, type ContractRoute } from "../../domain/contract/routes";
 import { SPEC_CALL_LIST, SPEC_CALLS, type SpecCall } from "../../domain/contract/spec-calls";
 import { localDay } from "../../domain/dates";
 import { sandboxAkahuSignature } from "../../server/core/providers/bank/sandbox";
@@ -73,7 +73,9 @@ beforeAll(async () => {
       .where(and(eq(subscriptions.organisation_id, id.org), isNotNull(subscriptions.grace_period_ends_at), eq(subscriptions.gym_id, id.gym))),
   );
   Object.assign(id, { owingMember: owing.user, owingSubscription: owing.s });
-  // A member running on a weekly price, with nothing scheduled: paused and moved to another price below.
+  const [morgan] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS.member));
+  id.morgan = morgan.id;
+  // A member running on a weekly price, with nothing scheduled (not Morgan, who signs in): paused and moved to another price below.
   const running = await first(
     db
       .select({ user: subscriptions.user_id, s: subscriptions.id, price: subscriptions.price_id })
@@ -93,6 +95,7 @@ beforeAll(async () => {
           eq(prices.billing_frequency, "weekly"),
           isNull(prices.term_amount),
           ne(subscriptions.user_id, owing.user),
+          ne(subscriptions.user_id, morgan.id),
         ),
       )
       .orderBy(asc(subscriptions.id)),
@@ -164,8 +167,6 @@ beforeAll(async () => {
   id.cancelledMember = cancelled.user;
   const trainer = await first(db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS.trainer)));
   id.trainer = trainer.id;
-  const [morgan] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS.member));
-  id.morgan = morgan.id;
   // A member to remove at the end: no one else's calls name them.
   const removable = await first(
     db
@@ -680,6 +681,11 @@ describe("the contract covers SPEC §7", () => {
     for (const call of SPEC_CALL_LIST) expect(call).toMatch(/^(GET|POST|PUT|DELETE) \/api\/[A-Za-z0-9_{}/-]+$/);
   });
 
+  it("names for each a route the API has, by method and path", () => {
+    const ours = new Set(env.api.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${pathShape(r.path)}`));
+    expect(CONTRACT_ROUTES.filter((r) => !ours.has(`${r.method} ${pathShape(r.path)}`)).map((r) => r.call)).toEqual([]);
+  });
+
   it("has a schema or a content type for each, and this test calls each", () => {
     for (const r of CONTRACT_ROUTES) expect("contentType" in r.answer || "safeParse" in r.answer, r.call).toBe(true);
     expect(CALLS.map(([call]) => call).sort()).toEqual(CONTRACT_ROUTES.map((r) => r.call).sort());
@@ -728,6 +734,13 @@ describe("the schemas catch a renamed or missing field", () => {
 });
 
 describe("the values are ours, not placeholders", () => {
+  it("gives a member's own payment types in SPEC's shape on /api/me: a card, a direct debit, a bank account", async () => {
+    // Morgan signed out above (POST /api/logout), and the joiner's new password ended their sessions: both sign in again.
+    const morgan = await signedIn(env.api, env.db, DEMO_ACCOUNTS.member, DEMO_PASSWORD);
+    const joined = await signedIn(env.api, env.db, "new.joiner@example.com", "another long passphrase");
+    for (const who of [morgan, joined]) expect(signedInUser.safeParse((await who.call("GET", "/api/me")).json.data).error?.issues ?? []).toEqual([]);
+  });
+
   it("gives a member's bank connection, payment types and door credentials as they are", async () => {
     const joined = (await admin.call("GET", `/api/members/${id.joiner}`)).json.data;
     // The provider revoked the joiner's consent (the webhook above): connected once, to be made again.
@@ -737,6 +750,18 @@ describe("the values are ours, not placeholders", () => {
     expect(joined.payment_types.every((p: { details: { account_number: string } }) => p.details.account_number.includes("•"))).toBe(true);
     const owing = (await admin.call("GET", `/api/members/${id.owingMember}`)).json.data;
     expect(owing.access_control_credentials.length).toBeGreaterThan(0);
+  });
+
+  it("lists a membership's latest ten payments, newest first, and names its first and latest", async () => {
+    const s = (await admin.call("GET", `/api/members/${id.owingMember}`)).json.data.latest_subscription;
+    const all = await env.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.subscription_id, s.id))
+      .orderBy(desc(payments.created_at), desc(payments.id));
+    expect(all.length).toBeGreaterThan(10);
+    expect(s.payments.map((p: { id: number }) => p.id)).toEqual(all.slice(0, 10).map((p) => p.id));
+    expect([s.latest_payment.id, s.first_payment.id]).toEqual([all[0].id, all.at(-1)!.id]);
   });
 
   it("gives a gym the user's place at it and its organisation", async () => {

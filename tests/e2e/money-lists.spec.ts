@@ -49,7 +49,7 @@ test("payments: a refunded payment says so on its row, and the given-back filter
   const from = day(new Date(Date.now() - 360 * 864e5));
   const range = `gym=all&method=cash&status=successful&from=${from}`;
   const listed = await page.request.get(`${BACKOFFICE}/api/payments?${range}`, { headers });
-  const payment = ((await listed.json()).data.data as { id: number; refunded: number; member: { name: string } }[]).find((p) => p.refunded === 0)!;
+  const payment = ((await listed.json()).data.data as { id: number; refunded: number; user: { name: string } }[]).find((p) => p.refunded === 0)!;
   const refund = await page.request.post(`${BACKOFFICE}/api/payments/${payment.id}/refunds`, {
     headers,
     data: { amount: 1000, reason: "requested_by_customer", key: `e2e-${test.info().project.name}-${Date.now()}` },
@@ -62,7 +62,7 @@ test("payments: a refunded payment says so on its row, and the given-back filter
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/adjusted=refunded/);
   await expect(filters.getByLabel("Given back")).toHaveValue("refunded");
-  const row = rows(page).filter({ hasText: payment.member.name }).filter({ hasText: "Refunded $10.00" });
+  const row = rows(page).filter({ hasText: payment.user.name }).filter({ hasText: "Refunded $10.00" });
   await expect(row.first().locator("td[data-label='Amount']")).toContainText("Refunded $10.00");
   for (const amount of await rows(page).locator("td[data-label='Amount']").allTextContents()) expect(amount).toMatch(/Refunded \$/);
   await expect(page.getByRole("region", { name: "Totals" })).not.toContainText("Refunds and chargebacks settled");

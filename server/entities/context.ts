@@ -11,6 +11,12 @@ import { now } from "../core/middleware";
 export interface EntityContext {
   at: Date;
   signupBase: string;
+  /**
+   * A price's `subscriptions_count` may be up to PRICE_COUNT_TTL_MS old: for prices nested in a list of members,
+   * where counting every holder of each price on every page would cost the list its budget (decision 0062). A
+   * price's own answers (offerings, prices) always count afresh.
+   */
+  countsMayLag?: boolean;
 }
 
 export const entityContext = (c: Context<ApiEnv>): EntityContext => ({ at: now(c), signupBase: signupUrl(c.var.deps.config) });

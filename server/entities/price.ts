@@ -29,6 +29,28 @@ export const holding = (t: Tenant, column: typeof organisation_users.latest_pric
     or(isNull(organisation_users.latest_state), ne(organisation_users.latest_state, "cancelled")),
   );
 
+/** How old a count nested in a members list may be (EntityContext.countsMayLag). */
+export const PRICE_COUNT_TTL_MS = 60_000;
+/** Counts recently made, per organisation and price, in this process. */
+const recentCounts = new Map<string, { n: number; at: number }>();
+
+/**
+ * membersOnPrices, allowed to answer counts made in the last minute: the members list shows each member's price, and
+ * its holders are the same few prices on every page.
+ */
+async function membersOnPricesLagging(t: Tenant, priceIds: number[], at: Date): Promise<Map<number, number>> {
+  const key = (id: number) => `${t.organisationId}:${id}`;
+  const fresh = (id: number) => {
+    const hit = recentCounts.get(key(id));
+    return hit && at.getTime() - hit.at < PRICE_COUNT_TTL_MS && hit.at <= at.getTime() ? hit : undefined;
+  };
+  const missing = priceIds.filter((id) => !fresh(id));
+  const counted = await membersOnPrices(t, missing);
+  for (const id of missing) recentCounts.set(key(id), { n: counted.get(id) ?? 0, at: at.getTime() });
+  if (recentCounts.size > 10_000) recentCounts.clear();
+  return new Map(priceIds.map((id) => [id, fresh(id)?.n ?? counted.get(id) ?? 0]));
+}
+
 /** Members holding each price, and those moving to it at a scheduled price change: who pays it now or soon. */
 export async function membersOnPrices(t: Tenant, priceIds: number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
@@ -121,7 +143,7 @@ export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityCont
   const offeringIds = [...new Set(rows.map((p) => p.offering_id))];
   const gymIds = [...new Set([...rows.map((p) => p.gym_id), t.gymId].filter((g): g is number => g !== null))];
   const [members, offeringRows, gymRows, links] = await Promise.all([
-    membersOnPrices(t, ids),
+    ctx.countsMayLag ? membersOnPricesLagging(t, ids, ctx.at) : membersOnPrices(t, ids),
     t.db
       .select({ id: offerings.id, name: offerings.name, archived_at: offerings.archived_at })
       .from(offerings)

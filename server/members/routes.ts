@@ -50,7 +50,7 @@ export const memberRoutes = new Hono<ApiEnv>()
   /** GET /api/members?status=&offering=&price=&tag=&gym=&q=&sort=&dir=&page= → { data: { data: [...], meta } } */
   .get("/members", requireStaff, requireCan("members.read"), async (c) => {
     const { filters, page } = filtersFrom(c, readQuery(c, memberListQuery), "members.read");
-    return c.json({ data: await listMembers(c.var.tenant, filters, page, entityContext(c)) });
+    return c.json({ data: await listMembers(c.var.tenant, filters, page, { ...entityContext(c), countsMayLag: true }) });
   })
   /**
    * POST /api/members/export (the list's filters as JSON or a form) → text/csv of every matching member,

@@ -99,8 +99,8 @@ export async function recordTestEvent(t: Tenant, endpointId: number, at: Date): 
 const payload = (type: string, data: unknown, at: Date) => ({ type, version: WEBHOOK_PAYLOAD_VERSION, timestamp: at.toISOString(), data });
 
 async function resourceData(t: Tenant, resource: WebhookResource, id: number, at: Date): Promise<unknown> {
-  if (!resources) throw new Error("Outgoing webhooks: no resource readers. The composition (createApi, the scheduler) calls provideEventResources first.");
   try {
+    if (!resources) throw new Error("no resource readers: the composition (createApi, the scheduler, a script) calls provideEventResources first");
     return (await resources[resource](t, id, at)) ?? { id };
   } catch (err) {
     // The change it tells of must not fail for its webhook: the receiver gets the id, and we hear why.

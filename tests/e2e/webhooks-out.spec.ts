@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { startReceiver, verified } from "../api/webhook-receiver";
 import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 
@@ -7,6 +8,10 @@ import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 // sees its signing secret once, sends a test event, reads the delivery and resends it with the same webhook-id.
 test.use({ viewport: { width: 1366, height: 768 } });
 
+const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const accessible = async (page: Page) => {
+  if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
+};
 const shoot = (name: string) => `test-results/screens/${name}-${test.info().project.name}.png`;
 
 test("an admin adds an endpoint, sees its secret once, sends a test event, reads the delivery and resends it", async ({ page }) => {
@@ -31,6 +36,7 @@ test("an admin adds an endpoint, sees its secret once, sends a test event, reads
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await expect(page.getByText("Copy it now: it is not shown again.")).toBeVisible();
     await page.screenshot({ path: shoot("webhooks-added"), fullPage: true });
+    await accessible(page);
     // Shown once: the list again does not have it.
     await page.goto(`${BACKOFFICE}/organisation/developers/webhooks`);
     await expect(page.locator("[data-secret]")).toHaveCount(0);
@@ -54,6 +60,7 @@ test("an admin adds an endpoint, sees its secret once, sends a test event, reads
     await expect(delivered).toContainText("200");
     await expect(delivered).toContainText(/\d+ ms/);
     await page.screenshot({ path: shoot("webhook-endpoint"), fullPage: true });
+    await accessible(page);
     await delivered.getByRole("link").click();
 
     await expect(page.getByRole("heading", { level: 1, name: "Delivery of webhook.test" })).toBeVisible();
@@ -68,6 +75,7 @@ test("an admin adds an endpoint, sees its secret once, sends a test event, reads
     expect(receiver.received[1].headers["webhook-id"]).toBe(test1.headers["webhook-id"]);
     expect(verified(secret, receiver.received[1])).toMatchObject({ type: "webhook.test" });
     await page.screenshot({ path: shoot("webhook-delivery"), fullPage: true });
+    await accessible(page);
     // On a phone the page does not scroll sideways: long ids and bodies wrap or scroll in their own boxes.
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

@@ -11,7 +11,8 @@ import { openDatabase } from "../server/core/db/client";
 import { sandboxProviders } from "../server/core/providers/registry";
 import { simulatedClock } from "../server/core/providers/clock";
 import { applyDueCancellations } from "../server/subscriptions/scheduled-cancel";
-import { eventResources } from "../server/api/event-resources";
+import { eventResourcesFor } from "../server/api/event-resources";
+import { config } from "../server/core/config";
 import { provideEventResources } from "../server/outgoing-webhooks/events";
 
 const USAGE = "Usage: npm run billing -- --until yyyy-MM-dd [--from yyyy-MM-dd]";
@@ -36,7 +37,7 @@ try {
   let cancelled = 0;
   // As the scheduler does: a cancellation that waited for its notice ends first, then the day's billing.
   // Payments the run settles are outgoing webhook events (delivered by the server's job): their payloads' readers.
-  provideEventResources(eventResources);
+  provideEventResources(eventResourcesFor(config()));
   const r = await billingRunUntil(database.db, sandboxProviders(database.db, simulatedClock()), from, until, undefined, async (at) => (cancelled += await applyDueCancellations(database.db, at)));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(

@@ -16,7 +16,7 @@ import { simulatedClock } from "../server/core/providers/clock";
 import { startOfLocalDay, addCalendarDays } from "../domain/dates";
 import { parseConfig } from "../server/core/config";
 import { outboxMailer, smtpMailer } from "../server/core/mail/mailer";
-import { eventResources } from "../server/api/event-resources";
+import { eventResourcesFor } from "../server/api/event-resources";
 import { provideEventResources } from "../server/outgoing-webhooks/events";
 
 const USAGE = "Usage: npm run reconcile -- [--from yyyy-MM-dd] [--until yyyy-MM-dd]";
@@ -56,7 +56,7 @@ export async function main(
     const providers = configuredProviders(database.db, config, simulatedClock(now));
     const mailer = config.SMTP_URL ? await smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db);
     print(`Providers: cards ${providers.cards.mode}, direct debits ${providers.directDebit({ id: 0, stripe_id: null, gocardless_organisation_id: null, integrations: null }).mode} (the deployment's; a gym's own connection is used for its payments).`);
-    provideEventResources(eventResources);
+    provideEventResources(eventResourcesFor(config));
     const r = await reconcile(database.db, providers, { from, until }, now, { mailer, site: mailSite(config) });
     print(`Reconciled ${from} to ${until}: ${r.checked} checked, ${r.corrected} corrected, ${r.open} new open, ${r.stillOpen} open in all.`);
     for (const [kind, c] of Object.entries(r.byKind)) print(`  ${kind}: ${c.corrected} corrected, ${c.open} open`);

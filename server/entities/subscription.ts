@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import { startOfLocalDay } from "../../domain/dates";
 import { pauseDays, pauseDaysRemaining } from "../../domain/lifecycle";
 import { cancellationUndoableUntil } from "../../domain/subscription";
@@ -30,6 +30,41 @@ const paymentColumns = {
   created_at: payments.created_at,
 };
 
+/**
+ * Each membership's latest RECENT_PAYMENTS, numbered newest first, and its first (`oldest` 1). A weekly membership of
+ * some years has hundreds: each is read from the member's payments index (organisation, user, made) by a lateral read
+ * that stops at ten, so a page of members costs a few rows each, not all their history (the members list's budget).
+ */
+async function paymentsPicked(t: Tenant, found: number[]) {
+  const ofIt = and(eq(payments.organisation_id, t.organisationId), eq(payments.user_id, subscriptions.user_id), eq(payments.subscription_id, subscriptions.id));
+  const recent = t.db
+    .select(paymentColumns)
+    .from(payments)
+    .where(ofIt)
+    .orderBy(desc(payments.created_at), desc(payments.id))
+    .limit(RECENT_PAYMENTS)
+    .as("recent");
+  const first = t.db.select(paymentColumns).from(payments).where(ofIt).orderBy(asc(payments.created_at), asc(payments.id)).limit(1).as("first");
+  const inThese = t.where(subscriptions, inArray(subscriptions.id, found));
+  const [latest, firsts] = await Promise.all([
+    t.db.select().from(subscriptions).crossJoinLateral(recent).where(inThese),
+    t.db.select().from(subscriptions).crossJoinLateral(first).where(inThese),
+  ]);
+  const newestFirst = latest.map((r) => r.recent).sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
+  const rank = new Map<number, number>();
+  const picked = newestFirst.map((p) => {
+    const newest = (rank.get(p.subscription_id!) ?? 0) + 1;
+    rank.set(p.subscription_id!, newest);
+    return { ...p, newest, oldest: 0 };
+  });
+  for (const { first: p } of firsts) {
+    const already = picked.find((x) => x.id === p.id);
+    if (already) already.oldest = 1;
+    else picked.push({ ...p, newest: RECENT_PAYMENTS + 1, oldest: 1 });
+  }
+  return picked;
+}
+
 /** SPEC's Subscription for each id of this organisation, by id. */
 export async function subscriptionEntities(t: Tenant, ids: number[], ctx: EntityContext) {
   const out = new Map<number, SubscriptionEntity>();
@@ -41,8 +76,6 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
     .where(t.where(subscriptions, inArray(subscriptions.id, unique)));
   if (!rows.length) return out;
   const found = rows.map((s) => s.id);
-  // By member too: their payments' index (organisation, user, made) finds a membership's payments; subscription_id alone has none.
-  const theirs = t.where(payments, inArray(payments.user_id, [...new Set(rows.map((s) => s.user_id))]), inArray(payments.subscription_id, found));
   const [priceList, pauses, picked] = await Promise.all([
     pricesById(
       t,
@@ -54,24 +87,7 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       .from(subscription_pauses)
       .where(t.where(subscription_pauses, and(inArray(subscription_pauses.subscription_id, found), isNull(subscription_pauses.removed_at))))
       .orderBy(asc(subscription_pauses.start_day), asc(subscription_pauses.id)),
-    // Each membership's latest RECENT_PAYMENTS (a weekly one of some years has hundreds: GET /api/users/{id}/payments
-    // pages them) and its first, numbered from each end in one read.
-    t.db
-      .select()
-      .from(
-        t.db
-          .select({
-            ...paymentColumns,
-            newest: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at} desc, ${payments.id} desc)`.as(
-              "newest",
-            ),
-            oldest: sql<number>`row_number() over (partition by ${payments.subscription_id} order by ${payments.created_at}, ${payments.id})`.as("oldest"),
-          })
-          .from(payments)
-          .where(theirs)
-          .as("numbered"),
-      )
-      .where(sql`newest <= ${RECENT_PAYMENTS} or oldest = 1`),
+    paymentsPicked(t, found),
   ]);
   const priceOf = new Map(priceList.map((p) => [p.id, p]));
   for (const s of rows) {

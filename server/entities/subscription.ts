@@ -35,6 +35,10 @@ const paymentColumns = {
  * some years has hundreds: each is read from the member's payments index (organisation, user, made) by a lateral read
  * that stops at ten, so a page of members costs a few rows each, not all their history (the members list's budget).
  */
+/** The payment columns of a lateral read, by name (selecting the subscription's own columns too would cost each page). */
+const fieldsOf = <S extends { [K in keyof typeof paymentColumns]: unknown }>(sub: S) =>
+  Object.fromEntries(Object.keys(paymentColumns).map((k) => [k, sub[k as keyof typeof paymentColumns]])) as { [K in keyof typeof paymentColumns]: S[K] };
+
 async function paymentsPicked(t: Tenant, found: number[]) {
   const ofIt = and(eq(payments.organisation_id, t.organisationId), eq(payments.user_id, subscriptions.user_id), eq(payments.subscription_id, subscriptions.id));
   const recent = t.db
@@ -47,17 +51,17 @@ async function paymentsPicked(t: Tenant, found: number[]) {
   const first = t.db.select(paymentColumns).from(payments).where(ofIt).orderBy(asc(payments.created_at), asc(payments.id)).limit(1).as("first");
   const inThese = t.where(subscriptions, inArray(subscriptions.id, found));
   const [latest, firsts] = await Promise.all([
-    t.db.select().from(subscriptions).crossJoinLateral(recent).where(inThese),
-    t.db.select().from(subscriptions).crossJoinLateral(first).where(inThese),
+    t.db.select(fieldsOf(recent)).from(subscriptions).crossJoinLateral(recent).where(inThese),
+    t.db.select(fieldsOf(first)).from(subscriptions).crossJoinLateral(first).where(inThese),
   ]);
-  const newestFirst = latest.map((r) => r.recent).sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
+  const newestFirst = latest.sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
   const rank = new Map<number, number>();
   const picked = newestFirst.map((p) => {
     const newest = (rank.get(p.subscription_id!) ?? 0) + 1;
     rank.set(p.subscription_id!, newest);
     return { ...p, newest, oldest: 0 };
   });
-  for (const { first: p } of firsts) {
+  for (const p of firsts) {
     const already = picked.find((x) => x.id === p.id);
     if (already) already.oldest = 1;
     else picked.push({ ...p, newest: RECENT_PAYMENTS + 1, oldest: 1 });

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { describeRoute, generateSpecs, resolver, uniqueSymbol } from "hono-openapi";
 import { z, type ZodTypeAny } from "zod";
 import { KEY_AREA_NAMES, KEY_AREAS } from "../../domain/api-key-scopes";
-import { CONTRACT_ROUTES } from "../../domain/contract/routes";
+import { CONTRACT_ROUTES, pathShape } from "../../domain/contract/routes";
 import { OPERATIONS, type Operation } from "./operations";
 
 /** The document's version: the date of the contract it describes (the webhooks' payloads carry the same). */
@@ -18,13 +18,11 @@ const errorResponse = (description: string) => ({ description, content: { "appli
 /** A route SPEC §7 names but has no answer's schema for yet, or one SPEC does not name: the envelope every answer has. */
 const envelope = z.object({ data: z.unknown() }).describe("Every answer is `{ data }`; lists are `{ data: { data: [...], meta? } }`.");
 
-/** A path with its parameters' names left out, so ours (`:id{[0-9]+}`) and SPEC's (`{price_id}`) meet. */
-const shapeOf = (key: string) => key.replace(/:\w+(\{[^}]*\})?/g, "{}").replace(/\{\w+\}/g, "{}");
 /** SPEC's answers (domain/contract/routes.ts): the same schemas the contract test holds the API to. */
-const CONTRACT = new Map(CONTRACT_ROUTES.map((r) => [shapeOf(r.call), r]));
+const CONTRACT = new Map(CONTRACT_ROUTES.map((r) => [pathShape(r.call), r]));
 
 function responses(key: string, op: Operation) {
-  const contract = CONTRACT.get(shapeOf(key));
+  const contract = CONTRACT.get(pathShape(key));
   const answer = contract && !("contentType" in contract.answer) ? contract.answer : envelope;
   const ok = op.media
     ? { description: "The file", content: { [op.media]: { schema: { type: "string", format: "binary" } } } }

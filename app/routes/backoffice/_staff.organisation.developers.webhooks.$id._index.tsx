@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Pager } from "../../components/list-filters";
 import { DeliveriesTable, EndpointStatus } from "../../features/outgoing-webhooks/deliveries";
 import { EndpointForm, SecretShownOnce } from "../../features/outgoing-webhooks/endpoint-form";
 import { endpointAction, loadEndpoint } from "../../features/outgoing-webhooks/webhooks.server";
 import { useDates } from "../../lib/date-texts";
+import { DevelopersBreadcrumb } from "../../features/outgoing-webhooks/breadcrumb";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.endpoint.url ?? "Endpoint"} · Webhooks · Gym Membership` }];
 
@@ -50,15 +51,7 @@ export default function WebhookEndpoint() {
   return (
     <div className="max-w-5xl space-y-6">
       <div className="space-y-1">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link to="/organisation/developers" className="text-brand-700 hover:underline">
-            Developers
-          </Link>
-          <span className="text-slate-500"> / </span>
-          <Link to="/organisation/developers/webhooks" className="text-brand-700 hover:underline">
-            Webhooks
-          </Link>
-        </nav>
+        <DevelopersBreadcrumb trail={[{ label: "Webhooks", to: "/organisation/developers/webhooks" }]} />
         <h1 className="break-all text-2xl font-semibold">{e.url}</h1>
       </div>
 

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { answerText, DeliveryStatus, prettyJson } from "../../features/outgoing-webhooks/deliveries";
 import { loadDelivery, resendAction } from "../../features/outgoing-webhooks/webhooks.server";
 import { useDates } from "../../lib/date-texts";
+import { DevelopersBreadcrumb } from "../../features/outgoing-webhooks/breadcrumb";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.delivery.event.type ?? "Delivery"} · Webhooks · Gym Membership` }];
 
@@ -36,19 +37,12 @@ export default function WebhookDelivery() {
   return (
     <div className="max-w-5xl space-y-6">
       <div className="space-y-1">
-        <nav aria-label="Breadcrumb" className="text-sm [overflow-wrap:anywhere]">
-          <Link to="/organisation/developers" className="text-brand-700 hover:underline">
-            Developers
-          </Link>
-          <span className="text-slate-500"> / </span>
-          <Link to="/organisation/developers/webhooks" className="text-brand-700 hover:underline">
-            Webhooks
-          </Link>
-          <span className="text-slate-500"> / </span>
-          <Link to={`/organisation/developers/webhooks/${d.endpoint.id}`} className="text-brand-700 hover:underline">
-            {d.endpoint.url}
-          </Link>
-        </nav>
+        <DevelopersBreadcrumb
+          trail={[
+            { label: "Webhooks", to: "/organisation/developers/webhooks" },
+            { label: d.endpoint.url, to: `/organisation/developers/webhooks/${d.endpoint.id}` },
+          ]}
+        />
         <h1 className="text-2xl font-semibold">
           Delivery of <code>{d.event.type}</code>
         </h1>

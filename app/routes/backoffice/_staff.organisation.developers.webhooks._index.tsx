@@ -4,6 +4,7 @@ import { EndpointForm, SecretShownOnce } from "../../features/outgoing-webhooks/
 import { EndpointStatus } from "../../features/outgoing-webhooks/deliveries";
 import { addEndpointAction, loadEndpoints } from "../../features/outgoing-webhooks/webhooks.server";
 import { useDates } from "../../lib/date-texts";
+import { DevelopersBreadcrumb } from "../../features/outgoing-webhooks/breadcrumb";
 
 export const meta: MetaFunction = () => [{ title: "Webhooks · Developers · Gym Membership" }];
 
@@ -19,13 +20,7 @@ export default function Webhooks() {
   return (
     <div className="max-w-5xl space-y-6">
       <div className="space-y-1">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link to="/organisation/developers" className="text-brand-700 hover:underline">
-            Developers
-          </Link>
-          <span className="text-slate-500"> / </span>
-          <span className="text-slate-700">Webhooks</span>
-        </nav>
+        <DevelopersBreadcrumb trail={[{ label: "Webhooks" }]} />
         <h1 className="text-2xl font-semibold">Webhooks</h1>
         <p className="max-w-3xl text-sm text-slate-700">
           We POST an event to each endpoint as it happens: members joining and changing, memberships starting, pausing, ending and changing price, payments and

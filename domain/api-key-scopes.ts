@@ -10,6 +10,7 @@ export const KEY_AREAS = {
   visits: { label: "Visits", read: ["visits.read"], write: ["visits.write"] },
   offerings: { label: "Offerings and prices", read: ["offerings.read"], write: ["offerings.write"] },
   calendar: { label: "Calendar", read: ["calendar.read"], write: ["calendar.write"] },
+  classes: { label: "Classes", read: ["classes.read"], write: ["classes.write", "classes.book"] },
 } as const;
 
 export type KeyArea = keyof typeof KEY_AREAS;

@@ -48,6 +48,12 @@ export const PERMISSIONS = {
   /** The calendar: appointments and recurring schedules (with calendar and messaging on). */
   "calendar.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   "calendar.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+  /** Group classes (issue 34): class types, the timetable and its rosters, as read. */
+  "classes.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+  /** Class types (the organisation's: organisation admins) and a gym's timetable: schedule, change and cancel classes. */
+  "classes.write": ["organisation_admin", "gym_admin", "api_key"],
+  /** A class's roster: book or remove a member, mark attendance, message those booked (every member of staff at their gym). */
+  "classes.book": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
   /** The gyms' list and a gym's settings page as read (credentials only as set or not, the bank account masked). */
   "gyms.read": ["organisation_admin", "gym_admin", "api_key"],
   /** A gym's own settings: details, bank account, provider connections and credentials, doors (issue 15). */
@@ -94,6 +100,9 @@ const REFUSALS: Record<Capability, string> = {
   "visits.read": "You cannot see visits at this gym.",
   "calendar.read": "You cannot see this calendar.",
   "calendar.write": "You cannot change this calendar.",
+  "classes.read": "You cannot see classes at this gym.",
+  "classes.write": "Only admins can change class types and the timetable.",
+  "classes.book": "You cannot change this class's bookings.",
   "integrations.write": "Only organisation admins can manage API keys and webhooks.",
   "visits.write": "You cannot check members in at this gym.",
   "members.write": "Only admins can change a member's details.",

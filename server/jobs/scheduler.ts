@@ -19,6 +19,7 @@ import type { JobStarter } from "../core/job-starter";
 import { deliverDue } from "../outgoing-webhooks/deliver";
 import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
 import { eventResourcesFor } from "../api/event-resources";
+import { carryTimetablesForward } from "../classes/occurrences";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -39,6 +40,7 @@ import { eventResourcesFor } from "../api/event-resources";
  *   written events, and every minute as a catch-up and for retries come due; it waits for a retry due within 30 s.
  * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
  *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
+ * - `class-timetable`: daily after midnight Auckland, weekly classes written eight weeks ahead (server/classes/occurrences.ts).
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
 export interface Scheduler extends JobStarter {
@@ -108,6 +110,11 @@ const JOBS = {
     const report = await deliverDue({ db: database.db, mailer: settings.mailer, config: settings.config }, { waitForSoonMs: 30_000 });
     if (report.sent) log.info({ job: "webhook-delivery", ...report }, "job done");
   },
+  // Daily: every weekly class's occurrences written eight weeks ahead (server/classes/occurrences.ts).
+  "class-timetable": async ({ database }: JobContext) => {
+    const report = await carryTimetablesForward(database.db, new Date());
+    if (report.occurrences) log.info({ job: "class-timetable", ...report }, "job done");
+  },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 
 const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
@@ -118,6 +125,7 @@ const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; 
   "member-imports": () => ({ cron: "* * * * *" }),
   "member-mail": () => ({ cron: "* * * * *" }),
   "webhook-delivery": () => ({ cron: "* * * * *" }),
+  "class-timetable": () => ({ cron: "10 0 * * *", tz: "Pacific/Auckland" }),
 };
 
 export type JobName = keyof typeof JOBS;

@@ -56,6 +56,9 @@ describe("the permission table, cell by cell", () => {
       "offerings.write": ["organisation_admin", "gym_admin", "api_key"],
       "calendar.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
       "calendar.write": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "classes.read": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
+      "classes.write": ["organisation_admin", "gym_admin", "api_key"],
+      "classes.book": ["organisation_admin", "gym_admin", "personal_trainer", "api_key"],
       "gyms.read": ["organisation_admin", "gym_admin", "api_key"],
       "gyms.write": ["organisation_admin", "gym_admin"],
       "gyms.create": ["organisation_admin"],
@@ -190,7 +193,7 @@ describe("the permission table through the API", () => {
   it("tells the pages what the user may do: /me's permissions and a member's `can`", async () => {
     const me = async (who: string) => (await as[who].call("GET", "/api/me")).json.data.permissions;
     expect(await me("org_admin")).toEqual(CAPABILITIES);
-    expect(await me("trainer")).toEqual(["members.read", "memberships.read", "visits.read", "visits.write", "offerings.read", "calendar.read", "calendar.write"]);
+    expect(await me("trainer")).toEqual(["members.read", "memberships.read", "visits.read", "visits.write", "offerings.read", "calendar.read", "calendar.write", "classes.read", "classes.book"]);
     const member = (await as.mixed.call("GET", `/api/members/${id.south_member}`)).json.data;
     expect(member.can).toEqual({ edit: false, delete: false, see_money: false, change_membership: false, take_money: false });
   });

@@ -75,6 +75,14 @@ export const organisations = pgTable("organisations", {
   member_pause_days_per_year: integer("member_pause_days_per_year").notNull().default(28),
   members_may_cancel: boolean("members_may_cancel").notNull().default(false),
   member_cancel_notice_days: integer("member_cancel_notice_days").notNull().default(0),
+  /**
+   * Group classes' booking rules (issue 34, decision 0065): booking opens so many days ahead; cancelling less than so
+   * many minutes before the start is a late cancellation (the place is freed, the booking marked late); a member holds
+   * at most so many upcoming bookings (waitlist places included).
+   */
+  class_booking_window_days: integer("class_booking_window_days").notNull().default(7),
+  class_cancel_cutoff_minutes: integer("class_cancel_cutoff_minutes").notNull().default(120),
+  class_max_bookings: integer("class_max_bookings").notNull().default(5),
   created_at: created(),
   updated_at: updated(),
 });
@@ -1531,4 +1539,164 @@ export const webhook_attempts = pgTable(
     error: text("error"),
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.delivery_id, t.attempted_at)],
+);
+
+/**
+ * Group classes (issue 34, decision 0065): a kind of class the organisation runs (Spin, Yoga…), with its usual
+ * length, places and waitlist, its colour on the calendar, and the price of a drop-in (null: members only).
+ */
+export const class_types = pgTable(
+  "class_types",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    duration_minutes: integer("duration_minutes").notNull(),
+    default_capacity: integer("default_capacity").notNull(),
+    default_waitlist: integer("default_waitlist").notNull().default(0),
+    /** #rrggbb on the calendar and the timetable. */
+    colour: text("colour").notNull(),
+    /** Cents a member whose membership does not include this class pays to book it; null: only those it includes. */
+    drop_in_amount: integer("drop_in_amount"),
+    archived_at: ts("archived_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [
+    uniqueIndex("class_types_name_idx").on(t.organisation_id, sql`lower(${t.name})`).where(sql`archived_at is null`),
+    check("class_types_sizes", sql`${t.duration_minutes} > 0 and ${t.default_capacity} > 0 and ${t.default_waitlist} >= 0`),
+    check("class_types_drop_in", sql`${t.drop_in_amount} is null or ${t.drop_in_amount} > 0`),
+  ],
+);
+
+/** Which memberships include a class type: every price of an offering, or one price. */
+export const class_type_inclusions = pgTable(
+  "class_type_inclusions",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    class_type_id: integer("class_type_id")
+      .notNull()
+      .references(() => class_types.id),
+    offering_id: integer("offering_id").references(() => offerings.id),
+    price_id: integer("price_id").references(() => prices.id),
+  },
+  (t) => [
+    uniqueIndex("class_type_inclusions_offering_idx").on(t.class_type_id, t.offering_id).where(sql`offering_id is not null`),
+    uniqueIndex("class_type_inclusions_price_idx").on(t.class_type_id, t.price_id).where(sql`price_id is not null`),
+    check("class_type_inclusions_one", sql`(${t.offering_id} is null) <> (${t.price_id} is null)`),
+  ],
+);
+
+/**
+ * A class on a gym's timetable: once (rrule null) or weekly (an RRULE as recurring schedules have, server/calendar/
+ * recurrence.ts), at `start_time` Auckland wall-clock time. Unlike personal-training series its occurrences are rows
+ * (class_occurrences), written ahead to `generated_until` (the class-timetable job keeps eight weeks ahead), because
+ * members book places in them. Changing a weekly class from a date ends it the day before and starts its successor.
+ */
+export const class_schedules = pgTable(
+  "class_schedules",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    class_type_id: integer("class_type_id")
+      .notNull()
+      .references(() => class_types.id),
+    trainer_id: integer("trainer_id").notNull().references(() => users.id),
+    room: text("room"),
+    capacity: integer("capacity").notNull(),
+    waitlist_size: integer("waitlist_size").notNull().default(0),
+    rrule: text("rrule"),
+    starts_on: date("starts_on").notNull(),
+    ends_on: date("ends_on"),
+    start_time: text("start_time").notNull(),
+    duration_minutes: integer("duration_minutes").notNull(),
+    generated_until: date("generated_until"),
+    previous_id: integer("previous_id"),
+    created_by: integer("created_by").notNull().references(() => users.id),
+    cancelled_at: ts("cancelled_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [
+    index("class_schedules_gym_idx").on(t.organisation_id, t.gym_id),
+    check("class_schedules_sizes", sql`${t.duration_minutes} > 0 and ${t.capacity} > 0 and ${t.waitlist_size} >= 0`),
+  ],
+);
+
+/**
+ * One class on one day: what members book. Its own trainer, room, places and times (copied from the schedule, then
+ * changed for this day alone if staff move it). `occurrence_day` is the day the schedule put it on, so a moved class
+ * is still that schedule's class of that day. Bookings lock this row to take a place (decision 0065).
+ */
+export const class_occurrences = pgTable(
+  "class_occurrences",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    gym_id: integer("gym_id").notNull().references(() => gyms.id),
+    class_type_id: integer("class_type_id")
+      .notNull()
+      .references(() => class_types.id),
+    schedule_id: integer("schedule_id")
+      .notNull()
+      .references(() => class_schedules.id),
+    occurrence_day: date("occurrence_day").notNull(),
+    starts_at: ts("starts_at").notNull(),
+    ends_at: ts("ends_at").notNull(),
+    trainer_id: integer("trainer_id").notNull().references(() => users.id),
+    room: text("room"),
+    capacity: integer("capacity").notNull(),
+    waitlist_size: integer("waitlist_size").notNull().default(0),
+    cancelled_at: ts("cancelled_at"),
+    cancel_reason: text("cancel_reason"),
+    /** When the class ended and those booked who never came were marked no-shows. */
+    attendance_closed_at: ts("attendance_closed_at"),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [
+    uniqueIndex("class_occurrences_day_idx").on(t.schedule_id, t.occurrence_day),
+    index("class_occurrences_gym_idx").on(t.organisation_id, t.gym_id, t.starts_at),
+    index("class_occurrences_trainer_idx").on(t.organisation_id, t.trainer_id, t.starts_at),
+    check("class_occurrences_order", sql`${t.ends_at} > ${t.starts_at}`),
+    check("class_occurrences_sizes", sql`${t.capacity} > 0 and ${t.waitlist_size} >= 0`),
+  ],
+);
+
+/**
+ * A member's place in a class, or on its waitlist. booked → attended | no_show | cancelled | late_cancelled;
+ * waitlisted → booked (a place freed) | cancelled. One live booking per member per class (the unique index); a
+ * cancelled one stays for the record. `waitlisted_at` orders the waitlist.
+ */
+export const class_bookings = pgTable(
+  "class_bookings",
+  {
+    id: serial("id").primaryKey(),
+    organisation_id: integer("organisation_id").notNull().references(() => organisations.id),
+    occurrence_id: integer("occurrence_id")
+      .notNull()
+      .references(() => class_occurrences.id),
+    user_id: integer("user_id").notNull().references(() => users.id),
+    status: text("status").$type<"booked" | "waitlisted" | "attended" | "no_show" | "cancelled" | "late_cancelled">().notNull(),
+    waitlisted_at: ts("waitlisted_at"),
+    booked_at: ts("booked_at"),
+    cancelled_at: ts("cancelled_at"),
+    attended_at: ts("attended_at"),
+    visit_id: integer("visit_id"),
+    /** A drop-in's payment (class_types.drop_in_amount), when the member's membership did not include the class. */
+    payment_id: integer("payment_id"),
+    /** Who made it: the member, staff, or an integrator's key (its creator). */
+    source: text("source").$type<"member" | "staff" | "api">().notNull(),
+    created_by: integer("created_by").notNull().references(() => users.id),
+    created_at: created(),
+    updated_at: updated(),
+  },
+  (t) => [
+    uniqueIndex("class_bookings_live_idx").on(t.occurrence_id, t.user_id).where(sql`status not in ('cancelled', 'late_cancelled')`),
+    index("class_bookings_occurrence_idx").on(t.occurrence_id, t.status),
+    index("class_bookings_user_idx").on(t.organisation_id, t.user_id, t.status),
+  ],
 );

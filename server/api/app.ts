@@ -25,6 +25,7 @@ import { importRoutes } from "../imports/routes";
 import { doorRoutes } from "../doors/routes";
 import { calendarRoutes } from "../calendar/routes";
 import { calendarFeedRoutes } from "../calendar/feed-routes";
+import { timetableRoutes } from "../classes/timetable-routes";
 import { debuggingRoutes } from "../debugging/routes";
 import { INCOMING_WEBHOOK_PATHS, incomingWebhookRoutes } from "../webhooks/incoming";
 import { webhookRoutes } from "../webhooks/routes";
@@ -88,6 +89,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", doorRoutes)
   .route("/", calendarRoutes)
   .route("/", calendarFeedRoutes)
+  .route("/", timetableRoutes)
   .route("/", incomingWebhookRoutes)
   .route("/", webhookRoutes)
   .route("/", debuggingRoutes)

@@ -5,6 +5,7 @@ import { invalid } from "../core/errors";
 import type { CurrentUser } from "../core/current-user";
 import { appointments, gyms, recurring_schedules, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
+import { trainerClassesBetween } from "./class-busy";
 import { occurrenceDays, occurrenceTimes } from "./recurrence";
 import { visibleTo } from "./rules";
 
@@ -143,6 +144,8 @@ export async function entriesBetween(t: Tenant, user: CurrentUser | null, from: 
   return [...booked.map(asEntry), ...expand(series, from, to, changed)].sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime() || (a.id ?? 0) - (b.id ?? 0));
 }
 
+const trainerName = async (t: Tenant, id: number) => (await t.db.select({ name: users.name }).from(users).where(eq(users.id, id)))[0]?.name ?? "The trainer";
+
 /** Who a booking is for: neither the trainer nor the member can be in two sessions at once. */
 export interface Booked {
   trainerId: number;
@@ -150,6 +153,8 @@ export interface Booked {
 }
 
 const lockKey = { trainer: 7_000_000_000, member: 8_000_000_000 };
+/** The per-trainer lock every booking of a trainer's time takes first (group classes too, server/classes/clashes.ts). */
+export const TRAINER_LOCK = lockKey.trainer;
 
 /**
  * Refuses times that overlap anything else of the trainer's or the member's (appointments and series occurrences),
@@ -162,16 +167,19 @@ export async function assertFree(t: Tenant, who: Booked, wanted: { starts_at: Da
   await t.db.execute(sql`select pg_advisory_xact_lock(${lockKey.member + who.memberId})`);
   const from = new Date(Math.min(...wanted.map((w) => w.starts_at.getTime())));
   const to = new Date(Math.max(...wanted.map((w) => w.ends_at.getTime())));
-  const clashOf = (busy: Entry[]) => {
+  const clashOf = <B extends { starts_at: Date; ends_at: Date }>(busy: B[]) => {
     for (const w of wanted) {
       const clash = busy.find((b) => b.starts_at < w.ends_at && b.ends_at > w.starts_at);
       if (clash) return clash;
     }
     return null;
   };
-  const when = (e: Entry) => `${formatLocal(e.starts_at, "EEE d MMM")}, ${formatTime(e.starts_at)} to ${formatTime(e.ends_at)}`;
+  const when = (e: { starts_at: Date; ends_at: Date }) => `${formatLocal(e.starts_at, "EEE d MMM")}, ${formatTime(e.starts_at)} to ${formatTime(e.ends_at)}`;
   const trainerClash = clashOf(await entriesBetween(t, null, from, to, { trainer_id: who.trainerId, ...except }));
   if (trainerClash) throw invalid({ [field]: [`${trainerClash.trainer.name} is already booked then: ${when(trainerClash)} with ${trainerClash.member.name}`] });
+  // A group class the trainer runs (issue 34) is as busy as a session.
+  const classClash = clashOf(await trainerClassesBetween(t, who.trainerId, from, to));
+  if (classClash) throw invalid({ [field]: [`${await trainerName(t, who.trainerId)} runs a class then: ${classClash.name} at ${classClash.gym}, ${when(classClash)}`] });
   const memberClash = clashOf(await entriesBetween(t, null, from, to, { member_id: who.memberId, ...except }));
   if (memberClash) throw invalid({ [field]: [`${memberClash.member.name} already has a session then: ${when(memberClash)} with ${memberClash.trainer.name}`] });
 }

@@ -46,6 +46,9 @@ type Ids = Record<
   | "bravoConversation"
   | "bravoAppointment"
   | "bravoSeries"
+  | "bravoClassType"
+  | "bravoClassSchedule"
+  | "bravoClass"
   | "bravoDifference"
   | "bravoInvitation"
   | "bravoCheckIn"
@@ -72,6 +75,9 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/messaging\/conversations\/:id/.test(path)) return [ids.bravoConversation, 2147483647];
   if (/^\/api\/appointments\/:id/.test(path)) return [ids.bravoAppointment, 2147483647];
   if (/^\/api\/recurring-schedules\/:id/.test(path)) return [ids.bravoSeries, 2147483647];
+  if (/^\/api\/class-types\/:id/.test(path)) return [ids.bravoClassType, 2147483647];
+  if (/^\/api\/class-schedules\/:id/.test(path)) return [ids.bravoClassSchedule, 2147483647];
+  if (/^\/api\/classes\/:id/.test(path)) return [ids.bravoClass, 2147483647];
   if (/^\/api\/invitations\/:id/.test(path)) return [ids.bravoInvitation, 2147483647];
   if (/^\/api\/check-ins\/:id/.test(path)) return [ids.bravoCheckIn, 2147483647];
   if (/^\/api\/api-keys\/:id/.test(path)) return [ids.bravoKey, 2147483647];
@@ -225,6 +231,28 @@ const ROUTES: Record<string, Plan> = {
   "DELETE /api/recurring-schedules/:id": { queries: () => ["", "from=2030-01-01"] },
   "PUT /api/recurring-schedules/:id/occurrences/:day": { body: () => ({ starts_at: "2030-01-07T09:00:00Z", ends_at: "2030-01-07T10:00:00Z" }) },
   "DELETE /api/recurring-schedules/:id/occurrences/:day": {},
+  "GET /api/class-types": { queries: () => ["", "archived=1"] },
+  "GET /api/class-types/form-options": {},
+  "POST /api/class-types": { body: (i) => ({ name: "Alpha Wrote This", duration_minutes: 30, default_capacity: 5, offering_ids: [i.bravoOffering], price_ids: [i.bravoPrice] }) },
+  "GET /api/class-types/:id": {},
+  "PUT /api/class-types/:id": { body: () => ({ name: "Alpha Wrote This", duration_minutes: 30, default_capacity: 5 }) },
+  "POST /api/class-types/:id/archive": {},
+  "POST /api/class-types/:id/restore": {},
+  "GET /api/class-schedules": { queries: (i) => ["", `gym_id=${i.bravoGym}&ended=1`] },
+  "POST /api/class-schedules": {
+    body: (i) => ({ gym_id: i.bravoGym, class_type_id: i.bravoClassType, trainer_id: i.bravoStaff, repeat: "weekly", days: [2], starts_on: "2030-01-01", start_time: "07:00" }),
+  },
+  "GET /api/class-schedules/:id": {},
+  "PUT /api/class-schedules/:id": { body: (i) => ({ from: "2030-01-08", days: [3], start_time: "07:00", trainer_id: i.bravoStaff }) },
+  "DELETE /api/class-schedules/:id": { queries: () => ["", "from=2030-01-08"] },
+  "GET /api/classes": {
+    queries: (i) => [`from=2030-01-01T00:00:00Z&to=2030-01-20T00:00:00Z`, `from=2030-01-01T00:00:00Z&to=2030-01-20T00:00:00Z&gym_id=${i.bravoGym}&cancelled=1`, `from=2030-01-01T00:00:00Z&to=2030-01-20T00:00:00Z&trainer_id=${i.bravoStaff}`],
+  },
+  "GET /api/classes/:id": {},
+  "PUT /api/classes/:id": { body: (i) => ({ starts_at: "2030-01-07T09:00:00Z", ends_at: "2030-01-07T10:00:00Z", trainer_id: i.bravoStaff, capacity: 5, waitlist_size: 0 }) },
+  "DELETE /api/classes/:id": { queries: () => ["", "reason=Alpha"] },
+  "GET /api/organisations/:id/class-booking-rules": {},
+  "PUT /api/organisations/:id/class-booking-rules": { body: () => ({ class_booking_window_days: 1, class_cancel_cutoff_minutes: 1, class_max_bookings: 1 }) },
   "GET /api/users/:id/recurring-schedule": { sharedMayAnswer: true },
   "GET /api/calendar-feed": {},
   "POST /api/calendar-feed": {},
@@ -701,6 +729,24 @@ for (const rowLevelSecurity of [true, false]) {
         })
         .returning();
       ids.bravoSeries = bravoSeries.id;
+      // Bravo's group class: its type, a weekly schedule and one class written, with a booking of Bravo's own member.
+      const [bravoClassType] = await db
+        .insert(schema.class_types)
+        .values({ organisation_id: bravo.id, name: "Bravo Secret Spin", duration_minutes: 45, default_capacity: 10, colour: "#123456" })
+        .returning();
+      await db.insert(schema.class_type_inclusions).values({ organisation_id: bravo.id, class_type_id: bravoClassType.id, offering_id: ids.bravoOffering });
+      ids.bravoClassType = bravoClassType.id;
+      const [bravoClassSchedule] = await db
+        .insert(schema.class_schedules)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, class_type_id: bravoClassType.id, trainer_id: bravoAdmin.id, room: "Bravo Secret Room", capacity: 10, rrule: "FREQ=WEEKLY;BYDAY=MO", starts_on: "2030-01-07", start_time: "06:00", duration_minutes: 45, generated_until: "2030-01-07", created_by: bravoAdmin.id })
+        .returning();
+      ids.bravoClassSchedule = bravoClassSchedule.id;
+      const [bravoClass] = await db
+        .insert(schema.class_occurrences)
+        .values({ organisation_id: bravo.id, gym_id: bravoGym.id, class_type_id: bravoClassType.id, schedule_id: bravoClassSchedule.id, occurrence_day: "2030-01-07", starts_at: new Date("2030-01-06T17:00:00Z"), ends_at: new Date("2030-01-06T17:45:00Z"), trainer_id: bravoAdmin.id, room: "Bravo Secret Room", capacity: 10 })
+        .returning();
+      await db.insert(schema.class_bookings).values({ organisation_id: bravo.id, occurrence_id: bravoClass.id, user_id: bravoOnly.id, status: "booked", booked_at: new Date(), source: "staff", created_by: bravoAdmin.id });
+      ids.bravoClass = bravoClass.id;
       const [bravoInvitation] = await db
         .insert(schema.organisation_invitations)
         .values({

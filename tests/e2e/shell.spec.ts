@@ -22,7 +22,7 @@ async function switchTo(page: Page, label: "Organisation" | "Gym", option: strin
 test("the sidebar follows the role and the organisation", async ({ page }) => {
   await signIn(page);
   const nav = sidebar(page);
-  for (const name of ["Dashboard", "Check-in", "Calendar", "Messages", "Members", "Payments", "Visits", "Offerings"]) {
+  for (const name of ["Dashboard", "Check-in", "Calendar", "Classes", "Messages", "Members", "Payments", "Visits", "Offerings"]) {
     await expect(nav.getByRole("link", { name: new RegExp(`^${name}`) })).toBeVisible();
   }
   await expect(nav.getByText("Organisation", { exact: true })).toBeVisible();

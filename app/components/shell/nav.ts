@@ -41,6 +41,8 @@ export const NAV: NavEntry[] = [
     isActive: (p) => under("/calendar")(p) || under("/recurring-schedules")(p),
     shouldRender: hasCalendarAndMessaging,
   },
+  // Group classes (issue 34): every organisation may run them, so not behind calendar and messaging.
+  { name: "Classes", icon: "classes", to: "/classes", isActive: under("/classes"), shouldRender: (me) => me.permissions.includes("classes.read") },
   { name: "Messages", icon: "messages", to: "/messages", isActive: under("/messages"), shouldRender: hasCalendarAndMessaging, badge: "unread" },
   { name: "Members", icon: "members", to: "/members", isActive: under("/members"), shouldRender: always },
   // Payments are money: for those who may see money in the current gym (server/core/permissions.ts).

@@ -3,6 +3,7 @@ import { calendarDay, instant as dateTime } from "./dates";
 import { optional } from "./fields";
 import { MSG } from "./messages";
 import { money } from "./offerings";
+import { CALENDAR_COLOURS, type CalendarColour } from "../staff";
 
 /**
  * Group classes, the staff's side (issue 34, decision 0065 "Staff"): class types, the timetable per gym, one class
@@ -34,7 +35,14 @@ export const classTypeRequest = z.object({
   duration_minutes: whole(5, MAX_CLASS_MINUTES, "the length in whole minutes"),
   default_capacity: whole(1, MAX_CLASS_PLACES),
   default_waitlist: optional(whole(0, MAX_CLASS_PLACES)).transform((v) => v ?? 0),
-  colour: optional(z.string().regex(/^#[0-9a-fA-F]{6}$/, "Choose a colour such as #2563eb")).transform((v) => (v ?? DEFAULT_CLASS_COLOUR).toLowerCase()),
+  /** One of the calendar's colours (domain/staff.ts), by name or its #rrggbb: pages draw them with classes, not inline styles (CSP). */
+  colour: optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => v in CALENDAR_COLOURS || Object.values(CALENDAR_COLOURS).includes(v as never), "Choose one of the colours"),
+  ).transform((v) => (v ? (CALENDAR_COLOURS[v as CalendarColour] ?? v) : DEFAULT_CLASS_COLOUR)),
   drop_in_amount: optional(money("cents").pipe(z.number().min(1, "Enter an amount above zero, or leave it empty"))).transform((v) => v ?? null),
   /** Offerings every price of which includes the class, and single prices that include it. */
   offering_ids: ids("Choose offerings from the list"),

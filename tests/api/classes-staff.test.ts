@@ -54,7 +54,7 @@ describe("class types", () => {
     expect(res.json.data).toMatchObject({ name: "Spin", duration_minutes: 45, default_capacity: 12, default_waitlist: 3, colour: "#dc2626", drop_in_amount: 2000, offering_ids: [offeringId], price_ids: [] });
     expect(res.json.data.included_in.offerings).toEqual([{ id: offeringId, name: "Unlimited" }]);
     spin = res.json.data.id;
-    const bad = await admin.call("POST", "/api/class-types", { name: "spin", duration_minutes: "x", default_capacity: 0, colour: "red", drop_in_amount: -1 });
+    const bad = await admin.call("POST", "/api/class-types", { name: "spin", duration_minutes: "x", default_capacity: 0, colour: "#123456", drop_in_amount: -1 });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.json.errors).sort()).toEqual(["colour", "default_capacity", "drop_in_amount", "duration_minutes"]);
     const dup = await admin.call("POST", "/api/class-types", { name: "SPIN", duration_minutes: 30, default_capacity: 5 });

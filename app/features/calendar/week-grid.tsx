@@ -13,6 +13,8 @@ export interface GridEntry {
   wall: { start_day: string; start: string; end_day: string; end: string };
   trainer: { id: number; name: string; calendar_colour: string };
   member: { id: number; name: string };
+  /** A group class the trainer runs (issue 34): shown beside the sessions in the trainer's colour, opening its roster. */
+  class?: { id: number; name: string; gym: string; booked: number; capacity: number };
 }
 
 const SLOT_PX = 12; // one 15-minute row
@@ -52,7 +54,7 @@ const BLOCK: Record<string, string> = {
 const COLS = ["grid-cols-1", "grid-cols-2", "grid-cols-3", "grid-cols-4", "grid-cols-5", "grid-cols-6"];
 const COL_START = ["col-start-1", "col-start-2", "col-start-3", "col-start-4", "col-start-5", "col-start-6"];
 
-export const entryKey = (e: Pick<GridEntry, "id" | "series_id" | "occurrence_day">) => (e.id ? `a${e.id}` : `s${e.series_id}-${e.occurrence_day}`);
+export const entryKey = (e: Pick<GridEntry, "id" | "series_id" | "occurrence_day" | "class">) => (e.class ? `c${e.class.id}` : e.id ? `a${e.id}` : `s${e.series_id}-${e.occurrence_day}`);
 export const changeHref = (week: string, e: GridEntry) => (e.id ? `/calendar?week=${week}&edit=${e.id}#change-heading` : `/calendar?week=${week}&occurrence=${e.series_id}:${e.occurrence_day}#change-heading`);
 
 /** Side-by-side lanes for a day's overlapping sessions (greedy: each takes the first lane free at its start). */
@@ -212,6 +214,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
             >
               {mine.map((e) => {
                 const s = shown(e);
+                if (e.class) return <ClassBlock key={entryKey(e)} e={e} c={e.class} label={clockRange(s.startMin, s.endMin)} at={clock(s.startMin)} layout={blockLayout(s.endMin - s.startMin)} place={`${placed(s.startMin, s.endMin)} ${count > 1 ? COL_START[lane.get(entryKey(e)) ?? 0] : ""}`} />;
                 const label = clockRange(s.startMin, s.endMin);
                 const layout = blockLayout(s.endMin - s.startMin);
                 const trainer = `${e.trainer.name}${e.series_id ? " · weekly" : ""}`;
@@ -259,5 +262,33 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
         })}
       </div>
     </div>
+  );
+}
+
+/** A class on the grid: the trainer's colour with a dashed edge (not a one-to-one session), its places taken; it opens the class's roster and is not dragged. */
+function ClassBlock({ e, c, label, at, layout, place }: { e: GridEntry; c: NonNullable<GridEntry["class"]>; label: string; at: string; layout: ReturnType<typeof blockLayout>; place: string }) {
+  const places = `${c.booked}/${c.capacity}`;
+  return (
+    <Link
+      to={`/classes/${c.id}`}
+      draggable={false}
+      aria-label={`${c.name} class at ${at} with ${e.trainer.name}, ${places} booked`}
+      title={`${label}: ${c.name} class with ${e.trainer.name} at ${c.gym}, ${places} booked`}
+      className={`${place} relative z-10 m-px select-none overflow-hidden rounded border border-l-4 border-dashed px-1 ${layout === "tiny" ? "text-[10px] leading-none" : "text-xs leading-tight"} text-slate-900 hover:ring-2 hover:ring-brand-500 ${BLOCK[e.trainer.calendar_colour] ?? BLOCK.green}`}
+    >
+      {layout === "full" || layout === "two-lines" ? (
+        <>
+          <span className="block truncate font-semibold">{label}</span>
+          <span className="block truncate">
+            {c.name} class <span className="text-slate-600">· {places}</span>
+          </span>
+          {layout === "full" ? <span className="block truncate text-slate-600">{e.trainer.name}</span> : null}
+        </>
+      ) : (
+        <span className="block truncate">
+          <span className="font-semibold">{at.slice(0, -3)}</span> {c.name} class <span className="text-slate-600">· {places}</span>
+        </span>
+      )}
+    </Link>
   );
 }

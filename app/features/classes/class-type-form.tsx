@@ -1,7 +1,8 @@
 import { Form } from "@remix-run/react";
 import { formatCents } from "../../../domain/money";
 import { FieldError } from "../calendar/field-error";
-import { FormMessage, Input, type Errors } from "./inputs";
+import { COLOUR_CHOICES } from "./colours";
+import { FormMessage, Input, Select, type Errors } from "./inputs";
 
 /**
  * A class type's form (issue 34), new or changed: name, description, length, usual places and waitlist, colour, a
@@ -50,7 +51,7 @@ export function ClassTypeForm({ values, choices, result, submit }: { values: Cla
         <Input name="default_waitlist" label="Waitlist places" type="number" min={0} value={str(values.default_waitlist)} errors={errors} />
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Input name="colour" label="Colour" type="color" value={str(values.colour) || "#2563eb"} errors={errors} />
+        <Select name="colour" label="Colour" value={str(values.colour) || "#2563eb"} errors={errors} options={COLOUR_CHOICES} />
         <Input name="drop_in" label="Drop-in price ($)" value={str(values.drop_in)} errors={errors} hint="Empty: only members whose membership includes it may book." />
       </div>
       <fieldset className="space-y-2">

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { controlClass } from "../../components/control-class";
 import { describedBy, FieldError } from "../calendar/field-error";
+import { colourClasses } from "./colours";
 
 /**
  * The class pages' form controls (issue 34): plain inputs that post without JavaScript, each with its label, its
@@ -82,5 +83,5 @@ export function DayBoxes({ chosen, errors, idPrefix = "day" }: { chosen: string[
 
 /** The colour swatch of a class type, beside its name. */
 export function TypeDot({ colour }: { colour: string }) {
-  return <span aria-hidden="true" className="inline-block h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: colour }} />;
+  return <span aria-hidden="true" className={`inline-block h-3 w-3 shrink-0 rounded-full ${colourClasses(colour).dot}`} />;
 }

@@ -45,20 +45,34 @@ export async function loader(args: LoaderFunctionArgs) {
     if (err instanceof ApiRequestError && err.status === 404) throw redirect("/dashboard");
     throw err;
   });
-  const [list, trainers, hits, member, feed] = await orRefusal(
+  // Group classes (issue 34) beside the sessions: every class the person may see that week, at any of their gyms.
+  const classList = api.get("/classes", { query: { from: startOfLocalDay(week).toISOString(), to: startOfLocalDay(addCalendarDays(week, 7)).toISOString() } });
+  const [list, trainers, hits, member, feed, classes] = await orRefusal(
     args.request,
-    Promise.all([listed, trainersFor(api, me), find ? api.post("/search", { body: { query: find } }) : null, memberOrNull(api, memberId), api.get("/calendar-feed")]),
+    Promise.all([listed, trainersFor(api, me), find ? api.post("/search", { body: { query: find } }) : null, memberOrNull(api, memberId), api.get("/calendar-feed"), classList]),
   );
   const days = Array.from({ length: 7 }, (_, i) => addCalendarDays(week, i));
   const today = localDay(new Date());
   const askedDay = url.searchParams.get("day") ?? slotDay ?? "";
   // Where each entry sits on Auckland's clock, worked out here: the browser holds no time zone (decision 0053).
   const appointments = list.data.map((a) => ({ ...a, wall: { start_day: localDay(a.starts_at), start: formatLocal(a.starts_at, "HH:mm"), end_day: localDay(a.ends_at), end: formatLocal(a.ends_at, "HH:mm") } }));
+  const classEntries = classes.data.map((c) => ({
+    id: null,
+    series_id: null,
+    occurrence_day: c.occurrence_day,
+    starts_at: c.starts_at,
+    ends_at: c.ends_at,
+    wall: { start_day: localDay(c.starts_at), start: formatLocal(c.starts_at, "HH:mm"), end_day: localDay(c.ends_at), end: formatLocal(c.ends_at, "HH:mm") },
+    trainer: c.trainer,
+    member: { id: 0, name: c.class_type.name },
+    class: { id: c.id, name: c.class_type.name, gym: c.gym, booked: c.booked, capacity: c.capacity },
+  }));
   const editing = editId ? appointments.find((a) => a.id === editId) : seriesId ? appointments.find((a) => a.id === null && a.series_id === Number(seriesId) && a.occurrence_day === occurrenceDay) : undefined;
   return {
     week,
     days,
     appointments,
+    classEntries,
     trainers,
     find,
     hits: hits?.data ?? null,
@@ -153,7 +167,7 @@ function TimeFields({ id, result, day, start, end, notes }: { id: string; result
 }
 
 export default function Calendar() {
-  const { week, days, appointments, trainers, find, hits, member, editing, today, selectedDay, slot, feed } = useLoaderData<typeof loader>();
+  const { week, days, appointments, classEntries, trainers, find, hits, member, editing, today, selectedDay, slot, feed } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const changing = Boolean(result?.values.id || result?.values.series_id);
   const bookDay = slot?.day ?? (today >= week && today < shiftCalendarDay(week, 7) ? today : week);
@@ -183,8 +197,8 @@ export default function Calendar() {
           {result.message}
         </p>
       ) : null}
-      <WeekGrid days={days} entries={appointments} today={today} week={week} selectedDay={selectedDay} slotHref={(day, time) => `/calendar?week=${week}&day=${day}&slot=${day}T${time}${member ? `&member=${member.id}` : ""}#book-heading`} />
-      {appointments.length === 0 ? <p className="text-sm text-slate-600">Nothing booked this week.</p> : null}
+      <WeekGrid days={days} entries={[...appointments, ...classEntries]} today={today} week={week} selectedDay={selectedDay} slotHref={(day, time) => `/calendar?week=${week}&day=${day}&slot=${day}T${time}${member ? `&member=${member.id}` : ""}#book-heading`} />
+      {appointments.length + classEntries.length === 0 ? <p className="text-sm text-slate-600">Nothing booked this week.</p> : null}
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         {editing ? (

@@ -4,6 +4,7 @@ import { isCalendarDay } from "../../../domain/schemas/dates";
 import { formatCalendarDayAs } from "../../../domain/calendar-day";
 import { addCalendarDays, formatTime, localDay, localWeekStart, startOfLocalDay } from "../../../domain/dates";
 import { ClassesNav } from "../../features/classes/classes-nav";
+import { colourClasses } from "../../features/classes/colours";
 import { TypeDot } from "../../features/classes/inputs";
 import { orRefusal } from "../../features/members/member-route.server";
 import { gymApi } from "../../lib/api.server";
@@ -107,7 +108,7 @@ export default function Classes() {
               {d.classes.length ? (
                 <ul className="space-y-1.5 p-1.5">
                   {d.classes.map((c) => (
-                    <li key={c.id} className={`rounded-md border-l-4 bg-slate-50 p-1.5 text-xs ${c.cancelled ? "opacity-70" : ""}`} style={{ borderLeftColor: c.colour }}>
+                    <li key={c.id} className={`rounded-md border-l-4 bg-slate-50 p-1.5 text-xs ${colourClasses(c.colour).edge} ${c.cancelled ? "opacity-70" : ""}`}>
                       <Link to={`/classes/${c.id}`} className={`flex items-center gap-1 font-semibold text-slate-900 underline-offset-2 hover:underline ${c.cancelled ? "line-through" : ""}`}>
                         <TypeDot colour={c.colour} />
                         {c.name}

@@ -22,16 +22,17 @@ export async function loader(args: LoaderFunctionArgs) {
   const me = await orRefusal(args.request, api.get("/me"));
   const id = me.current_organisation!.id;
   const hooksPage = pageQuery(new URL(args.request.url), "hooks");
-  const [organisation, links, hooks, prices] = await orRefusal(
+  const [organisation, links, hooks, prices, classRules] = await orRefusal(
     args.request,
     Promise.all([
       api.get("/organisations/:id", { params: { id } }),
       api.get("/organisations/:id/age-bypass-links", { params: { id } }),
       api.get("/organisations/:id/akahu-webhooks", { params: { id }, query: { page: hooksPage } }),
       api.get("/organisations/:id/prices", { params: { id } }),
+      api.get("/organisations/:id/class-booking-rules", { params: { id } }),
     ]),
   );
-  return withDateTexts({ organisation, links: links.data, hooks, prices: prices.data });
+  return withDateTexts({ organisation, links: links.data, hooks, prices: prices.data, classRules });
 }
 
 const text = formText;
@@ -88,6 +89,16 @@ const SECTIONS: Record<string, Section<number>> = {
     summary: "Membership terms saved",
     fields: ["text", "url"],
   },
+  // Group classes (issue 34): how members book.
+  "class-rules": {
+    save: (api, id, f) =>
+      api.put("/organisations/:id/class-booking-rules", {
+        params: { id },
+        body: { class_booking_window_days: text(f, "class_booking_window_days"), class_cancel_cutoff_minutes: text(f, "class_cancel_cutoff_minutes"), class_max_bookings: text(f, "class_max_bookings") },
+      }),
+    summary: "Class booking rules saved",
+    fields: ["class_booking_window_days", "class_cancel_cutoff_minutes", "class_max_bookings"],
+  },
   "create-link": { save: (api, id) => api.post("/organisations/:id/age-bypass-links", { params: { id } }), summary: "Age-bypass link created", fields: [] },
   "revoke-link": { save: (api, id, f) => api.delete("/organisations/:id/age-bypass-links/:linkId", { params: { id, linkId: Number(f.get("link_id")) || 0 } }), summary: "Link revoked", fields: [] },
 };
@@ -100,7 +111,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function OrganisationSettings() {
   const dates = useDates();
-  const { organisation: o, links, hooks, prices } = useLoaderData<typeof loader>();
+  const { organisation: o, links, hooks, prices, classRules } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const units = PERIOD_UNITS.map((u) => ({ value: u, label: PERIOD_UNIT_LABELS[u] }));
   const hookPages = Math.max(1, Math.ceil(hooks.meta.total / hooks.meta.per_page));
@@ -157,6 +168,17 @@ export default function OrganisationSettings() {
               <SwitchSetting key={f} result={result} intent="frequencies" name={f} label={SWITCH_LABELS[f]} on={o.price_frequencies[f]} />
             ))}
           </div>
+        </SettingsSection>
+        <SettingsSection
+          id="class-rules"
+          title="Class bookings"
+          intent="class-rules"
+          result={result}
+          hint="How members book group classes: how far ahead booking opens, how late they may cancel (later counts as a late cancellation), and how many classes they may have booked at once."
+        >
+          <TextSetting result={result} intent="class-rules" name="class_booking_window_days" label="Booking opens (days before the class)" type="number" value={String(classRules.class_booking_window_days)} />
+          <TextSetting result={result} intent="class-rules" name="class_cancel_cutoff_minutes" label="Cancel without it counting as late up to (minutes before)" type="number" value={String(classRules.class_cancel_cutoff_minutes)} />
+          <TextSetting result={result} intent="class-rules" name="class_max_bookings" label="Upcoming bookings a member may hold at once" type="number" value={String(classRules.class_max_bookings)} />
         </SettingsSection>
         <SettingsSection
           id="age-bypass"

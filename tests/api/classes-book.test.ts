@@ -10,6 +10,7 @@ import {
   class_type_inclusions,
   class_types,
   mail_outbox,
+  push_outbox,
   organisations,
   users,
 } from "../../server/core/db/schema";
@@ -246,6 +247,9 @@ describe("a member's timetable and bookings (GET /api/me/classes, POST/DELETE /a
     expect(await statusOf(wl.json.data.id)).toBe("booked");
     const mail = (await env.db.select().from(mail_outbox)).filter((m) => m.to === "zed@classes.example").at(-1);
     expect(mail?.subject).toBe("You have a place in Spin");
+    // Zed allows push: pushed too, once, with the same heading.
+    const pushed = await env.db.select().from(push_outbox).where(eq(push_outbox.idempotency_key, `class-place:${wl.json.data.id}`));
+    expect(pushed.map((p) => p.heading)).toEqual(["You have a place in Spin"]);
     // Cancelling again changes nothing, and another's booking is not found.
     expect((await noah.call("DELETE", `/api/me/class-bookings/${own.id}`)).status).toBe(422);
     expect((await noah.call("DELETE", `/api/me/class-bookings/${wl.json.data.id}`)).status).toBe(404);

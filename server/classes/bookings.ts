@@ -1,5 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { addCalendarDays, localWeekStart, startOfLocalDay } from "../../domain/dates";
+import { addCalendarDays, formatLocal, localDay, localWeekStart, startOfLocalDay } from "../../domain/dates";
 import { class_bookings, class_occurrences, class_types, users } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { invalid, notFound } from "../core/errors";
@@ -186,6 +186,8 @@ export async function myClasses(t: Tenant, userId: number, now: Date, week?: 0 |
     },
     classes: classes.map((c) => ({
       id: c.id,
+      day: localDay(c.starts_at),
+      day_label: formatLocal(c.starts_at, "EEEE d MMMM"),
       starts_at: c.starts_at,
       ends_at: c.ends_at,
       room: c.room,

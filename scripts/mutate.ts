@@ -160,6 +160,13 @@ const MUTATIONS: Mutation[] = [
     tests: ["tests/api/webhooks-out.test.ts"],
     only: "once per endpoint",
   },
+  {
+    name: "group classes: taking a place no longer locks the class (no FOR UPDATE; issue 34)",
+    edits: [{ file: "server/classes/places.ts", find: `.where(t.where(class_occurrences, eq(class_occurrences.id, occurrenceId)))\n    .for("update");`, replace: ".where(t.where(class_occurrences, eq(class_occurrences.id, occurrenceId)));" }],
+    tests: ["tests/api/classes-book.test.ts"],
+    only: "50 members at once",
+    race: true,
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

@@ -42,6 +42,7 @@ import { reconciliationRoutes } from "../reconciliation/routes";
 import { bulkPriceChangeRoutes } from "../subscriptions/bulk-price-change-routes";
 import { signupRoutes } from "../signup/routes";
 import { selfServiceRoutes } from "../self-service/routes";
+import { bookingRoutes } from "../classes/booking-routes";
 import { sandboxPageRoutes } from "../signup/sandbox-pages";
 import { inProcessJobs } from "../core/job-starter";
 import { loadWebhookSecrets } from "../core/webhooks/secrets";
@@ -105,6 +106,7 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", bulkPriceChangeRoutes)
   .route("/", signupRoutes)
   .route("/", selfServiceRoutes)
+  .route("/", bookingRoutes)
   .route("/", memberMailRoutes)
   .route("/", sandboxPageRoutes)
   .route("/", outgoingWebhookRoutes);

@@ -54,7 +54,9 @@ type Ids = Record<
   | "bravoCheckIn"
   | "bravoKey"
   | "bravoEndpoint"
-  | "bravoDelivery",
+  | "bravoDelivery"
+  | "bravoClass"
+  | "bravoClassBooking",
   number
 >;
 
@@ -82,6 +84,8 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/check-ins\/:id/.test(path)) return [ids.bravoCheckIn, 2147483647];
   if (/^\/api\/api-keys\/:id/.test(path)) return [ids.bravoKey, 2147483647];
   if (/^\/api\/webhook-endpoints\/:id/.test(path)) return [ids.bravoEndpoint, 2147483647];
+  if (/^\/api\/classes\/:id/.test(path)) return [ids.bravoClass, 2147483647];
+  if (/^\/api\/class-bookings\/:id/.test(path)) return [ids.bravoClassBooking, 2147483647];
   return null;
 }
 
@@ -369,6 +373,12 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/webhook-endpoints/:id/deliveries": { queries: () => ["", "status=succeeded", "page=2"] },
   "GET /api/webhook-endpoints/:id/deliveries/:deliveryId": {},
   "POST /api/webhook-endpoints/:id/deliveries/:deliveryId/resend": {},
+  // Group classes' rosters (issue 34)
+  "GET /api/classes/:id/roster": {},
+  "POST /api/classes/:id/bookings": { body: (i) => ({ member_id: i.alphaMember }) },
+  "DELETE /api/class-bookings/:id": {},
+  "POST /api/class-bookings/:id/attendance": { body: () => ({ attended: true }) },
+  "POST /api/classes/:id/messages": { body: () => ({ body: "Alpha Wrote This" }) },
   "GET /api/active-user-debugging": {
     queries: (i) => [`member=${i.bravoOnly}&day=2026-01-01`, `member=${i.shared}&day=${new Date().toISOString().slice(0, 10)}`],
     sharedMayAnswer: true,
@@ -406,6 +416,9 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/me/membership/cancel": "a member cancelling their own membership, found from the session (tests/api/member-actions.test.ts)",
   "POST /api/me/membership/undo-cancel": "a member undoing their own cancellation, found from the session (tests/api/member-actions.test.ts)",
   "POST /api/me/membership/pay-owing": "a member paying what is owing on their own membership, found from the session (tests/api/member-payment.test.ts)",
+  "GET /api/me/classes": "the classes at a member's own gym, with their own bookings; staff are refused (tests/api/classes-book.test.ts)",
+  "POST /api/me/class-bookings": "a member booking themselves; a class of another organisation is 404 (tests/api/classes-book.test.ts)",
+  "DELETE /api/me/class-bookings/:id": "a member's own booking; another's is 404 (tests/api/classes-book.test.ts)",
   "GET /api/me/payments/:id/receipt": "a member's own successful payment; another's is 404 (tests/api/self-service.test.ts)",
   "GET /api/me/signup/quote": "prices on sale at the member's own gym; staff are refused (tests/api/signup.test.ts)",
   "GET /api/me/app-link": "a link to the member's own welcome page; staff are refused (tests/api/signup.test.ts)",
@@ -603,6 +616,53 @@ for (const rowLevelSecurity of [true, false]) {
         })
         .returning();
       ids.bravoCheckIn = checkIn.id;
+      const [bravoType] = await db
+        .insert(schema.class_types)
+        .values({ organisation_id: bravo.id, name: "Bravo Secret Spin", duration_minutes: 45, default_capacity: 10, colour: "#123456" })
+        .returning();
+      const [bravoSchedule] = await db
+        .insert(schema.class_schedules)
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          class_type_id: bravoType.id,
+          trainer_id: bravoOnly.id,
+          room: "Bravo Secret Room",
+          capacity: 10,
+          starts_on: "2030-01-08",
+          start_time: "18:00",
+          duration_minutes: 45,
+          created_by: bravoOnly.id,
+        })
+        .returning();
+      const [bravoClass] = await db
+        .insert(schema.class_occurrences)
+        .values({
+          organisation_id: bravo.id,
+          gym_id: bravoGym.id,
+          class_type_id: bravoType.id,
+          schedule_id: bravoSchedule.id,
+          occurrence_day: "2030-01-08",
+          starts_at: new Date("2030-01-08T05:00:00Z"),
+          ends_at: new Date("2030-01-08T05:45:00Z"),
+          trainer_id: bravoOnly.id,
+          room: "Bravo Secret Room",
+          capacity: 10,
+        })
+        .returning();
+      const [bravoBooking] = await db
+        .insert(schema.class_bookings)
+        .values({
+          organisation_id: bravo.id,
+          occurrence_id: bravoClass.id,
+          user_id: bravoOnly.id,
+          status: "booked",
+          booked_at: new Date(),
+          source: "staff",
+          created_by: bravoOnly.id,
+        })
+        .returning();
+      Object.assign(ids, { bravoClass: bravoClass.id, bravoClassBooking: bravoBooking.id });
       const keyMaker = await makeUser(db, { name: "Bravo Secret Key Maker", email: "bravo.secret.keys@example.com" });
       const [key] = await db
         .insert(schema.api_keys)
@@ -886,7 +946,9 @@ for (const rowLevelSecurity of [true, false]) {
                 (path.includes("/change-price/") && id === ids.bravoBulk) ||
                 (path.startsWith("/api/check-ins/:id") && id === ids.bravoCheckIn) ||
                 (path.startsWith("/api/api-keys/:id") && id === ids.bravoKey) ||
-                (path.startsWith("/api/webhook-endpoints/:id") && id === ids.bravoEndpoint);
+                (path.startsWith("/api/webhook-endpoints/:id") && id === ids.bravoEndpoint) ||
+                (path.startsWith("/api/classes/:id") && id === ids.bravoClass) ||
+                (path.startsWith("/api/class-bookings/:id") && id === ids.bravoClassBooking);
               if (aboutBravoOnly && res.status < 400) problems.push(`${what}: answered for Bravo's record instead of 404/403`);
               if (id === ids.shared && !plan.sharedMayAnswer && res.status < 400) problems.push(`${what}: should not answer`);
             }

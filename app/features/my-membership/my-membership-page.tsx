@@ -60,6 +60,10 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
         <Link to="/membership/messages" className="font-medium text-brand-700 underline">
           Messages
         </Link>
+        ·{" "}
+        <Link to="/membership/classes" className="font-medium text-brand-700 underline">
+          Classes
+        </Link>
       </p>
       <StatusCard subscription={d.membership} />
 

@@ -1,0 +1,155 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useDates } from "../../lib/date-texts";
+import { ClassColour } from "../classes/class-colour";
+import { MemberFrame } from "./member-frame";
+
+type Listed = {
+  id: number;
+  day: string;
+  day_label: string;
+  starts_at: string;
+  ends_at: string;
+  room: string | null;
+  class_type: { name: string; colour: string; description: string | null };
+  trainer: { name: string };
+  gym: string;
+  places_left: number;
+  waitlist_left: number;
+  my_booking: { id: number; status: string } | null;
+  action: "book" | "waitlist" | "cancel" | null;
+  late: boolean;
+  reason: string | null;
+};
+
+export interface MyClassesData {
+  week: 0 | 1;
+  done: string | null;
+  gym_id: number | null;
+  rules: { booking_window_days: number; cancel_cutoff_minutes: number; max_bookings: number; upcoming: number };
+  classes: Listed[];
+}
+
+const DONE: Record<string, string> = {
+  booked: "You are booked in.",
+  waitlisted: "You are on the waitlist. If a place comes free it is yours, and we will e-mail you.",
+  cancelled: "Your booking is cancelled.",
+  late: "Your booking is cancelled. It was inside the cancellation cut-off, so it counts as a late cancellation.",
+};
+
+const STATUS: Record<string, string> = { booked: "Booked", waitlisted: "On the waitlist", attended: "Attended", no_show: "Not attended" };
+
+const hoursText = (minutes: number) => (minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? "" : "s"}` : `${minutes} minutes`);
+
+/** /membership/classes (issue 34): the member's classes this week or next, with what each has left and what they may do. */
+export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refused?: { class_id: number; error: string } }) {
+  const dates = useDates();
+  const nav = useNavigation();
+  const busy = (id: number) => nav.state !== "idle" && nav.formData?.get("class_id") === String(id);
+  const days = [...new Set(d.classes.map((c) => c.day))];
+  return (
+    <MemberFrame back title="Classes">
+      <nav aria-label="Week" className="flex gap-2">
+        {(["This week", "Next week"] as const).map((label, i) => (
+          <Link
+            key={label}
+            to={`?week=${i}`}
+            aria-current={d.week === i ? "page" : undefined}
+            className={`rounded-full px-4 py-2 text-sm font-medium ${
+              d.week === i ? "bg-brand-700 text-white" : "border border-slate-300 bg-white text-slate-800"
+            }`}
+          >
+            {label}
+          </Link>
+        ))}
+      </nav>
+      <p className="text-sm text-slate-600">
+        Booking opens {d.rules.booking_window_days} days ahead. Cancel at least {hoursText(d.rules.cancel_cutoff_minutes)} before the start, or it counts as a
+        late cancellation. You can hold {d.rules.max_bookings} bookings at once (you hold {d.rules.upcoming}).
+      </p>
+      {d.done && DONE[d.done] ? (
+        <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+          {DONE[d.done]}
+        </p>
+      ) : null}
+      {d.gym_id === null ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">You have no gym yet, so there are no classes to show.</p>
+      ) : !d.classes.length ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">No classes {d.week === 0 ? "this week" : "next week"}.</p>
+      ) : (
+        days.map((day) => (
+          <section key={day} aria-labelledby={`day-${day}`} className="space-y-3">
+            <h2 id={`day-${day}`} className="text-base font-semibold text-slate-900">
+              {d.classes.find((c) => c.day === day)!.day_label}
+            </h2>
+            <ul className="space-y-3">
+              {d.classes
+                .filter((c) => c.day === day)
+                .map((c) => (
+                  <li key={c.id} id={`class-${c.id}`} className="rounded-lg border border-slate-200 bg-white p-4">
+                    <div className="flex flex-wrap items-baseline justify-between gap-2">
+                      <h3 className="flex items-center gap-2 font-semibold text-slate-900">
+                        <ClassColour colour={c.class_type.colour} /> {c.class_type.name}
+                      </h3>
+                      <span className="text-sm text-slate-700">
+                        {dates.time(c.starts_at)} – {dates.time(c.ends_at)}
+                      </span>
+                    </div>
+                    <p className="text-sm text-slate-600">
+                      With {c.trainer.name}
+                      {c.room ? `, ${c.room}` : ""}
+                    </p>
+                    <p className="mt-1 text-sm text-slate-700">
+                      {c.places_left > 0
+                        ? `${c.places_left} ${c.places_left === 1 ? "place" : "places"} left`
+                        : c.waitlist_left > 0
+                        ? `Full · ${c.waitlist_left} waitlist ${c.waitlist_left === 1 ? "place" : "places"} left`
+                        : "Full"}
+                      {c.my_booking && STATUS[c.my_booking.status] ? (
+                        <strong className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-brand-700">{STATUS[c.my_booking.status]}</strong>
+                      ) : null}
+                    </p>
+                    {refused?.class_id === c.id ? (
+                      <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+                        {refused.error}
+                      </p>
+                    ) : null}
+                    {c.action ? (
+                      <Form method="post" className="mt-3">
+                        <input type="hidden" name="class_id" value={c.id} />
+                        <input type="hidden" name="intent" value={c.action} />
+                        {c.action === "cancel" ? <input type="hidden" name="booking_id" value={c.my_booking!.id} /> : null}
+                        {c.action === "cancel" && c.late ? (
+                          <p className="mb-2 text-sm text-amber-800">
+                            It is less than {hoursText(d.rules.cancel_cutoff_minutes)} to the start: cancelling now is a late cancellation.
+                          </p>
+                        ) : null}
+                        <button
+                          type="submit"
+                          disabled={busy(c.id)}
+                          className={`min-h-[44px] w-full rounded-md px-4 py-2 text-sm font-semibold sm:w-auto ${
+                            c.action === "cancel" ? "border border-slate-300 bg-white text-slate-900" : "bg-brand-700 text-white"
+                          }`}
+                        >
+                          {busy(c.id)
+                            ? "Just a moment…"
+                            : c.action === "book"
+                            ? `Book ${c.class_type.name}`
+                            : c.action === "waitlist"
+                            ? "Join waitlist"
+                            : c.my_booking?.status === "waitlisted"
+                            ? "Leave waitlist"
+                            : "Cancel booking"}
+                        </button>
+                      </Form>
+                    ) : c.reason ? (
+                      <p className="mt-2 text-sm text-slate-600">{c.reason}</p>
+                    ) : null}
+                  </li>
+                ))}
+            </ul>
+          </section>
+        ))
+      )}
+    </MemberFrame>
+  );
+}

@@ -1,0 +1,48 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { ApiRequestError } from "../../lib/api.server";
+import { withDateTexts } from "../../lib/date-texts.server";
+import { readForm } from "../../lib/forms.server";
+import { redirectForApiError } from "../../lib/session.server";
+import { requireJoinedMember } from "./my-membership.server";
+
+/**
+ * A member's classes on the sign-up host (issue 34): this week's or next week's timetable at their gym from
+ * GET /api/me/classes, and Book / Join waitlist / Cancel booking as plain forms. Done: the page again (a reload does not
+ * book twice) saying what happened; refused: the API's reason beside the class.
+ */
+const weekOf = (url: URL) => (url.searchParams.get("week") === "1" ? "1" : "0");
+
+export async function loadMyClasses(args: LoaderFunctionArgs) {
+  const { api } = await requireJoinedMember(args);
+  const url = new URL(args.request.url);
+  const week = weekOf(url);
+  try {
+    const timetable = await api.get("/me/classes", { query: { week } });
+    return withDateTexts({ week: Number(week) as 0 | 1, done: url.searchParams.get("done"), ...timetable });
+  } catch (err) {
+    redirectForApiError(args.request, err);
+  }
+}
+
+export async function classAction(args: ActionFunctionArgs) {
+  const { api } = await requireJoinedMember(args);
+  const url = new URL(args.request.url);
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const classId = String(form.get("class_id") ?? "");
+  let done: string;
+  try {
+    if (intent === "cancel") {
+      const answer = await api.delete("/me/class-bookings/:id", { params: { id: String(form.get("booking_id") ?? "") } });
+      done = answer.late ? "late" : "cancelled";
+    } else {
+      const booking = await api.post("/me/class-bookings", { body: { class_id: classId, waitlist: intent === "waitlist" } });
+      done = booking.status === "waitlisted" ? "waitlisted" : "booked";
+    }
+  } catch (err) {
+    if (err instanceof ApiRequestError && (err.status === 422 || err.status === 404))
+      return data({ class_id: Number(classId), error: err.status === 404 ? "That class or booking is no longer there." : err.message }, { status: err.status });
+    redirectForApiError(args.request, err);
+  }
+  throw redirect(`/membership/classes?week=${weekOf(url)}&done=${done}#class-${classId}`, { headers: api.headers });
+}

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOfLocalDay } from "../../domain/dates";
 import { createApi } from "../../server/api/app";
@@ -12,12 +12,16 @@ import {
   class_schedules,
   class_types,
   gyms,
+  webhook_endpoints,
+  webhook_events,
 } from "../../server/core/db/schema";
 import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { closeEndedClasses } from "../../server/classes/attendance";
 import { writeOccurrences } from "../../server/classes/occurrences";
-import { takePlace } from "../../server/classes/places";
+import { givePlaceBack, takePlace } from "../../server/classes/places";
+import { bookingCancelled, bookingCreated, classCancelled } from "../../server/classes/events";
+import { sealSecret } from "../../server/core/crypto/secrets";
 import { recordDoorEvent } from "../../server/doors/events";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { setup, signedIn } from "./harness";
@@ -218,5 +222,57 @@ describe("the class-attendance job", () => {
     expect((await bookingOf(id.soon, id.ava)).status).toBe("attended");
     expect((await bookingOf(id.southSoon, id.ava)).status).toBe("no_show");
     expect((await bookingOf(id.southSoon, id.dan)).status).toBe("no_show");
+  });
+});
+
+describe("webhook events of classes", () => {
+  it("records booking.created, booking.cancelled and class.cancelled with the booking or the class as it now is", async () => {
+    await env.db.insert(webhook_endpoints).values({
+      organisation_id: id.org,
+      url: "https://hooks.example.com/classes",
+      events: ["booking.created", "booking.cancelled", "class.cancelled"],
+      secret: sealSecret(`whsec_${Buffer.alloc(32, 2).toString("base64")}`),
+    });
+    const [{ m }] = await env.db.select({ m: sql<number>`coalesce(max(${webhook_events.id}), 0)`.mapWith(Number) }).from(webhook_events);
+    const classId = await classToday(env.db, { orgId: id.org, gymId: id.north, typeId: id.spin, trainerId: id.staff, time: "18:00", minutes: 45 });
+    await withTenant(
+      env.db,
+      id.org,
+      null,
+      async (t) => {
+        const b = await takePlace(t, classId, { userId: id.eve, source: "member", createdBy: id.eve }, NOW);
+        await bookingCreated(t, b.id, NOW);
+        const back = await givePlaceBack(t, b.id, NOW);
+        if (back.changed) await bookingCancelled(t, b.id, NOW);
+        await t.db
+          .update(class_occurrences)
+          .set({ cancelled_at: NOW, cancel_reason: "Pool closed" })
+          .where(t.where(class_occurrences, eq(class_occurrences.id, classId)));
+        await classCancelled(t, classId, NOW);
+      },
+      { atomic: true },
+    );
+    const events = await env.db.select().from(webhook_events).where(gt(webhook_events.id, m)).orderBy(webhook_events.id);
+    expect(events.map((e) => e.type)).toEqual(["booking.created", "booking.cancelled", "class.cancelled"]);
+    const [created, cancelled, off] = events.map((e) => (e.payload as { data: Record<string, unknown> }).data);
+    expect(created).toMatchObject({
+      status: "booked",
+      source: "member",
+      user: { id: id.eve, name: "Eve Member", email: "eve@example.com" },
+      class: { id: classId, class_type: { id: id.spin, name: "Spin" }, gym: { id: id.north, name: "North" }, cancelled_at: null },
+      booked_at: NOW.toISOString(),
+    });
+    expect(cancelled).toMatchObject({ id: created.id, status: "cancelled", cancelled_at: NOW.toISOString() });
+    expect(off).toMatchObject({
+      id: classId,
+      gym: { id: id.north, name: "North" },
+      class_type: { name: "Spin" },
+      trainer: { id: id.staff, name: "Desk Staff" },
+      capacity: 10,
+      booked: 0,
+      places_left: 10,
+      cancelled_at: NOW.toISOString(),
+      cancel_reason: "Pool closed",
+    });
   });
 });

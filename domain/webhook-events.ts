@@ -4,7 +4,7 @@
  */
 
 /** What an event is about: its `data` is that resource as the API answers it. */
-export type WebhookResource = "member" | "subscription" | "payment" | "visit";
+export type WebhookResource = "member" | "subscription" | "payment" | "visit" | "class_booking" | "class";
 
 export const WEBHOOK_EVENTS = {
   "member.created": { resource: "member", label: "A member joined (signed up, walked in, added at the desk or imported)" },
@@ -18,6 +18,9 @@ export const WEBHOOK_EVENTS = {
   "payment.failed": { resource: "payment", label: "A payment failed" },
   "payment.refunded": { resource: "payment", label: "Money was given back on a payment" },
   "visit.created": { resource: "visit", label: "A visit was recorded, let in or refused (desk, door or kiosk)" },
+  "booking.created": { resource: "class_booking", label: "A member booked a class, or joined its waitlist (themselves or at the desk)" },
+  "booking.cancelled": { resource: "class_booking", label: "A class booking or waitlist place was cancelled (late ones too)" },
+  "class.cancelled": { resource: "class", label: "A class on the timetable was cancelled" },
 } as const satisfies Record<string, { resource: WebhookResource; label: string }>;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;

@@ -11,6 +11,8 @@ import { assertCan, can, requireCan } from "../core/permissions";
 import { searchMembers } from "../search/queries";
 import { checkInCards, memberByCode, type CheckInCard } from "./cards";
 import { checkIn, checkInResult } from "./record";
+import { classesAttendedBy } from "../classes/attendance";
+import type { Tenant } from "../core/db/tenant";
 
 const FOUND_MAX = 8;
 
@@ -67,7 +69,10 @@ export const checkInRoutes = new Hono<ApiEnv>()
     const gym = deskGym(c);
     const { user_id, key } = await readBody(c, checkInRequest);
     const done = await checkIn(c.var.tenant, { userId: user_id, gymId: gym.id, key, source: "desk", staffId: c.var.user!.row.id }, now(c));
-    return c.json({ data: { visit: visitOut(done.visit), member: withRights(c, done.card), repeated: done.repeated } }, done.repeated ? 200 : 201);
+    return c.json(
+      { data: { visit: visitOut(done.visit), member: withRights(c, done.card), classes: await classesOf(c.var.tenant, done.visit.id), repeated: done.repeated } },
+      done.repeated ? 200 : 201,
+    );
   })
   /**
    * POST /api/check-ins/kiosk { code, key }: a member at the entrance checks themselves in with their code. The answer
@@ -102,8 +107,12 @@ export const checkInRoutes = new Hono<ApiEnv>()
     const found = await checkInResult(c.var.tenant, pathId(c, "No such check-in."), now(c));
     if (!found) throw notFound("No such check-in.");
     assertCan(c.var.user!, "visits.write", found.visit.gym_id);
-    return c.json({ data: { visit: visitOut(found.visit), member: withRights(c, found.card) } });
+    return c.json({ data: { visit: visitOut(found.visit), member: withRights(c, found.card), classes: await classesOf(c.var.tenant, found.visit.id) } });
   });
+
+/** The classes this check-in marked attended (issue 34), for the desk to say so. */
+const classesOf = async (t: Tenant, visitId: number) =>
+  (await classesAttendedBy(t, visitId)).map((k) => ({ ...k, starts_at: k.starts_at.toISOString(), ends_at: k.ends_at.toISOString() }));
 
 const visitOut = (v: { id: number; gym_id: number; visited_at: Date; successful: boolean; reason: string | null; source: string }) => ({
   id: v.id,

@@ -20,6 +20,7 @@ import { deliverDue } from "../outgoing-webhooks/deliver";
 import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
 import { eventResourcesFor } from "../api/event-resources";
 import { carryTimetablesForward } from "../classes/occurrences";
+import { closeEndedClasses } from "../classes/attendance";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -41,6 +42,7 @@ import { carryTimetablesForward } from "../classes/occurrences";
  * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
  *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
  * - `class-timetable`: daily after midnight Auckland, weekly classes written eight weeks ahead (server/classes/occurrences.ts).
+ * - `class-attendance`: every five minutes, ended classes' bookings never attended become no-shows (server/classes/attendance.ts).
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
 export interface Scheduler extends JobStarter {
@@ -115,6 +117,11 @@ const JOBS = {
     const report = await carryTimetablesForward(database.db, new Date());
     if (report.occurrences) log.info({ job: "class-timetable", ...report }, "job done");
   },
+  // Every five minutes: classes that have ended close their attendance; those booked who never came are no-shows.
+  "class-attendance": async ({ database }: JobContext) => {
+    const report = await closeEndedClasses(database.db, new Date());
+    if (report.classes) log.info({ job: "class-attendance", ...report }, "job done");
+  },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 
 const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; tz?: string }>> = {
@@ -126,6 +133,7 @@ const CRONS: Partial<Record<JobName, (settings: JobSettings) => { cron: string; 
   "member-mail": () => ({ cron: "* * * * *" }),
   "webhook-delivery": () => ({ cron: "* * * * *" }),
   "class-timetable": () => ({ cron: "10 0 * * *", tz: "Pacific/Auckland" }),
+  "class-attendance": () => ({ cron: "*/5 * * * *" }),
 };
 
 export type JobName = keyof typeof JOBS;

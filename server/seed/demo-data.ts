@@ -10,6 +10,9 @@ import {
   appointments,
   recurring_schedules,
   access_control_credentials,
+  class_bookings,
+  class_occurrences,
+  class_types,
   bank_connections,
   conversations,
   subscription_pauses,
@@ -35,6 +38,7 @@ import { addStaff, makeOrganisation, makeUser } from "./factories";
 import { chargeKey } from "../billing/plan";
 import { directDebitChargeback, disputeChargeback, recordChargeback } from "../billing/chargebacks";
 import { RECENT_HOURS } from "../member-notices/payment-mail";
+import { seedClasses, type ClassSeedPerson } from "./demo-classes";
 
 /**
  * The demo data set: two organisations, four gyms, three sign-in accounts and `members` more members
@@ -71,6 +75,8 @@ const MAX_PAYMENTS_PER_SUBSCRIPTION = 26;
 /** Visits go back a year (the README's promise), so every month of the dashboard's year has some. */
 const VISIT_WINDOW_DAYS = 365;
 const COOLING_OFF_DAYS = 14;
+/** Enough people to fill every class of a gym's week several times over, however many members there are. */
+const CLASS_POOL_PER_GYM = 1500;
 
 export interface SeedDemoOptions {
   /** Members besides the three sign-in accounts (default 300). */
@@ -96,6 +102,9 @@ export interface DemoSummary {
   conversations: number;
   messages: number;
   unread_member_messages: number;
+  class_types: number;
+  classes: number;
+  class_bookings: number;
 }
 
 export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<DemoSummary> {
@@ -110,7 +119,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     const catalogue = await seedOfferings(tx, world, cal);
     const people = await seedStaffAndMember(tx, world, cal, passwordHash);
     const stage = await Stage.create(tx, MEMBER_TABLES);
-    const ctx: MemberContext = { cal, world, catalogue, adminId: people.admin.id, states: emptyStates(), chatPool: [], stage, visitsToday: 0 };
+    const ctx: MemberContext = { cal, world, catalogue, adminId: people.admin.id, states: emptyStates(), chatPool: [], classPool: [], poolCounts: {}, stage, visitsToday: 0 };
 
     // Morgan Member goes through the same pipeline as everyone else, with a fixed plan.
     await writeMembers([planMorgan(people.member, ctx)], ctx);
@@ -124,6 +133,19 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
 
     await seedConversations(tx, ctx, people);
     await seedCalendar(tx, ctx, people);
+    const r = Rng.for(STREAM.classes, 0);
+    await seedClasses(tx, {
+      now: cal.now,
+      today: cal.today,
+      at: (day, minutes) => cal.at(day, minutes),
+      demo: { id: world.demo.id, gymIds: world.demo.gyms.map((g) => g.id) },
+      harbour: { id: world.harbour.id, gymIds: world.harbour.gyms.map((g) => g.id) },
+      trainerId: people.trainer.id,
+      adminId: people.admin.id,
+      morganId: people.member.id,
+      pool: ctx.classPool,
+      random: () => r.float(),
+    });
     await seedDoorAccessAndPriceChanges(tx, people.admin.id);
     await seedMoneyGivenBack(tx, ctx);
     await markPaymentMailSent(tx, cal.now);
@@ -206,7 +228,7 @@ class Rng {
   }
 }
 
-const STREAM = { world: 1, member: 2, morgan: 3, today: 4, chat: 5 } as const;
+const STREAM = { world: 1, member: 2, morgan: 3, today: 4, chat: 5, classes: 6 } as const;
 
 // ───────────────────────────── Auckland calendar days ─────────────────────────────
 
@@ -710,6 +732,9 @@ interface MemberContext {
   states: Record<SubscriptionState, number>;
   /** A few Demo Fitness members with running memberships, for the conversations. */
   chatPool: { userId: number; name: string; gymId: number }[];
+  /** Members with running memberships who book the demo's classes (demo-classes.ts), up to CLASS_POOL_PER_GYM a gym. */
+  classPool: ClassSeedPerson[];
+  poolCounts: Record<number, number>;
   /** Where the members' rows wait until every member is written. */
   stage: Stage;
   /** Visits staged so far that fall on today. */
@@ -1063,6 +1088,10 @@ async function writeMembers(plans: MemberPlan[], ctx: MemberContext) {
     ctx.states[state]++;
     paymentRows.push(...buildPayments(p, subscriptionIds[i], paymentTypeOf.get(p.userId!) ?? null, ctx));
     visitRows.push(...buildVisits(p, ctx));
+    if ((state === "active" || state === "grace_period") && (ctx.poolCounts[p.gym.id] ?? 0) < CLASS_POOL_PER_GYM) {
+      ctx.poolCounts[p.gym.id] = (ctx.poolCounts[p.gym.id] ?? 0) + 1;
+      ctx.classPool.push({ userId: p.userId!, gymId: p.gym.id, offering: sub.price.offeringName });
+    }
     if (p.org === ctx.world.demo && (state === "active" || state === "grace_period") && ctx.chatPool.length < 12) {
       ctx.chatPool.push({ userId: p.userId!, name: p.user.name, gymId: p.gym.id });
     }
@@ -1503,6 +1532,9 @@ async function summarise(db: Db, ctx: MemberContext): Promise<DemoSummary> {
     conversations: await n(conversations),
     messages: await n(messages),
     unread_member_messages: await n(messages, sql`${messages.from_member} and ${messages.read_at} is null`),
+    class_types: await n(class_types),
+    classes: await n(class_occurrences),
+    class_bookings: await n(class_bookings),
   };
 }
 

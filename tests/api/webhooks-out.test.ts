@@ -133,7 +133,7 @@ describe("endpoints", () => {
     expect(unknown.status).toBe(422);
     const all = await admin.call("POST", "/api/webhook-endpoints", { url: receiver.url, all_events: "on" });
     expect(all.status).toBe(201);
-    expect(all.json.data.events).toHaveLength(11);
+    expect(all.json.data.events).toHaveLength(14);
     await admin.call("DELETE", `/api/webhook-endpoints/${all.json.data.id}`);
   });
 

@@ -1,6 +1,7 @@
 import { Form, Link, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { formatTime } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
 import { IN_PLACE_FIELD } from "../../lib/in-place";
@@ -166,6 +167,15 @@ function CheckedIn({ result }: { result: Result }) {
         <div>
           <p className="text-lg font-semibold">Checked in: {m.name}</p>
           <p className="text-sm">{m.reason}</p>
+          {result.classes.length ? (
+            <ul aria-label="Classes attended" className="mt-1 text-sm font-medium">
+              {result.classes.map((k) => (
+                <li key={k.booking_id}>
+                  Attending {k.name} at {formatTime(k.starts_at)}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       </section>
     );

@@ -45,7 +45,7 @@ export async function checkInAction(args: ActionFunctionArgs) {
   const inPlace = isInPlace(form);
   try {
     const done = await api.post("/check-ins", { body: { user_id: String(form.get("user_id") ?? ""), key: String(form.get("key") ?? "") } });
-    if (inPlace) return data({ result: { visit: done.visit, member: done.member }, key: newKey(), error: null }, { headers: api.headers });
+    if (inPlace) return data({ result: { visit: done.visit, member: done.member, classes: done.classes }, key: newKey(), error: null }, { headers: api.headers });
     return redirect(`/check-in?checked=${done.visit.id}`, { headers: api.headers });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401 && err.status !== 403) {

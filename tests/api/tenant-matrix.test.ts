@@ -55,7 +55,6 @@ type Ids = Record<
   | "bravoKey"
   | "bravoEndpoint"
   | "bravoDelivery"
-  | "bravoClass"
   | "bravoClassBooking",
   number
 >;
@@ -84,7 +83,6 @@ function idsFor(path: string, ids: Ids): number[] | null {
   if (/^\/api\/check-ins\/:id/.test(path)) return [ids.bravoCheckIn, 2147483647];
   if (/^\/api\/api-keys\/:id/.test(path)) return [ids.bravoKey, 2147483647];
   if (/^\/api\/webhook-endpoints\/:id/.test(path)) return [ids.bravoEndpoint, 2147483647];
-  if (/^\/api\/classes\/:id/.test(path)) return [ids.bravoClass, 2147483647];
   if (/^\/api\/class-bookings\/:id/.test(path)) return [ids.bravoClassBooking, 2147483647];
   return null;
 }
@@ -616,53 +614,6 @@ for (const rowLevelSecurity of [true, false]) {
         })
         .returning();
       ids.bravoCheckIn = checkIn.id;
-      const [bravoType] = await db
-        .insert(schema.class_types)
-        .values({ organisation_id: bravo.id, name: "Bravo Secret Spin", duration_minutes: 45, default_capacity: 10, colour: "#123456" })
-        .returning();
-      const [bravoSchedule] = await db
-        .insert(schema.class_schedules)
-        .values({
-          organisation_id: bravo.id,
-          gym_id: bravoGym.id,
-          class_type_id: bravoType.id,
-          trainer_id: bravoOnly.id,
-          room: "Bravo Secret Room",
-          capacity: 10,
-          starts_on: "2030-01-08",
-          start_time: "18:00",
-          duration_minutes: 45,
-          created_by: bravoOnly.id,
-        })
-        .returning();
-      const [bravoClass] = await db
-        .insert(schema.class_occurrences)
-        .values({
-          organisation_id: bravo.id,
-          gym_id: bravoGym.id,
-          class_type_id: bravoType.id,
-          schedule_id: bravoSchedule.id,
-          occurrence_day: "2030-01-08",
-          starts_at: new Date("2030-01-08T05:00:00Z"),
-          ends_at: new Date("2030-01-08T05:45:00Z"),
-          trainer_id: bravoOnly.id,
-          room: "Bravo Secret Room",
-          capacity: 10,
-        })
-        .returning();
-      const [bravoBooking] = await db
-        .insert(schema.class_bookings)
-        .values({
-          organisation_id: bravo.id,
-          occurrence_id: bravoClass.id,
-          user_id: bravoOnly.id,
-          status: "booked",
-          booked_at: new Date(),
-          source: "staff",
-          created_by: bravoOnly.id,
-        })
-        .returning();
-      Object.assign(ids, { bravoClass: bravoClass.id, bravoClassBooking: bravoBooking.id });
       const keyMaker = await makeUser(db, { name: "Bravo Secret Key Maker", email: "bravo.secret.keys@example.com" });
       const [key] = await db
         .insert(schema.api_keys)
@@ -805,8 +756,12 @@ for (const rowLevelSecurity of [true, false]) {
         .insert(schema.class_occurrences)
         .values({ organisation_id: bravo.id, gym_id: bravoGym.id, class_type_id: bravoClassType.id, schedule_id: bravoClassSchedule.id, occurrence_day: "2030-01-07", starts_at: new Date("2030-01-06T17:00:00Z"), ends_at: new Date("2030-01-06T17:45:00Z"), trainer_id: bravoAdmin.id, room: "Bravo Secret Room", capacity: 10 })
         .returning();
-      await db.insert(schema.class_bookings).values({ organisation_id: bravo.id, occurrence_id: bravoClass.id, user_id: bravoOnly.id, status: "booked", booked_at: new Date(), source: "staff", created_by: bravoAdmin.id });
+      const [bravoBooking] = await db
+        .insert(schema.class_bookings)
+        .values({ organisation_id: bravo.id, occurrence_id: bravoClass.id, user_id: bravoOnly.id, status: "booked", booked_at: new Date(), source: "staff", created_by: bravoAdmin.id })
+        .returning();
       ids.bravoClass = bravoClass.id;
+      ids.bravoClassBooking = bravoBooking.id;
       const [bravoInvitation] = await db
         .insert(schema.organisation_invitations)
         .values({

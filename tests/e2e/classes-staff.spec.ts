@@ -20,7 +20,8 @@ test("builds a timetable: a class type, a weekly class, one class changed and ca
   const js = jsEnabled(test.info());
   // Each project its own name and hour, so the two runs never clash with each other.
   const name = js ? "Spin JS" : "Spin Plain";
-  const [start, label] = js ? ["05:00", "5:00 AM"] : ["05:30", "5:30 AM"];
+  // Evening hours, inside the calendar's 6 AM to 10 PM grid: an early class would stretch other specs' weeks to the whole day.
+  const [start, label] = js ? ["20:00", "8:00 PM"] : ["20:30", "8:30 PM"];
   await page.setViewportSize({ width: 1366, height: 768 });
   await signIn(page);
   await page.getByRole("navigation").getByRole("link", { name: "Classes" }).first().click();

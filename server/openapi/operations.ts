@@ -1,7 +1,17 @@
 import type { ZodTypeAny } from "zod";
 import { appointmentChange, appointmentRequest, appointmentsQuery, seriesChange, seriesEnd, seriesQuery, seriesRequest } from "../../domain/schemas/calendar";
 import { checkInRequest, checkInSearchQuery } from "../../domain/schemas/check-in";
-import { classCancel, classChange, classesQuery, classScheduleChange, classScheduleEnd, classScheduleRequest, classSchedulesQuery, classTypeRequest, classTypesQuery } from "../../domain/schemas/class-types";
+import {
+  classCancel,
+  classChange,
+  classesQuery,
+  classScheduleChange,
+  classScheduleEnd,
+  classScheduleRequest,
+  classSchedulesQuery,
+  classTypeRequest,
+  classTypesQuery,
+} from "../../domain/schemas/class-types";
 import { memberListQuery, memberUpdateSchema, weeksQuery } from "../../domain/schemas/members";
 import { paymentListQuery, visitListQuery } from "../../domain/schemas/money-lists";
 import { offeringRequestFields, offeringsQuery, priceRequest } from "../../domain/schemas/offerings";

@@ -21,7 +21,9 @@ const whole = (min: number, max: number, what = "a whole number") =>
   );
 const id = (message: string) => z.preprocess(numeric, z.number({ required_error: message, invalid_type_error: message }).int().positive(message));
 const ids = (message: string) =>
-  z.preprocess((v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(id(message)).max(500)).transform((a) => [...new Set(a)]);
+  z
+    .preprocess((v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(id(message)).max(500))
+    .transform((a) => [...new Set(a)]);
 const text = (max: number) => z.string({ required_error: MSG.required, invalid_type_error: MSG.required }).trim().min(1, MSG.required).max(max, MSG.max(max));
 
 export const MAX_CLASS_MINUTES = 600;
@@ -42,7 +44,7 @@ export const classTypeRequest = z.object({
       .trim()
       .toLowerCase()
       .refine((v) => v in CALENDAR_COLOURS || Object.values(CALENDAR_COLOURS).includes(v as never), "Choose one of the colours"),
-  ).transform((v) => (v ? (CALENDAR_COLOURS[v as CalendarColour] ?? v) : DEFAULT_CLASS_COLOUR)),
+  ).transform((v) => (v ? CALENDAR_COLOURS[v as CalendarColour] ?? v : DEFAULT_CLASS_COLOUR)),
   drop_in_amount: optional(money("cents").pipe(z.number().min(1, "Enter an amount above zero, or leave it empty"))).transform((v) => v ?? null),
   /** Offerings every price of which includes the class, and single prices that include it. */
   offering_ids: ids("Choose offerings from the list"),
@@ -53,10 +55,19 @@ export type ClassTypeInput = z.output<typeof classTypeRequest>;
 export const classTypesQuery = z.object({ archived: optional(z.enum(["0", "1"])) });
 
 const day = (message = "Enter a date") => calendarDay(message);
-const clock = z.string({ required_error: MSG.required, invalid_type_error: "Enter a time" }).min(1, MSG.required).regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Enter a time");
+const clock = z
+  .string({ required_error: MSG.required, invalid_type_error: "Enter a time" })
+  .min(1, MSG.required)
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Enter a time");
 const weekdays = z.preprocess(
   (v) => (v === undefined || v === null || v === "" ? [] : (Array.isArray(v) ? v : [v]).map((d) => (typeof d === "string" && /^\d$/.test(d) ? Number(d) : d))),
-  z.array(z.number({ invalid_type_error: "Choose days from Monday (1) to Sunday (7)" }).int().min(1, "Choose days from Monday (1) to Sunday (7)").max(7, "Choose days from Monday (1) to Sunday (7)")),
+  z.array(
+    z
+      .number({ invalid_type_error: "Choose days from Monday (1) to Sunday (7)" })
+      .int()
+      .min(1, "Choose days from Monday (1) to Sunday (7)")
+      .max(7, "Choose days from Monday (1) to Sunday (7)"),
+  ),
 );
 
 /** What a class on the timetable is: when (a start time and length), who runs it, where, and how many places. */
@@ -71,15 +82,26 @@ const slot = z.object({
   waitlist_size: optional(whole(0, MAX_CLASS_PLACES)),
 });
 
-const repeat = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(["once", "weekly"], { errorMap: () => ({ message: "Choose once or weekly" }) }).default("weekly"));
+const repeat = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : v),
+  z.enum(["once", "weekly"], { errorMap: () => ({ message: "Choose once or weekly" }) }).default("weekly"),
+);
 function weeklyRules(v: { repeat: "once" | "weekly"; days: number[]; until?: string }, ctx: z.RefinementCtx, start: string) {
   if (v.repeat === "weekly" && !v.days.length) ctx.addIssue({ code: "custom", path: ["days"], message: "Choose at least one day" });
-  if (v.repeat === "weekly" && v.until && start && v.until < start) ctx.addIssue({ code: "custom", path: ["until"], message: "Choose an end date on or after the start" });
+  if (v.repeat === "weekly" && v.until && start && v.until < start)
+    ctx.addIssue({ code: "custom", path: ["until"], message: "Choose an end date on or after the start" });
 }
 
 /** POST /api/class-schedules: once on `starts_on`, or weekly on `days` (1–7 from Monday) from `starts_on`, until a day or for good. */
 export const classScheduleRequest = slot
-  .extend({ gym_id: id("Choose a gym from the list"), class_type_id: id("Choose a class type"), repeat, days: weekdays, starts_on: day(), until: optional(day()) })
+  .extend({
+    gym_id: id("Choose a gym from the list"),
+    class_type_id: id("Choose a class type"),
+    repeat,
+    days: weekdays,
+    starts_on: day(),
+    until: optional(day()),
+  })
   .superRefine((v, ctx) => weeklyRules(v, ctx, v.starts_on));
 export type ClassScheduleInput = z.output<typeof classScheduleRequest>;
 
@@ -107,7 +129,8 @@ export const classChange = z
   })
   .superRefine((v, ctx) => {
     if (v.ends_at <= v.starts_at) ctx.addIssue({ code: "custom", path: ["ends_at"], message: "Choose an end after the start" });
-    else if (v.ends_at.getTime() - v.starts_at.getTime() > MAX_CLASS_MINUTES * 60_000) ctx.addIssue({ code: "custom", path: ["ends_at"], message: `A class can be at most ${MAX_CLASS_MINUTES / 60} hours` });
+    else if (v.ends_at.getTime() - v.starts_at.getTime() > MAX_CLASS_MINUTES * 60_000)
+      ctx.addIssue({ code: "custom", path: ["ends_at"], message: `A class can be at most ${MAX_CLASS_MINUTES / 60} hours` });
   });
 export type ClassChange = z.output<typeof classChange>;
 
@@ -116,7 +139,13 @@ export const classCancel = z.object({ reason: optional(z.string().trim().max(500
 
 /** GET /api/classes?gym_id=&from=&to=: at most six weeks. */
 export const classesQuery = z
-  .object({ from: instant, to: instant, gym_id: optional(id("Choose a gym from the list")), trainer_id: optional(id("Choose a trainer")), cancelled: optional(z.enum(["0", "1"])) })
+  .object({
+    from: instant,
+    to: instant,
+    gym_id: optional(id("Choose a gym from the list")),
+    trainer_id: optional(id("Choose a trainer")),
+    cancelled: optional(z.enum(["0", "1"])),
+  })
   .refine((q) => q.to > q.from && q.to.getTime() - q.from.getTime() <= 42 * 86_400_000, { path: ["to"], message: "Ask for at most six weeks at a time" });
 
 /** PUT /api/organisations/{id}/class-booking-rules. */

@@ -19,9 +19,22 @@ export interface BusyClass {
   ends_at: Date;
 }
 
-export async function trainerClassesBetween(t: Tenant, trainerId: number, from: Date, to: Date, except: { schedule_id?: number; occurrence_id?: number } = {}): Promise<BusyClass[]> {
+export async function trainerClassesBetween(
+  t: Tenant,
+  trainerId: number,
+  from: Date,
+  to: Date,
+  except: { schedule_id?: number; occurrence_id?: number } = {},
+): Promise<BusyClass[]> {
   const rows = await t.db
-    .select({ occurrence_id: class_occurrences.id, schedule_id: class_occurrences.schedule_id, name: class_types.name, gym: gyms.name, starts_at: class_occurrences.starts_at, ends_at: class_occurrences.ends_at })
+    .select({
+      occurrence_id: class_occurrences.id,
+      schedule_id: class_occurrences.schedule_id,
+      name: class_types.name,
+      gym: gyms.name,
+      starts_at: class_occurrences.starts_at,
+      ends_at: class_occurrences.ends_at,
+    })
     .from(class_occurrences)
     .innerJoin(class_types, eq(class_types.id, class_occurrences.class_type_id))
     .innerJoin(gyms, eq(gyms.id, class_occurrences.gym_id))
@@ -41,7 +54,17 @@ export async function trainerClassesBetween(t: Tenant, trainerId: number, from: 
   const fromDay = localDay(from);
   const toDay = localDay(to);
   const ahead = await t.db
-    .select({ id: class_schedules.id, rrule: class_schedules.rrule, starts_on: class_schedules.starts_on, ends_on: class_schedules.ends_on, generated_until: class_schedules.generated_until, start_time: class_schedules.start_time, duration_minutes: class_schedules.duration_minutes, name: class_types.name, gym: gyms.name })
+    .select({
+      id: class_schedules.id,
+      rrule: class_schedules.rrule,
+      starts_on: class_schedules.starts_on,
+      ends_on: class_schedules.ends_on,
+      generated_until: class_schedules.generated_until,
+      start_time: class_schedules.start_time,
+      duration_minutes: class_schedules.duration_minutes,
+      name: class_types.name,
+      gym: gyms.name,
+    })
     .from(class_schedules)
     .innerJoin(class_types, eq(class_types.id, class_schedules.class_type_id))
     .innerJoin(gyms, eq(gyms.id, class_schedules.gym_id))
@@ -69,4 +92,3 @@ export async function trainerClassesBetween(t: Tenant, trainerId: number, from: 
   }
   return out.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
 }
-

@@ -20,6 +20,10 @@ export async function readClassBookingRules(t: Tenant): Promise<ClassBookingRule
 }
 
 export async function setClassBookingRules(t: Tenant, rules: ClassBookingRules, now: Date): Promise<ClassBookingRules> {
-  const [after] = await t.db.update(organisations).set({ ...rules, updated_at: now }).where(eq(organisations.id, t.organisationId)).returning(columns);
+  const [after] = await t.db
+    .update(organisations)
+    .set({ ...rules, updated_at: now })
+    .where(eq(organisations.id, t.organisationId))
+    .returning(columns);
   return after;
 }

@@ -34,9 +34,16 @@ export function tellClassChanged(c: Context<ApiEnv>, kind: "cancelled" | "moved"
         const subject = kind === "cancelled" ? `${cls.name} on ${formatLocal(cls.starts_at, "EEE d MMM")} is cancelled` : `${cls.name} has moved`;
         const line =
           kind === "cancelled"
-            ? `${cls.name} at ${brand.gym} on ${when(cls.starts_at)} is cancelled${cls.reason ? `: ${cls.reason}` : "."}${cls.reason && !/[.!?]$/.test(cls.reason) ? "." : ""} Your booking is cancelled with it.`
+            ? `${cls.name} at ${brand.gym} on ${when(cls.starts_at)} is cancelled${cls.reason ? `: ${cls.reason}` : "."}${
+                cls.reason && !/[.!?]$/.test(cls.reason) ? "." : ""
+              } Your booking is cancelled with it.`
             : `${cls.name} at ${brand.gym} has moved from ${when(was!)} to ${when(cls.starts_at)}. Your booking moves with it.`;
-        const mail = memberMail(brand, { to: p.email, subject, title: subject, paragraphs: [hi(p.name), line, "See the timetable for another class in the member area."] });
+        const mail = memberMail(brand, {
+          to: p.email,
+          subject,
+          title: subject,
+          paragraphs: [hi(p.name), line, "See the timetable for another class in the member area."],
+        });
         const key = kind === "cancelled" ? `class:cancelled:${cls.occurrence_id}:${p.user_id}` : `class:moved:${cls.occurrence_id}:${p.user_id}:${stamp}`;
         await tellMember(deps, p.user_id, cls.gym_id, mail, key, { ...link, data: { class_id: String(cls.occurrence_id) } });
       }

@@ -45,10 +45,16 @@ export const timetableRoutes = new Hono<ApiEnv>()
   /** POST /api/class-types { name, description?, duration_minutes, default_capacity, default_waitlist?, colour?, drop_in_amount? (cents), offering_ids?, price_ids? } */
   .post("/class-types", ...typesWrite, async (c) => c.json({ data: await createClassType(c.var.tenant, await readBody(c, classTypeRequest), now(c)) }, 201))
   .get("/class-types/:id{[0-9]+}", ...read, async (c) => c.json({ data: await findClassType(c.var.tenant, pathId(c, "No such class type.")) }))
-  .put("/class-types/:id{[0-9]+}", ...typesWrite, async (c) => c.json({ data: await updateClassType(c.var.tenant, pathId(c, "No such class type."), await readBody(c, classTypeRequest), now(c)) }))
+  .put("/class-types/:id{[0-9]+}", ...typesWrite, async (c) =>
+    c.json({ data: await updateClassType(c.var.tenant, pathId(c, "No such class type."), await readBody(c, classTypeRequest), now(c)) }),
+  )
   /** POST /api/class-types/{id}/archive and /restore: no new classes of it (those scheduled run). */
-  .post("/class-types/:id{[0-9]+}/archive", ...typesWrite, async (c) => c.json({ data: await setClassTypeArchived(c.var.tenant, pathId(c, "No such class type."), true, now(c)) }))
-  .post("/class-types/:id{[0-9]+}/restore", ...typesWrite, async (c) => c.json({ data: await setClassTypeArchived(c.var.tenant, pathId(c, "No such class type."), false, now(c)) }))
+  .post("/class-types/:id{[0-9]+}/archive", ...typesWrite, async (c) =>
+    c.json({ data: await setClassTypeArchived(c.var.tenant, pathId(c, "No such class type."), true, now(c)) }),
+  )
+  .post("/class-types/:id{[0-9]+}/restore", ...typesWrite, async (c) =>
+    c.json({ data: await setClassTypeArchived(c.var.tenant, pathId(c, "No such class type."), false, now(c)) }),
+  )
 
   /** GET /api/class-schedules?gym_id=&ended=1: the timetable's live schedules (ended too with ended=1). */
   .get("/class-schedules", ...read, async (c) => {
@@ -58,7 +64,9 @@ export const timetableRoutes = new Hono<ApiEnv>()
     return c.json({ data: { data: gyms === "all" ? list : list.filter((s) => gyms.includes(s.gym_id)) } });
   })
   /** POST /api/class-schedules { gym_id, class_type_id, trainer_id, repeat: once|weekly, days?, starts_on, until?, start_time, duration_minutes?, room?, capacity?, waitlist_size? } */
-  .post("/class-schedules", ...write, async (c) => c.json({ data: await createSchedule(c.var.tenant, c.var.user!, await readBody(c, classScheduleRequest), now(c)) }, 201))
+  .post("/class-schedules", ...write, async (c) =>
+    c.json({ data: await createSchedule(c.var.tenant, c.var.user!, await readBody(c, classScheduleRequest), now(c)) }, 201),
+  )
   .get("/class-schedules/:id{[0-9]+}", ...read, async (c) => {
     const s = await findSchedule(c.var.tenant, pathId(c, "No such class schedule."));
     assertCan(c.var.user!, "classes.read", s.gym_id);
@@ -105,7 +113,9 @@ export const timetableRoutes = new Hono<ApiEnv>()
   })
 
   /** GET/PUT /api/organisations/{id}/class-booking-rules: booking window (days), cancel cutoff (minutes), most bookings at once. */
-  .get("/organisations/:id{[0-9]+}/class-booking-rules", requireStaff, ownOrganisation, async (c) => c.json({ data: await readClassBookingRules(c.var.tenant) }))
+  .get("/organisations/:id{[0-9]+}/class-booking-rules", requireStaff, ownOrganisation, async (c) =>
+    c.json({ data: await readClassBookingRules(c.var.tenant) }),
+  )
   .put("/organisations/:id{[0-9]+}/class-booking-rules", requireStaff, requireCan("settings.write"), ownOrganisation, async (c) =>
     c.json({ data: await setClassBookingRules(c.var.tenant, await readBody(c, classBookingRulesRequest), now(c)) }),
   );

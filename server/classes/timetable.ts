@@ -45,7 +45,12 @@ const scheduleView = {
   created_at: class_schedules.created_at,
 };
 const selectSchedules = (t: Tenant) =>
-  t.db.select(scheduleView).from(class_schedules).innerJoin(class_types, eq(class_types.id, class_schedules.class_type_id)).innerJoin(trainer, eq(trainer.id, class_schedules.trainer_id)).innerJoin(gyms, eq(gyms.id, class_schedules.gym_id));
+  t.db
+    .select(scheduleView)
+    .from(class_schedules)
+    .innerJoin(class_types, eq(class_types.id, class_schedules.class_type_id))
+    .innerJoin(trainer, eq(trainer.id, class_schedules.trainer_id))
+    .innerJoin(gyms, eq(gyms.id, class_schedules.gym_id));
 type ScheduleView = Awaited<ReturnType<ReturnType<typeof selectSchedules>["where"]>>[number];
 
 /** A schedule as the API answers it: its days and times spelled out for forms and people. */
@@ -57,7 +62,7 @@ export function presentSchedule(s: ScheduleView, today: string) {
     ...s,
     repeat: s.rrule ? ("weekly" as const) : ("once" as const),
     days,
-    until: s.rrule ? (fromRrule(s.rrule).until ?? null) : null,
+    until: s.rrule ? fromRrule(s.rrule).until ?? null : null,
     end_time: hhmmOf(minutesOfDay(s.start_time) + s.duration_minutes),
     ended: Boolean(s.cancelled_at) || (s.ends_on !== null && s.ends_on < today),
     summary: s.rrule ? `${describeDays(days as IsoDay[])}, ${times}` : `Once, ${formatLocal(sample.starts_at, "EEE d MMM yyyy")}, ${times}`,
@@ -87,7 +92,13 @@ function classTimes(rule: string | null, first: string, startTime: string, minut
   return occurrenceDays(rule, first, first, last && last < horizon ? last : horizon).map((day) => ({ day, ...occurrenceTimes(day, startTime, minutes) }));
 }
 
-const rowOf = async (t: Tenant, id: number) => (await t.db.select().from(class_schedules).where(t.where(class_schedules, eq(class_schedules.id, id))))[0];
+const rowOf = async (t: Tenant, id: number) =>
+  (
+    await t.db
+      .select()
+      .from(class_schedules)
+      .where(t.where(class_schedules, eq(class_schedules.id, id)))
+  )[0];
 
 export async function createSchedule(t: Tenant, user: CurrentUser, input: ClassScheduleInput, now: Date) {
   const gymId = await gymFor(t, input.gym_id);
@@ -115,7 +126,7 @@ export async function createSchedule(t: Tenant, user: CurrentUser, input: ClassS
         waitlist_size: input.waitlist_size ?? type.default_waitlist,
         rrule: rule,
         starts_on: first,
-        ends_on: rule ? (input.until ?? null) : first,
+        ends_on: rule ? input.until ?? null : first,
         start_time: input.start_time,
         duration_minutes: minutes,
         created_by: user.row.id,
@@ -152,12 +163,18 @@ export async function cancelOccurrences(t: Tenant, ids: number[], reason: string
     const cls = await lockClass(t, id);
     if (cls.cancelled_at) continue;
     const people = (await peopleIn(t, [id])).get(id) ?? [];
-    await t.db.update(class_occurrences).set({ cancelled_at: now, cancel_reason: reason, updated_at: now }).where(t.where(class_occurrences, eq(class_occurrences.id, id)));
+    await t.db
+      .update(class_occurrences)
+      .set({ cancelled_at: now, cancel_reason: reason, updated_at: now })
+      .where(t.where(class_occurrences, eq(class_occurrences.id, id)));
     await t.db
       .update(class_bookings)
       .set({ status: "cancelled", cancelled_at: now, updated_at: now })
       .where(t.where(class_bookings, eq(class_bookings.occurrence_id, id), inArray(class_bookings.status, ["booked", "waitlisted"])));
-    const [type] = await t.db.select({ name: class_types.name }).from(class_types).where(t.where(class_types, eq(class_types.id, cls.class_type_id)));
+    const [type] = await t.db
+      .select({ name: class_types.name })
+      .from(class_types)
+      .where(t.where(class_types, eq(class_types.id, cls.class_type_id)));
     told.push({ occurrence_id: id, gym_id: cls.gym_id, name: type.name, starts_at: cls.starts_at, reason, people });
   }
   return told;
@@ -172,7 +189,14 @@ const rowsFrom = (t: Tenant, scheduleId: number, day: string) =>
   t.db
     .select()
     .from(class_occurrences)
-    .where(t.where(class_occurrences, eq(class_occurrences.schedule_id, scheduleId), gte(class_occurrences.occurrence_day, day), isNull(class_occurrences.cancelled_at)))
+    .where(
+      t.where(
+        class_occurrences,
+        eq(class_occurrences.schedule_id, scheduleId),
+        gte(class_occurrences.occurrence_day, day),
+        isNull(class_occurrences.cancelled_at),
+      ),
+    )
     .orderBy(asc(class_occurrences.occurrence_day));
 
 /**
@@ -200,7 +224,9 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
   const rows = await rowsFrom(t, s.id, input.from);
   const onPattern = (day: string) => occurrenceDays(rule, first, day, day).length === 1;
   const changedAlone = (r: (typeof rows)[number]) =>
-    r.starts_at.getTime() !== occurrenceTimes(r.occurrence_day, s.start_time, s.duration_minutes).starts_at.getTime() || r.trainer_id !== s.trainer.id || r.room !== s.room;
+    r.starts_at.getTime() !== occurrenceTimes(r.occurrence_day, s.start_time, s.duration_minutes).starts_at.getTime() ||
+    r.trainer_id !== s.trainer.id ||
+    r.room !== s.room;
   const alone = new Set(rows.filter(changedAlone).map((r) => r.id));
   const aloneDays = new Set(rows.filter((r) => alone.has(r.id)).map((r) => r.occurrence_day));
   const wanted = classTimes(rule, first, input.start_time, minutes).filter((w) => !aloneDays.has(w.day) && w.starts_at > now);
@@ -208,18 +234,36 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
   const carried = rows.filter((r) => !alone.has(r.id) && onPattern(r.occurrence_day));
   for (const r of carried) {
     const { booked, waitlisted } = await countsOf(t, r.id);
-    if (booked > capacity) throw invalid({ capacity: [`${booked} members are booked on ${formatLocal(r.starts_at, "EEE d MMM")}: choose at least ${booked} places, or change from a later date`] });
-    if (waitlisted > waitlist) throw invalid({ waitlist_size: [`${waitlisted} members wait on ${formatLocal(r.starts_at, "EEE d MMM")}: choose a waitlist of at least ${waitlisted}`] });
+    if (booked > capacity)
+      throw invalid({
+        capacity: [`${booked} members are booked on ${formatLocal(r.starts_at, "EEE d MMM")}: choose at least ${booked} places, or change from a later date`],
+      });
+    if (waitlisted > waitlist)
+      throw invalid({ waitlist_size: [`${waitlisted} members wait on ${formatLocal(r.starts_at, "EEE d MMM")}: choose a waitlist of at least ${waitlisted}`] });
   }
 
-  const fields = { trainer_id: input.trainer_id, room: input.room ?? null, capacity, waitlist_size: waitlist, rrule: rule, starts_on: first, ends_on: input.until ?? null, start_time: input.start_time, duration_minutes: minutes, updated_at: now };
+  const fields = {
+    trainer_id: input.trainer_id,
+    room: input.room ?? null,
+    capacity,
+    waitlist_size: waitlist,
+    rrule: rule,
+    starts_on: first,
+    ends_on: input.until ?? null,
+    start_time: input.start_time,
+    duration_minutes: minutes,
+    updated_at: now,
+  };
   const earlier = await t.db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(class_occurrences)
     .where(t.where(class_occurrences, eq(class_occurrences.schedule_id, s.id), sql`${class_occurrences.occurrence_day} < ${input.from}`));
   let newId = s.id;
   if (!earlier[0].n && s.starts_on >= input.from) {
-    await t.db.update(class_schedules).set({ ...fields, generated_until: null }).where(t.where(class_schedules, eq(class_schedules.id, s.id)));
+    await t.db
+      .update(class_schedules)
+      .set({ ...fields, generated_until: null })
+      .where(t.where(class_schedules, eq(class_schedules.id, s.id)));
   } else {
     await endBefore(t, s, input.from, now);
     const [made] = await t.db
@@ -239,7 +283,10 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
     await promoteAll(t, r.id, now);
   }
   for (const r of rows.filter((r) => alone.has(r.id) && onPattern(r.occurrence_day))) {
-    await t.db.update(class_occurrences).set({ schedule_id: newId, updated_at: now }).where(t.where(class_occurrences, eq(class_occurrences.id, r.id)));
+    await t.db
+      .update(class_occurrences)
+      .set({ schedule_id: newId, updated_at: now })
+      .where(t.where(class_occurrences, eq(class_occurrences.id, r.id)));
   }
   const dropped = rows.filter((r) => !alone.has(r.id) && !onPattern(r.occurrence_day)).map((r) => r.id);
   const told = await cancelOccurrences(t, dropped, "The class no longer runs on this day", now);
@@ -258,7 +305,10 @@ async function promoteAll(t: Tenant, occurrenceId: number, now: Date) {
 /** Ends `s` before `day`: a weekly rule gets an end date, so its earlier classes stay; one with none before is cancelled whole. */
 async function endBefore(t: Tenant, s: ScheduleView, day: string, now: Date) {
   if (s.starts_on >= day) {
-    await t.db.update(class_schedules).set({ cancelled_at: now, updated_at: now }).where(t.where(class_schedules, eq(class_schedules.id, s.id)));
+    await t.db
+      .update(class_schedules)
+      .set({ cancelled_at: now, updated_at: now })
+      .where(t.where(class_schedules, eq(class_schedules.id, s.id)));
     return;
   }
   const until = addCalendarDays(day, -1);
@@ -281,7 +331,12 @@ export async function endSchedule(t: Tenant, user: CurrentUser, id: number, q: {
   if (live) await endBefore(t, s, day, now);
   // From today, only classes not yet started: one under way runs to its end.
   const rows = (await rowsFrom(t, s.id, day)).filter((r) => r.starts_at > now);
-  const told = await cancelOccurrences(t, rows.map((r) => r.id), q.reason ?? null, now);
+  const told = await cancelOccurrences(
+    t,
+    rows.map((r) => r.id),
+    q.reason ?? null,
+    now,
+  );
   return { schedule: presentSchedule(await findSchedule(t, id), today), from: day, ended: live, cancelled: told };
 }
 
@@ -310,13 +365,28 @@ export async function changeClass(t: Tenant, user: CurrentUser, id: number, inpu
   if (input.waitlist_size < waitlisted) throw invalid({ waitlist_size: [`${waitlisted} members wait: choose a waitlist of at least ${waitlisted}`] });
   await t.db
     .update(class_occurrences)
-    .set({ starts_at: input.starts_at, ends_at: input.ends_at, trainer_id: input.trainer_id, room: input.room ?? null, capacity: input.capacity, waitlist_size: input.waitlist_size, updated_at: now })
+    .set({
+      starts_at: input.starts_at,
+      ends_at: input.ends_at,
+      trainer_id: input.trainer_id,
+      room: input.room ?? null,
+      capacity: input.capacity,
+      waitlist_size: input.waitlist_size,
+      updated_at: now,
+    })
     .where(t.where(class_occurrences, eq(class_occurrences.id, id)));
   const promoted = await promoteAll(t, id, now);
   const after = await findClass(t, id);
   const moved = before.starts_at.getTime() !== after.starts_at.getTime();
-  const people = moved ? ((await peopleIn(t, [id])).get(id) ?? []) : [];
-  return { before, after, promoted, moved: moved ? ({ occurrence_id: id, gym_id: after.gym_id, name: after.class_type.name, starts_at: after.starts_at, reason: null, people } satisfies Told) : null };
+  const people = moved ? (await peopleIn(t, [id])).get(id) ?? [] : [];
+  return {
+    before,
+    after,
+    promoted,
+    moved: moved
+      ? ({ occurrence_id: id, gym_id: after.gym_id, name: after.class_type.name, starts_at: after.starts_at, reason: null, people } satisfies Told)
+      : null,
+  };
 }
 
 /** That one class cancelled; cancelling one already cancelled changes nothing and tells nobody. */

@@ -86,6 +86,22 @@ export const KEY_ROUTES = [
   ["PUT", `/api/recurring-schedules/${ID}/occurrences/:day`],
   ["DELETE", `/api/recurring-schedules/${ID}/occurrences/:day`],
   ["GET", `/api/users/${ID}/recurring-schedule`],
+  // Group classes (issue 34): class types and the timetable.
+  ["GET", "/api/class-types"],
+  ["POST", "/api/class-types"],
+  ["GET", `/api/class-types/${ID}`],
+  ["PUT", `/api/class-types/${ID}`],
+  ["POST", `/api/class-types/${ID}/archive`],
+  ["POST", `/api/class-types/${ID}/restore`],
+  ["GET", "/api/class-schedules"],
+  ["POST", "/api/class-schedules"],
+  ["GET", `/api/class-schedules/${ID}`],
+  ["PUT", `/api/class-schedules/${ID}`],
+  ["DELETE", `/api/class-schedules/${ID}`],
+  ["GET", "/api/classes"],
+  ["GET", `/api/classes/${ID}`],
+  ["PUT", `/api/classes/${ID}`],
+  ["DELETE", `/api/classes/${ID}`],
 ] as const;
 
 const OPEN = new Set(KEY_ROUTES.map(([method, path]) => `${method} ${path}`));

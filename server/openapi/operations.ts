@@ -1,6 +1,17 @@
 import type { ZodTypeAny } from "zod";
 import { appointmentChange, appointmentRequest, appointmentsQuery, seriesChange, seriesEnd, seriesQuery, seriesRequest } from "../../domain/schemas/calendar";
 import { checkInRequest, checkInSearchQuery } from "../../domain/schemas/check-in";
+import {
+  classCancel,
+  classChange,
+  classesQuery,
+  classScheduleChange,
+  classScheduleEnd,
+  classScheduleRequest,
+  classSchedulesQuery,
+  classTypeRequest,
+  classTypesQuery,
+} from "../../domain/schemas/class-types";
 import { memberListQuery, memberUpdateSchema, weeksQuery } from "../../domain/schemas/members";
 import { paymentListQuery, visitListQuery } from "../../domain/schemas/money-lists";
 import { offeringRequestFields, offeringsQuery, priceRequest } from "../../domain/schemas/offerings";
@@ -28,7 +39,7 @@ export type RouteKey = KeyRoute extends infer R ? (R extends readonly [infer M e
 
 /** How one route a key may call is described in the OpenAPI document (server/openapi/document.ts). */
 export interface Operation {
-  tag: "Gyms" | "Members" | "Memberships" | "Payments" | "Visits" | "Offerings and prices" | "Calendar";
+  tag: "Gyms" | "Members" | "Memberships" | "Payments" | "Visits" | "Offerings and prices" | "Calendar" | "Classes";
   summary: string;
   description?: string;
   /** The capability (a key's scope) the route needs; null: any key of the organisation. */
@@ -238,4 +249,20 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     scope: "calendar.write",
   },
   [`GET /api/users/${ID}/recurring-schedule`]: { tag: "Calendar", summary: "A member's recurring schedules", scope: "calendar.read" },
+  // Group classes (issue 34): class types are the organisation's (a key with classes.write changes them), the timetable a gym's.
+  "GET /api/class-types": { tag: "Classes", summary: "List class types", scope: "classes.read", query: classTypesQuery },
+  "POST /api/class-types": { tag: "Classes", summary: "Create a class type", scope: "classes.write", body: classTypeRequest, status: 201 },
+  [`GET /api/class-types/${ID}`]: { tag: "Classes", summary: "Get a class type", scope: "classes.read" },
+  [`PUT /api/class-types/${ID}`]: { tag: "Classes", summary: "Change a class type", scope: "classes.write", body: classTypeRequest },
+  [`POST /api/class-types/${ID}/archive`]: { tag: "Classes", summary: "Archive a class type", scope: "classes.write" },
+  [`POST /api/class-types/${ID}/restore`]: { tag: "Classes", summary: "Restore an archived class type", scope: "classes.write" },
+  "GET /api/class-schedules": { tag: "Classes", summary: "List a timetable's class schedules", scope: "classes.read", query: classSchedulesQuery },
+  "POST /api/class-schedules": { tag: "Classes", summary: "Schedule a class, once or weekly", scope: "classes.write", body: classScheduleRequest, status: 201 },
+  [`GET /api/class-schedules/${ID}`]: { tag: "Classes", summary: "Get a class schedule", scope: "classes.read" },
+  [`PUT /api/class-schedules/${ID}`]: { tag: "Classes", summary: "Change a weekly class from a day on", scope: "classes.write", body: classScheduleChange },
+  [`DELETE /api/class-schedules/${ID}`]: { tag: "Classes", summary: "End a class schedule from a day on", scope: "classes.write", query: classScheduleEnd },
+  "GET /api/classes": { tag: "Classes", summary: "List classes with their places taken and left", scope: "classes.read", query: classesQuery },
+  [`GET /api/classes/${ID}`]: { tag: "Classes", summary: "Get a class", scope: "classes.read" },
+  [`PUT /api/classes/${ID}`]: { tag: "Classes", summary: "Change one class", scope: "classes.write", body: classChange },
+  [`DELETE /api/classes/${ID}`]: { tag: "Classes", summary: "Cancel one class (those booked are e-mailed)", scope: "classes.write", query: classCancel },
 };

@@ -15,7 +15,9 @@ export function ClassesNav({ current }: { current: (typeof TABS)[number]["key"] 
           key={t.key}
           to={t.to}
           aria-current={t.key === current ? "page" : undefined}
-          className={`-mb-px border-b-2 px-3 py-2 ${t.key === current ? "border-brand-700 font-semibold text-brand-800" : "border-transparent text-slate-700 hover:text-slate-900"}`}
+          className={`-mb-px border-b-2 px-3 py-2 ${
+            t.key === current ? "border-brand-700 font-semibold text-brand-800" : "border-transparent text-slate-700 hover:text-slate-900"
+          }`}
         >
           {t.label}
         </Link>

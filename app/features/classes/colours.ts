@@ -16,6 +16,10 @@ const CLASSES: Record<CalendarColour, { dot: string; edge: string }> = {
   grey: { dot: "bg-gray-600", edge: "border-gray-600" },
 };
 
-export const colourName = (hex: string): CalendarColour => (Object.entries(CALENDAR_COLOURS).find(([, h]) => h === hex.toLowerCase())?.[0] as CalendarColour | undefined) ?? "grey";
+export const colourName = (hex: string): CalendarColour =>
+  (Object.entries(CALENDAR_COLOURS).find(([, h]) => h === hex.toLowerCase())?.[0] as CalendarColour | undefined) ?? "grey";
 export const colourClasses = (hex: string) => CLASSES[colourName(hex)];
-export const COLOUR_CHOICES = (Object.keys(CALENDAR_COLOURS) as CalendarColour[]).map((name) => ({ value: CALENDAR_COLOURS[name], label: name[0].toUpperCase() + name.slice(1) }));
+export const COLOUR_CHOICES = (Object.keys(CALENDAR_COLOURS) as CalendarColour[]).map((name) => ({
+  value: CALENDAR_COLOURS[name],
+  label: name[0].toUpperCase() + name.slice(1),
+}));

@@ -9,20 +9,63 @@ import { colourClasses } from "./colours";
  */
 export type Errors = Record<string, string[]> | undefined;
 
-export function Input({ name, label, value, errors, type = "text", hint, id = name, ...rest }: { name: string; label: ReactNode; value: string; errors: Errors; type?: string; hint?: string; id?: string; min?: number; max?: number; step?: string; required?: boolean }) {
+export function Input({
+  name,
+  label,
+  value,
+  errors,
+  type = "text",
+  hint,
+  id = name,
+  ...rest
+}: {
+  name: string;
+  label: ReactNode;
+  value: string;
+  errors: Errors;
+  type?: string;
+  hint?: string;
+  id?: string;
+  min?: number;
+  max?: number;
+  step?: string;
+  required?: boolean;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input id={id} name={name} type={type} defaultValue={value} className={type === "color" ? "h-10 w-20 rounded-md border border-slate-300 bg-white p-1" : controlClass(Boolean(errors?.[name]))} {...describedBy(errors, name)} {...rest} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        defaultValue={value}
+        className={type === "color" ? "h-10 w-20 rounded-md border border-slate-300 bg-white p-1" : controlClass(Boolean(errors?.[name]))}
+        {...describedBy(errors, name)}
+        {...rest}
+      />
       {hint ? <p className="text-xs text-slate-600">{hint}</p> : null}
       <FieldError errors={errors} name={name} />
     </div>
   );
 }
 
-export function Select({ name, label, value, errors, options, id = name }: { name: string; label: ReactNode; value: string; errors: Errors; options: { value: string | number; label: string }[]; id?: string }) {
+export function Select({
+  name,
+  label,
+  value,
+  errors,
+  options,
+  id = name,
+}: {
+  name: string;
+  label: ReactNode;
+  value: string;
+  errors: Errors;
+  options: { value: string | number; label: string }[];
+  id?: string;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -44,9 +87,11 @@ export function Select({ name, label, value, errors, options, id = name }: { nam
 export function FormMessage({ result, fields }: { result?: { message: string; errors: Record<string, string[]> } | null; fields: string[] }) {
   if (!result) return null;
   const elsewhere = Object.entries(result.errors).filter(([k]) => !fields.includes(k));
+  const onFields = Object.keys(result.errors).length > elsewhere.length;
   return (
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-      <p>{result.message}</p>
+      {/* The API's message repeats a field's first error: the field shows that one under it. */}
+      {onFields ? <p>Please check the highlighted fields.</p> : elsewhere.length ? null : <p>{result.message}</p>}
       {elsewhere.map(([k, v]) => (
         <p key={k}>{v[0]}</p>
       ))}

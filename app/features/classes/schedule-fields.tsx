@@ -7,27 +7,83 @@ import { DayBoxes, Input, Select, type Errors } from "./inputs";
  * class type's.
  */
 export type ScheduleValues = Record<string, string | string[]>;
-const str = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? "") : (v ?? ""));
+const str = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] ?? "" : v ?? "");
 const list = (v: string | string[] | undefined) => (Array.isArray(v) ? v : v ? [v] : []);
 
-export function SlotFields({ values, errors, trainers, prefix }: { values: ScheduleValues; errors: Errors; trainers: { id: number; name: string }[]; prefix: string }) {
+export function SlotFields({
+  values,
+  errors,
+  trainers,
+  prefix,
+}: {
+  values: ScheduleValues;
+  errors: Errors;
+  trainers: { id: number; name: string }[];
+  prefix: string;
+}) {
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Select id={`${prefix}-trainer_id`} name="trainer_id" label="Trainer" value={str(values.trainer_id)} errors={errors} options={trainers.map((t) => ({ value: t.id, label: t.name }))} />
+        <Select
+          id={`${prefix}-trainer_id`}
+          name="trainer_id"
+          label="Trainer"
+          value={str(values.trainer_id)}
+          errors={errors}
+          options={trainers.map((t) => ({ value: t.id, label: t.name }))}
+        />
         <Input id={`${prefix}-start_time`} name="start_time" label="Start time" type="time" value={str(values.start_time)} errors={errors} />
-        <Input id={`${prefix}-duration_minutes`} name="duration_minutes" label="Length (minutes)" type="number" min={5} value={str(values.duration_minutes)} errors={errors} hint="Empty: the class type's." />
+        <Input
+          id={`${prefix}-duration_minutes`}
+          name="duration_minutes"
+          label="Length (minutes)"
+          type="number"
+          min={5}
+          value={str(values.duration_minutes)}
+          errors={errors}
+          hint="Empty: the class type's."
+        />
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
         <Input id={`${prefix}-room`} name="room" label="Room or area" value={str(values.room)} errors={errors} />
-        <Input id={`${prefix}-capacity`} name="capacity" label="Places" type="number" min={1} value={str(values.capacity)} errors={errors} hint="Empty: the class type's." />
-        <Input id={`${prefix}-waitlist_size`} name="waitlist_size" label="Waitlist places" type="number" min={0} value={str(values.waitlist_size)} errors={errors} hint="Empty: the class type's." />
+        <Input
+          id={`${prefix}-capacity`}
+          name="capacity"
+          label="Places"
+          type="number"
+          min={1}
+          value={str(values.capacity)}
+          errors={errors}
+          hint="Empty: the class type's."
+        />
+        <Input
+          id={`${prefix}-waitlist_size`}
+          name="waitlist_size"
+          label="Waitlist places"
+          type="number"
+          min={0}
+          value={str(values.waitlist_size)}
+          errors={errors}
+          hint="Empty: the class type's."
+        />
       </div>
     </>
   );
 }
 
-export function RepeatFields({ values, errors, prefix, firstName, firstLabel }: { values: ScheduleValues; errors: Errors; prefix: string; firstName: "starts_on" | "from"; firstLabel: string }) {
+export function RepeatFields({
+  values,
+  errors,
+  prefix,
+  firstName,
+  firstLabel,
+}: {
+  values: ScheduleValues;
+  errors: Errors;
+  prefix: string;
+  firstName: "starts_on" | "from";
+  firstLabel: string;
+}) {
   const repeat = str(values.repeat) || "weekly";
   return (
     <>
@@ -48,7 +104,15 @@ export function RepeatFields({ values, errors, prefix, firstName, firstLabel }: 
       <DayBoxes chosen={list(values.days)} errors={errors} idPrefix={`${prefix}-day`} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Input id={`${prefix}-${firstName}`} name={firstName} label={firstLabel} type="date" value={str(values[firstName])} errors={errors} />
-        <Input id={`${prefix}-until`} name="until" label="Last day (weekly; optional)" type="date" value={str(values.until)} errors={errors} hint="Empty: it runs until you end it." />
+        <Input
+          id={`${prefix}-until`}
+          name="until"
+          label="Last day (weekly; optional)"
+          type="date"
+          value={str(values.until)}
+          errors={errors}
+          hint="Empty: it runs until you end it."
+        />
       </div>
     </>
   );

@@ -27,7 +27,9 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!gym) return { week, gym: null, gyms: me.gyms, days: [], mayChange: false, today: localDay(new Date()) };
   const list = await orRefusal(
     args.request,
-    api.get("/classes", { query: { from: startOfLocalDay(week).toISOString(), to: startOfLocalDay(addCalendarDays(week, 7)).toISOString(), gym_id: String(gym.id), cancelled: "1" } }),
+    api.get("/classes", {
+      query: { from: startOfLocalDay(week).toISOString(), to: startOfLocalDay(addCalendarDays(week, 7)).toISOString(), gym_id: String(gym.id), cancelled: "1" },
+    }),
   );
   const days = Array.from({ length: 7 }, (_, i) => addCalendarDays(week, i)).map((day) => ({
     day,
@@ -58,9 +60,7 @@ export default function Classes() {
     <div className="space-y-4">
       <ClassesNav current="timetable" />
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">
-          Classes{gym ? <span className="font-normal text-slate-600"> at {gym.name}</span> : null}
-        </h1>
+        <h1 className="text-2xl font-semibold">Classes{gym ? <span className="font-normal text-slate-600"> at {gym.name}</span> : null}</h1>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           {gyms.length > 1 ? (
             <form method="get" className="flex items-center gap-1">
@@ -108,8 +108,16 @@ export default function Classes() {
               {d.classes.length ? (
                 <ul className="space-y-1.5 p-1.5">
                   {d.classes.map((c) => (
-                    <li key={c.id} className={`rounded-md border-l-4 bg-slate-50 p-1.5 text-xs ${colourClasses(c.colour).edge} ${c.cancelled ? "opacity-70" : ""}`}>
-                      <Link to={`/classes/${c.id}`} className={`flex items-center gap-1 font-semibold text-slate-900 underline-offset-2 hover:underline ${c.cancelled ? "line-through" : ""}`}>
+                    <li
+                      key={c.id}
+                      className={`rounded-md border-l-4 bg-slate-50 p-1.5 text-xs ${colourClasses(c.colour).edge} ${c.cancelled ? "opacity-70" : ""}`}
+                    >
+                      <Link
+                        to={`/classes/${c.id}`}
+                        className={`flex items-center gap-1 font-semibold text-slate-900 underline-offset-2 hover:underline ${
+                          c.cancelled ? "line-through" : ""
+                        }`}
+                      >
                         <TypeDot colour={c.colour} />
                         {c.name}
                       </Link>

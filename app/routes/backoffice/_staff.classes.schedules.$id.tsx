@@ -30,14 +30,28 @@ export async function loader(args: LoaderFunctionArgs) {
   const now = new Date();
   const [upcoming, trainers] = await orRefusal(
     args.request,
-    Promise.all([api.get("/classes", { query: { from: now.toISOString(), to: startOfLocalDay(addCalendarDays(localDay(now), 28)).toISOString(), gym_id: String(s.gym_id), cancelled: "1" } }), trainersFor(api, me)]),
+    Promise.all([
+      api.get("/classes", {
+        query: { from: now.toISOString(), to: startOfLocalDay(addCalendarDays(localDay(now), 28)).toISOString(), gym_id: String(s.gym_id), cancelled: "1" },
+      }),
+      trainersFor(api, me),
+    ]),
   );
   const next = upcoming.data
     .filter((c) => c.schedule_id === s.id)
     .slice(0, 8)
-    .map((c) => ({ id: c.id, when: `${formatLocal(c.starts_at, "EEE d MMM")}, ${formatTime(c.starts_at)}`, booked: c.booked, capacity: c.capacity, cancelled: Boolean(c.cancelled_at) }));
+    .map((c) => ({
+      id: c.id,
+      when: `${formatLocal(c.starts_at, "EEE d MMM")}, ${formatTime(c.starts_at)}`,
+      booked: c.booked,
+      capacity: c.capacity,
+      cancelled: Boolean(c.cancelled_at),
+    }));
   const withTrainer = trainers.some((t) => t.id === s.trainer.id) ? trainers : [{ id: s.trainer.id, name: s.trainer.name }, ...trainers];
-  const span = s.repeat === "once" ? "" : `From ${formatCalendarDayAs(s.starts_on, "d MMM yyyy")}${s.ends_on ? ` to ${formatCalendarDayAs(s.ends_on, "d MMM yyyy")}` : ""}`;
+  const span =
+    s.repeat === "once"
+      ? ""
+      : `From ${formatCalendarDayAs(s.starts_on, "d MMM yyyy")}${s.ends_on ? ` to ${formatCalendarDayAs(s.ends_on, "d MMM yyyy")}` : ""}`;
   return { s: { ...s, span }, next, trainers: withTrainer, mayChange: me.permissions.includes("classes.write") && !s.ended, today: localDay(now) };
 }
 
@@ -54,9 +68,16 @@ export async function action(args: ActionFunctionArgs) {
       args.request,
       values,
       async () => {
-        const done = await api.delete("/class-schedules/:id", { params: { id }, query: { from: String(form.get("end_from") ?? ""), ...(form.get("reason") ? { reason: String(form.get("reason")) } : {}) } });
+        const done = await api.delete("/class-schedules/:id", {
+          params: { id },
+          query: { from: String(form.get("end_from") ?? ""), ...(form.get("reason") ? { reason: String(form.get("reason")) } : {}) },
+        });
         const told = done.classes_cancelled ? ` ${done.classes_cancelled} classes cancelled; those booked have been e-mailed.` : "";
-        return redirectWithToast(`/classes/schedules/${id}`, { summary: "Class schedule ended", detail: `No classes from ${formatCalendarDayAs(done.from, "d MMM yyyy")}.${told}` }, api.headers);
+        return redirectWithToast(
+          `/classes/schedules/${id}`,
+          { summary: "Class schedule ended", detail: `No classes from ${formatCalendarDayAs(done.from, "d MMM yyyy")}.${told}` },
+          api.headers,
+        );
       },
       "end",
     );
@@ -66,7 +87,9 @@ export async function action(args: ActionFunctionArgs) {
     values,
     async () => {
       const done = await api.put("/class-schedules/:id", { params: { id }, body: { ...values, days: form.getAll("days").map(String) } });
-      const told = done.classes_cancelled ? ` ${done.classes_cancelled} classes no longer on the new days were cancelled; those booked have been e-mailed.` : "";
+      const told = done.classes_cancelled
+        ? ` ${done.classes_cancelled} classes no longer on the new days were cancelled; those booked have been e-mailed.`
+        : "";
       return redirectWithToast(`/classes/schedules/${done.id}`, { summary: "Class schedule changed", detail: `${done.summary}.${told}` }, api.headers);
     },
     "change",
@@ -129,7 +152,10 @@ export default function ClassSchedulePage() {
           <h2 id="change-heading" className="font-semibold">
             Change from a date
           </h2>
-          <p className="text-sm text-slate-600">Classes before that day stay as they were. Bookings carry over to the new times; classes on days no longer chosen are cancelled and those booked are e-mailed.</p>
+          <p className="text-sm text-slate-600">
+            Classes before that day stay as they were. Bookings carry over to the new times; classes on days no longer chosen are cancelled and those booked are
+            e-mailed.
+          </p>
           <Form method="post" className="space-y-4" noValidate>
             <input type="hidden" name="intent" value="change" />
             <FormMessage result={change} fields={CHANGE_FIELDS} />
@@ -150,7 +176,14 @@ export default function ClassSchedulePage() {
             <input type="hidden" name="intent" value="end" />
             <FormMessage result={end} fields={["from", "reason"]} />
             <div className="grid gap-4 sm:grid-cols-2">
-              <Input id="end_from" name="end_from" label="No classes from" type="date" value={String(end?.values.end_from ?? today)} errors={end?.errors.from ? { end_from: end.errors.from } : undefined} />
+              <Input
+                id="end_from"
+                name="end_from"
+                label="No classes from"
+                type="date"
+                value={String(end?.values.end_from ?? today)}
+                errors={end?.errors.from ? { end_from: end.errors.from } : undefined}
+              />
               <Input id="reason" name="reason" label="Reason, for those booked (optional)" value={String(end?.values.reason ?? "")} errors={end?.errors} />
             </div>
             <button type="submit" className="rounded-md bg-white px-4 py-2 text-sm font-semibold text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50">

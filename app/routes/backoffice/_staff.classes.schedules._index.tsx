@@ -25,12 +25,22 @@ export async function loader(args: LoaderFunctionArgs) {
   const gym = me.current_gym;
   const [list, types, trainers] = await orRefusal(
     args.request,
-    Promise.all([api.get("/class-schedules", { query: { ...(gym ? { gym_id: String(gym.id) } : {}), ...(ended ? { ended: "1" } : {}) } }), api.get("/class-types"), trainersFor(api, me)]),
+    Promise.all([
+      api.get("/class-schedules", { query: { ...(gym ? { gym_id: String(gym.id) } : {}), ...(ended ? { ended: "1" } : {}) } }),
+      api.get("/class-types"),
+      trainersFor(api, me),
+    ]),
   );
   return {
     gym,
     ended,
-    list: list.data.map((s) => ({ ...s, span: s.repeat === "once" ? "" : `From ${formatCalendarDayAs(s.starts_on, "d MMM yyyy")}${s.ends_on ? ` to ${formatCalendarDayAs(s.ends_on, "d MMM yyyy")}` : ""}` })),
+    list: list.data.map((s) => ({
+      ...s,
+      span:
+        s.repeat === "once"
+          ? ""
+          : `From ${formatCalendarDayAs(s.starts_on, "d MMM yyyy")}${s.ends_on ? ` to ${formatCalendarDayAs(s.ends_on, "d MMM yyyy")}` : ""}`,
+    })),
     types: types.data.map((t) => ({ id: t.id, name: t.name })),
     trainers,
     mayChange: me.permissions.includes("classes.write"),
@@ -53,15 +63,23 @@ export async function action(args: ActionFunctionArgs) {
 export default function ClassSchedules() {
   const { gym, ended, list, types, trainers, mayChange, today } = useLoaderData<typeof loader>();
   const result = useActionData<Refused<ScheduleValues>>();
-  const values: ScheduleValues = result?.values ?? { class_type_id: String(types[0]?.id ?? ""), trainer_id: String(trainers[0]?.id ?? ""), start_time: "18:00", repeat: "weekly", days: [], starts_on: today };
+  const values: ScheduleValues = result?.values ?? {
+    class_type_id: String(types[0]?.id ?? ""),
+    trainer_id: String(trainers[0]?.id ?? ""),
+    start_time: "18:00",
+    repeat: "weekly",
+    days: [],
+    starts_on: today,
+  };
   return (
     <div className="space-y-4">
       <ClassesNav current="schedules" />
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">
-          Class schedules{gym ? <span className="font-normal text-slate-600"> at {gym.name}</span> : null}
-        </h1>
-        <Link to={ended ? "/classes/schedules" : "/classes/schedules?ended=1"} className="rounded-md bg-white px-3 py-1.5 text-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+        <h1 className="text-2xl font-semibold">Class schedules{gym ? <span className="font-normal text-slate-600"> at {gym.name}</span> : null}</h1>
+        <Link
+          to={ended ? "/classes/schedules" : "/classes/schedules?ended=1"}
+          className="rounded-md bg-white px-3 py-1.5 text-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+        >
           {ended ? "Hide ended ones" : "Show ended ones too"}
         </Link>
       </div>
@@ -73,11 +91,21 @@ export default function ClassSchedules() {
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-600">
               <tr>
-                <th scope="col" className="px-4 py-2 font-medium">Class</th>
-                <th scope="col" className="px-4 py-2 font-medium">When</th>
-                <th scope="col" className="px-4 py-2 font-medium">Trainer</th>
-                <th scope="col" className="px-4 py-2 font-medium">Room</th>
-                <th scope="col" className="px-4 py-2 font-medium">Places</th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Class
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  When
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Trainer
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Room
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Places
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -121,7 +149,14 @@ export default function ClassSchedules() {
             <Form method="post" className="space-y-4" noValidate>
               <input type="hidden" name="gym_id" value={gym.id} />
               <FormMessage result={result} fields={FIELDS} />
-              <Select id="new-class_type_id" name="class_type_id" label="Class type" value={String(values.class_type_id ?? "")} errors={result?.errors} options={types.map((t) => ({ value: t.id, label: t.name }))} />
+              <Select
+                id="new-class_type_id"
+                name="class_type_id"
+                label="Class type"
+                value={String(values.class_type_id ?? "")}
+                errors={result?.errors}
+                options={types.map((t) => ({ value: t.id, label: t.name }))}
+              />
               <RepeatFields values={values} errors={result?.errors} prefix="new" firstName="starts_on" firstLabel="First day" />
               <SlotFields values={values} errors={result?.errors} trainers={trainers} prefix="new" />
               <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
@@ -130,7 +165,11 @@ export default function ClassSchedules() {
             </Form>
           ) : (
             <p className="text-sm text-slate-600">
-              Add a <Link to="/classes/types" className="text-brand-700 underline">class type</Link> first.
+              Add a{" "}
+              <Link to="/classes/types" className="text-brand-700 underline">
+                class type
+              </Link>{" "}
+              first.
             </p>
           )}
         </section>

@@ -39,7 +39,11 @@ export async function action(args: ActionFunctionArgs) {
   if (dropInError) return data<Refused<typeof values>>({ message: "Please check the highlighted fields", errors: dropInError, values }, { status: 422 });
   return refusedOr(args.request, values, async () => {
     const done = await api.put("/class-types/:id", { params: { id }, body });
-    return redirectWithToast("/classes/types", { summary: `${done.name} saved`, detail: "Classes already on the timetable keep their own length and places." }, api.headers);
+    return redirectWithToast(
+      "/classes/types",
+      { summary: `${done.name} saved`, detail: "Classes already on the timetable keep their own length and places." },
+      api.headers,
+    );
   });
 }
 
@@ -57,18 +61,33 @@ export default function ClassTypePage() {
       {type.archived ? (
         <Form method="post" className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm">
           <p>This class type is archived: no new classes of it can be scheduled.</p>
-          <button type="submit" name="intent" value="restore" className="mt-2 rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+          <button
+            type="submit"
+            name="intent"
+            value="restore"
+            className="mt-2 rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+          >
             Restore it
           </button>
         </Form>
       ) : (
         <>
           <section className="rounded-lg border border-slate-200 bg-white p-4">
-            <ClassTypeForm values={result?.values && Object.keys(result.values).length ? result.values : typeValues(type)} choices={choices} result={result && Object.keys(result.values).length ? result : null} submit="Save the class type" />
+            <ClassTypeForm
+              values={result?.values && Object.keys(result.values).length ? result.values : typeValues(type)}
+              choices={choices}
+              result={result && Object.keys(result.values).length ? result : null}
+              submit="Save the class type"
+            />
           </section>
           <Form method="post" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
             <p className="text-slate-700">Archiving stops new classes of this type; classes already on the timetable run as scheduled.</p>
-            <button type="submit" name="intent" value="archive" className="mt-2 rounded-md bg-white px-3 py-1.5 text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50">
+            <button
+              type="submit"
+              name="intent"
+              value="archive"
+              className="mt-2 rounded-md bg-white px-3 py-1.5 text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50"
+            >
               Archive {type.name}
             </button>
           </Form>

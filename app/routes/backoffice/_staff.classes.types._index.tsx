@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { FREQUENCY_LABELS, type BillingFrequency } from "../../../domain/billing";
 import { formatCents } from "../../../domain/money";
+import { perFrequency } from "../../../domain/offering";
 import { orRefusal } from "../../features/members/member-route.server";
 import { ClassesNav } from "../../features/classes/classes-nav";
 import { TypeDot } from "../../features/classes/inputs";
@@ -24,7 +26,10 @@ export default function ClassTypes() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Class types</h1>
         <div className="flex gap-2 text-sm">
-          <Link to={archived ? "/classes/types" : "/classes/types?archived=1"} className="rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+          <Link
+            to={archived ? "/classes/types" : "/classes/types?archived=1"}
+            className="rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+          >
             {archived ? "Hide archived ones" : "Show archived ones too"}
           </Link>
           {mayChange ? (
@@ -42,11 +47,21 @@ export default function ClassTypes() {
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-600">
               <tr>
-                <th scope="col" className="px-4 py-2 font-medium">Name</th>
-                <th scope="col" className="px-4 py-2 font-medium">Length</th>
-                <th scope="col" className="px-4 py-2 font-medium">Places</th>
-                <th scope="col" className="px-4 py-2 font-medium">Included in</th>
-                <th scope="col" className="px-4 py-2 font-medium">Drop-in</th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Length
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Places
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Included in
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Drop-in
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -71,7 +86,15 @@ export default function ClassTypes() {
                     {t.default_waitlist ? ` + ${t.default_waitlist} waiting` : ""}
                   </td>
                   <td className="px-4 py-2">
-                    {[...t.included_in.offerings.map((o) => o.name), ...t.included_in.prices.map((p) => `${p.offering} (${formatCents(p.amount)} ${p.billing_frequency})`)].join(", ") || "None"}
+                    {[
+                      ...t.included_in.offerings.map((o) => o.name),
+                      ...t.included_in.prices.map(
+                        (p) =>
+                          `${p.offering} (${formatCents(p.amount)} ${
+                            p.billing_frequency in FREQUENCY_LABELS ? perFrequency(p.billing_frequency as BillingFrequency) : p.billing_frequency
+                          })`,
+                      ),
+                    ].join(", ") || "None"}
                   </td>
                   <td className="px-4 py-2">{t.drop_in_amount ? formatCents(t.drop_in_amount) : "Members only"}</td>
                 </tr>

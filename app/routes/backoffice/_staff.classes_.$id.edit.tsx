@@ -32,7 +32,15 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     cls: { ...cls, when: `${formatLocal(cls.starts_at, "EEEE d MMMM yyyy")}, ${formatTime(cls.starts_at)} to ${formatTime(cls.ends_at)}` },
     trainers: trainers.some((t) => t.id === cls.trainer.id) ? trainers : [{ id: cls.trainer.id, name: cls.trainer.name }, ...trainers],
-    values: { day: localDay(cls.starts_at), start_time: hhmm(cls.starts_at), end_time: hhmm(cls.ends_at), trainer_id: String(cls.trainer.id), room: cls.room ?? "", capacity: String(cls.capacity), waitlist_size: String(cls.waitlist_size) },
+    values: {
+      day: localDay(cls.starts_at),
+      start_time: hhmm(cls.starts_at),
+      end_time: hhmm(cls.ends_at),
+      trainer_id: String(cls.trainer.id),
+      room: cls.room ?? "",
+      capacity: String(cls.capacity),
+      waitlist_size: String(cls.waitlist_size),
+    },
     over: new Date(cls.starts_at) <= new Date(),
     mayChange: me.permissions.includes("classes.write"),
   };
@@ -52,7 +60,9 @@ export async function action(args: ActionFunctionArgs) {
       values,
       async () => {
         const done = await api.delete("/classes/:id", { params: { id }, query: form.get("reason") ? { reason: String(form.get("reason")) } : {} });
-        const detail = done.told ? `${done.told} ${done.told === 1 ? "person was" : "people were"} booked or waiting and ${done.told === 1 ? "has" : "have"} been e-mailed.` : "Nobody was booked.";
+        const detail = done.told
+          ? `${done.told} ${done.told === 1 ? "person was" : "people were"} booked or waiting and ${done.told === 1 ? "has" : "have"} been e-mailed.`
+          : "Nobody was booked.";
         return redirectWithToast(`/classes?week=${localDay(done.starts_at)}`, { summary: `${done.class_type.name} cancelled`, detail }, api.headers);
       },
       "cancel",
@@ -63,7 +73,8 @@ export async function action(args: ActionFunctionArgs) {
   if (!isCalendarDay(day)) errors.day = ["Enter a date"];
   if (!CLOCK.test(String(values.start_time ?? ""))) errors.start_time = ["Enter a time"];
   if (!CLOCK.test(String(values.end_time ?? ""))) errors.end_time = ["Enter a time"];
-  if (Object.keys(errors).length) return data<Refused<Values>>({ message: "Please check the highlighted fields", errors, values, intent: "change" }, { status: 422 });
+  if (Object.keys(errors).length)
+    return data<Refused<Values>>({ message: "Please check the highlighted fields", errors, values, intent: "change" }, { status: 422 });
   const body = {
     starts_at: localInstant(day, String(values.start_time)).toISOString(),
     ends_at: localInstant(day, String(values.end_time)).toISOString(),
@@ -77,7 +88,14 @@ export async function action(args: ActionFunctionArgs) {
     values,
     async () => {
       const done = await api.put("/classes/:id", { params: { id }, body });
-      return redirectWithToast(`/classes?week=${localDay(done.starts_at)}`, { summary: `${done.class_type.name} changed`, detail: `${formatLocal(done.starts_at, "EEE d MMM")}, ${formatTime(done.starts_at)} to ${formatTime(done.ends_at)}` }, api.headers);
+      return redirectWithToast(
+        `/classes?week=${localDay(done.starts_at)}`,
+        {
+          summary: `${done.class_type.name} changed`,
+          detail: `${formatLocal(done.starts_at, "EEE d MMM")}, ${formatTime(done.starts_at)} to ${formatTime(done.ends_at)}`,
+        },
+        api.headers,
+      );
     },
     "change",
   );
@@ -142,7 +160,13 @@ export default function ChangeClass() {
               <Input name="end_time" label="End" type="time" value={v.end_time} errors={change?.errors} />
             </div>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Select name="trainer_id" label="Trainer" value={v.trainer_id} errors={change?.errors} options={trainers.map((t) => ({ value: t.id, label: t.name }))} />
+              <Select
+                name="trainer_id"
+                label="Trainer"
+                value={v.trainer_id}
+                errors={change?.errors}
+                options={trainers.map((t) => ({ value: t.id, label: t.name }))}
+              />
               <Input name="room" label="Room or area" value={v.room} errors={change?.errors} />
             </div>
             <div className="grid gap-4 sm:grid-cols-2">

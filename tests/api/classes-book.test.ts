@@ -296,6 +296,17 @@ describe("a member's timetable and bookings (GET /api/me/classes, POST/DELETE /a
     }
   });
 
+  it("refuses a class the membership does not include, naming a drop-in's price (drop-ins are not booked here yet)", async () => {
+    const [yoga] = await schedule({ gym: ids.north, type: ids.yoga, trainer: ids.tess, capacity: 5, waitlist: 0, starts_on: addCalendarDays(today, 2), start_time: "08:00", rrule: null });
+    const gus = at(await signedIn(env.api, env.db, "gus@classes.example", PASSWORD), apiAt(clock));
+    const listed = (await gus.call("GET", "/api/me/classes")).json.data.classes.find((c: { id: number }) => c.id === yoga);
+    expect(listed).toMatchObject({ action: null, reason: "Your membership does not include Yoga. Drop-ins ($15.00) are not booked here: ask at the desk." });
+    expect((await gus.call("POST", "/api/me/class-bookings", { class_id: yoga })).status).toBe(422);
+    // Mia's price includes Yoga (an inclusion by price, not offering).
+    const mia = at(await signedIn(env.api, env.db, "mia@classes.example", PASSWORD), apiAt(clock));
+    expect((await mia.call("GET", "/api/me/classes")).json.data.classes.find((c: { id: number }) => c.id === yoga).action).toBe("book");
+  });
+
   it("refuses staff on the member routes", async () => {
     const admin = await signedIn(env.api, env.db, "ada@classes.example", PASSWORD);
     expect((await admin.call("GET", "/api/me/classes")).status).toBe(403);

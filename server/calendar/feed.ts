@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import ical from "ical-generator";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import { openSecret, sealSecret } from "../core/crypto/secrets";
 import type { Db } from "../core/db/client";
 import { organisation_users, organisations } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { entriesBetween } from "./entries";
+import { bookedClassEvents } from "./class-events";
 
 /**
  * A trainer's private calendar feed (issue 16): an iCalendar URL their phone subscribes to, holding their sessions
@@ -21,7 +22,10 @@ export const feedPath = (token: string) => `/api/calendar-feeds/${token}.ics`;
 
 /** The trainer's current link token in this organisation, or null when they have none. */
 export async function feedToken(t: Tenant, userId: number): Promise<string | null> {
-  const [row] = await t.db.select({ sealed: organisation_users.calendar_feed_token }).from(organisation_users).where(t.where(organisation_users, eq(organisation_users.user_id, userId)));
+  const [row] = await t.db
+    .select({ sealed: organisation_users.calendar_feed_token })
+    .from(organisation_users)
+    .where(t.where(organisation_users, eq(organisation_users.user_id, userId)));
   return row?.sealed ? openSecret(row.sealed) : null;
 }
 
@@ -35,23 +39,45 @@ export async function renewFeedToken(t: Tenant, userId: number, off = false): Pr
   return token;
 }
 
-/** Whose feed a token opens: found on the system's handle, since there is no session to say the organisation. */
-export async function feedOwner(db: Db, token: string): Promise<{ organisation_id: number; user_id: number; organisation: string } | null> {
+/**
+ * Whose feed a token opens: found on the system's handle, since there is no session to say the organisation. A
+ * trainer's needs the calendar; a member's (their classes, issue 34) does not, as classes are every organisation's.
+ */
+export async function feedOwner(db: Db, token: string): Promise<{ organisation_id: number; user_id: number; organisation: string; role: string } | null> {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
   const [row] = await db
-    .select({ organisation_id: organisation_users.organisation_id, user_id: organisation_users.user_id, organisation: organisations.name })
+    .select({
+      organisation_id: organisation_users.organisation_id,
+      user_id: organisation_users.user_id,
+      organisation: organisations.name,
+      role: organisation_users.role,
+    })
     .from(organisation_users)
     .innerJoin(organisations, eq(organisations.id, organisation_users.organisation_id))
-    .where(and(eq(organisation_users.calendar_feed_hash, hash(token)), eq(organisations.calendar_and_messaging, true), isNull(organisation_users.deleted_at), isNull(organisation_users.deactivated_at)));
+    .where(
+      and(
+        eq(organisation_users.calendar_feed_hash, hash(token)),
+        or(eq(organisations.calendar_and_messaging, true), eq(organisation_users.role, "member")),
+        isNull(organisation_users.deleted_at),
+        isNull(organisation_users.deactivated_at),
+      ),
+    );
   return row ?? null;
 }
 
-/** The trainer's sessions as an iCalendar document. */
-export async function feedCalendar(t: Tenant, owner: { user_id: number; organisation: string }, now: Date, host: string): Promise<string> {
+/** The trainer's sessions, or the member's classes, as an iCalendar document. */
+export async function feedCalendar(t: Tenant, owner: { user_id: number; organisation: string; role?: string }, now: Date, host: string): Promise<string> {
   const from = new Date(now.getTime() - PAST_DAYS * 86_400_000);
   const to = new Date(now.getTime() + AHEAD_DAYS * 86_400_000);
-  const entries = await entriesBetween(t, null, from, to, { trainer_id: owner.user_id });
-  const cal = ical({ name: `${owner.organisation} sessions`, prodId: { company: "Gym Membership", product: "calendar", language: "EN" }, timezone: "Pacific/Auckland", ttl: 15 * 60 });
+  const member = owner.role === "member";
+  const entries = member ? [] : await entriesBetween(t, null, from, to, { trainer_id: owner.user_id });
+  const classes = member ? await bookedClassEvents(t, owner.user_id, from, to) : [];
+  const cal = ical({
+    name: `${owner.organisation} ${member ? "classes" : "sessions"}`,
+    prodId: { company: "Gym Membership", product: "calendar", language: "EN" },
+    timezone: "Pacific/Auckland",
+    ttl: 15 * 60,
+  });
   for (const e of entries) {
     cal.createEvent({
       // A series' session keeps its UID when it is moved (it then has a row of its own), so the phone moves the
@@ -63,6 +89,17 @@ export async function feedCalendar(t: Tenant, owner: { user_id: number; organisa
       summary: `${e.member.name} (personal training)`,
       description: e.notes ?? undefined,
       location: e.gym,
+    });
+  }
+  for (const c of classes) {
+    // One UID per class and member: booked from the waitlist, the same event changes rather than doubles.
+    cal.createEvent({
+      id: `class-${c.occurrence_id}-member@${host}`,
+      start: c.starts_at,
+      end: c.ends_at,
+      stamp: now,
+      summary: c.status === "waitlisted" ? `${c.name} (waitlist)` : c.name,
+      location: c.room ? `${c.gym}, ${c.room}` : c.gym,
     });
   }
   return cal.toString();

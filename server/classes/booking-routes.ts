@@ -8,6 +8,8 @@ import { now, requireMember, requireStaff } from "../core/middleware";
 import { assertCan } from "../core/permissions";
 import { bookClass, bookingOf, cancelClassBooking, classGym, holdersOf, markAttendance, myClasses, rosterOf } from "./bookings";
 import { tellClassAfterCommit, tellPromotedAfterCommit } from "./tell";
+import { feedPath, feedToken, renewFeedToken } from "../calendar/feed";
+import { backofficeUrl } from "../core/config";
 
 /**
  * Bookings (issue 34): a member's own timetable and bookings on the sign-up host, and a class's roster for staff
@@ -16,6 +18,7 @@ import { tellClassAfterCommit, tellPromotedAfterCommit } from "./tell";
  */
 const NO_CLASS = "No such class.";
 const NO_BOOKING = "No such booking.";
+const feedUrl = (c: { var: ApiEnv["Variables"] }, token: string | null) => (token ? `${backofficeUrl(c.var.deps.config)}${feedPath(token)}` : null);
 
 export const bookingRoutes = new Hono<ApiEnv>()
   /** GET /api/me/classes?week=0|1: this week's and next week's classes at the member's gym, with what they may do. */
@@ -35,6 +38,16 @@ export const bookingRoutes = new Hono<ApiEnv>()
     const done = await cancelClassBooking(c.var.tenant, pathId(c, NO_BOOKING), now(c), c.var.user!.row.id);
     tellPromotedAfterCommit(c, done.promoted);
     return c.json({ data: { booking: done.booking, late: done.late } });
+  })
+
+  /** GET /api/me/calendar-feed: { url } of the member's private feed of their classes (server/calendar/feed.ts), null when none. */
+  .get("/me/calendar-feed", requireMember, async (c) => c.json({ data: { url: feedUrl(c, await feedToken(c.var.tenant, c.var.user!.row.id)) } }))
+  /** POST /api/me/calendar-feed: a new link (the old one stops working). */
+  .post("/me/calendar-feed", requireMember, async (c) => c.json({ data: { url: feedUrl(c, await renewFeedToken(c.var.tenant, c.var.user!.row.id)) } }, 201))
+  /** DELETE /api/me/calendar-feed: no link at all. */
+  .delete("/me/calendar-feed", requireMember, async (c) => {
+    await renewFeedToken(c.var.tenant, c.var.user!.row.id, true);
+    return c.json({ data: { url: null } });
   })
 
   /** GET /api/classes/{id}/roster: the class and everyone booked, waiting, attended, no-show or cancelled. */

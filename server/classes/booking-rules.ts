@@ -1,6 +1,7 @@
 import { eq, gt, inArray, or, sql } from "drizzle-orm";
 import { accessAt, type AccessDecision } from "../../domain/access";
 import { formatDateTime } from "../../domain/dates";
+import { formatCents } from "../../domain/money";
 import { class_bookings, class_occurrences, class_type_inclusions, organisation_users, organisations, prices, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 
@@ -9,7 +10,9 @@ import type { Tenant } from "../core/db/tenant";
  * rules for a member booking themselves and for staff adding them to a roster:
  * - the member's current membership (organisation_users.latest_subscription_id) lets them in now, by the door's own
  *   rule (domain/access.ts);
- * - it includes the class's type (class_type_inclusions: its offering, or its price);
+ * - it includes the class's type (class_type_inclusions: its offering, or its price). Drop-ins (a class type's
+ *   drop_in_amount) are refused with their price and "ask at the desk" until a drop-in is charged through the payment
+ *   machinery (decision 0065, "Booking");
  * - the class is at their gym (the membership's, else their home gym), neither cancelled nor started, and within the
  *   organisation's booking window;
  * - they hold fewer than the organisation's most upcoming bookings (waitlist places count).
@@ -103,7 +106,7 @@ export function mayBook(m: MemberFacts, cls: ClassFacts, now: Date): Verdict {
   if (!m.included.has(cls.class_type.id))
     return no(
       cls.class_type.drop_in_amount
-        ? `Your membership does not include ${cls.class_type.name}. Drop-ins are paid at the desk: ask the gym to book you in.`
+        ? `Your membership does not include ${cls.class_type.name}. Drop-ins (${formatCents(cls.class_type.drop_in_amount)}) are not booked here: ask at the desk.`
         : `Your membership does not include ${cls.class_type.name}.`,
     );
   const opens = bookingOpensAt(cls, m.rules.windowDays);

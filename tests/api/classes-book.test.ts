@@ -248,7 +248,10 @@ describe("a member's timetable and bookings (GET /api/me/classes, POST/DELETE /a
     const mail = (await env.db.select().from(mail_outbox)).filter((m) => m.to === "zed@classes.example").at(-1);
     expect(mail?.subject).toBe("You have a place in Spin");
     // Zed allows push: pushed too, once, with the same heading.
-    const pushed = await env.db.select().from(push_outbox).where(eq(push_outbox.idempotency_key, `class-place:${wl.json.data.id}`));
+    const pushed = await env.db
+      .select()
+      .from(push_outbox)
+      .where(eq(push_outbox.idempotency_key, `class-place:${wl.json.data.id}`));
     expect(pushed.map((p) => p.heading)).toEqual(["You have a place in Spin"]);
     // Cancelling again changes nothing, and another's booking is not found.
     expect((await noah.call("DELETE", `/api/me/class-bookings/${own.id}`)).status).toBe(422);
@@ -291,6 +294,17 @@ describe("a member's timetable and bookings (GET /api/me/classes, POST/DELETE /a
     } finally {
       await env.db.update(organisations).set({ class_max_bookings: 5 }).where(eq(organisations.id, orgId));
     }
+  });
+
+  it("refuses a class the membership does not include, naming a drop-in's price (drop-ins are not booked here yet)", async () => {
+    const [yoga] = await schedule({ gym: ids.north, type: ids.yoga, trainer: ids.tess, capacity: 5, waitlist: 0, starts_on: addCalendarDays(today, 2), start_time: "08:00", rrule: null });
+    const gus = at(await signedIn(env.api, env.db, "gus@classes.example", PASSWORD), apiAt(clock));
+    const listed = (await gus.call("GET", "/api/me/classes")).json.data.classes.find((c: { id: number }) => c.id === yoga);
+    expect(listed).toMatchObject({ action: null, reason: "Your membership does not include Yoga. Drop-ins ($15.00) are not booked here: ask at the desk." });
+    expect((await gus.call("POST", "/api/me/class-bookings", { class_id: yoga })).status).toBe(422);
+    // Mia's price includes Yoga (an inclusion by price, not offering).
+    const mia = at(await signedIn(env.api, env.db, "mia@classes.example", PASSWORD), apiAt(clock));
+    expect((await mia.call("GET", "/api/me/classes")).json.data.classes.find((c: { id: number }) => c.id === yoga).action).toBe("book");
   });
 
   it("refuses staff on the member routes", async () => {
@@ -454,4 +468,41 @@ describe("the capacity guarantee", () => {
     },
     120_000,
   );
+});
+
+describe("the member's private calendar feed (GET/POST/DELETE /api/me/calendar-feed)", () => {
+  it("holds the classes they booked or wait for, in an organisation without the calendar; a new link ends the old", async () => {
+    const [cls] = await schedule({
+      gym: ids.north,
+      type: ids.spin,
+      trainer: ids.tess,
+      capacity: 1,
+      waitlist: 2,
+      starts_on: addCalendarDays(today, 6),
+      start_time: "07:30",
+      rrule: null,
+    });
+    const api = apiAt(clock);
+    const mia = at(await signedIn(env.api, env.db, "mia@classes.example", PASSWORD), api);
+    const noah = at(await signedIn(env.api, env.db, "noah@classes.example", PASSWORD), api);
+    expect((await mia.call("POST", "/api/me/class-bookings", { class_id: cls })).status).toBe(201);
+    expect((await noah.call("POST", "/api/me/class-bookings", { class_id: cls })).json.data.status).toBe("waitlisted");
+    expect((await mia.call("GET", "/api/me/calendar-feed")).json.data.url).toBeNull();
+    const made = await mia.call("POST", "/api/me/calendar-feed");
+    expect(made.status).toBe(201);
+    const path = new URL(made.json.data.url).pathname;
+    const feed = await browser(api).call("GET", path);
+    expect(feed.status).toBe(200);
+    expect(feed.json).toContain("SUMMARY:Spin");
+    expect(feed.json).toContain(`UID:class-${cls}-member@`);
+    const noahFeed = await browser(api).call("GET", new URL((await noah.call("POST", "/api/me/calendar-feed")).json.data.url).pathname);
+    expect(noahFeed.json).toContain("SUMMARY:Spin (waitlist)");
+    // A new link: the old one opens nothing; none at all: neither.
+    const renewed = await mia.call("POST", "/api/me/calendar-feed");
+    expect((await browser(api).call("GET", path)).status).toBe(404);
+    expect((await mia.call("DELETE", "/api/me/calendar-feed")).json.data.url).toBeNull();
+    expect((await browser(api).call("GET", new URL(renewed.json.data.url).pathname)).status).toBe(404);
+    const admin = await signedIn(env.api, env.db, "ada@classes.example", PASSWORD);
+    expect((await admin.call("POST", "/api/me/calendar-feed")).status).toBe(403);
+  });
 });

@@ -414,6 +414,9 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/me/membership/cancel": "a member cancelling their own membership, found from the session (tests/api/member-actions.test.ts)",
   "POST /api/me/membership/undo-cancel": "a member undoing their own cancellation, found from the session (tests/api/member-actions.test.ts)",
   "POST /api/me/membership/pay-owing": "a member paying what is owing on their own membership, found from the session (tests/api/member-payment.test.ts)",
+  "GET /api/me/calendar-feed": "a member's own feed link; staff are refused (tests/api/classes-book.test.ts)",
+  "POST /api/me/calendar-feed": "a member's own feed link; staff are refused (tests/api/classes-book.test.ts)",
+  "DELETE /api/me/calendar-feed": "a member's own feed link; staff are refused (tests/api/classes-book.test.ts)",
   "GET /api/me/classes": "the classes at a member's own gym, with their own bookings; staff are refused (tests/api/classes-book.test.ts)",
   "POST /api/me/class-bookings": "a member booking themselves; a class of another organisation is 404 (tests/api/classes-book.test.ts)",
   "DELETE /api/me/class-bookings/:id": "a member's own booking; another's is 404 (tests/api/classes-book.test.ts)",
@@ -426,7 +429,7 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   "POST /api/akahu/exchange": "a member's own consent, its signed state naming them (tests/api/signup.test.ts)",
   "POST /api/akahu/sync-accounts": "a member's own shared accounts; staff are refused (tests/api/signup.test.ts)",
   "GET /api/calendar-feeds/:file":
-    "a trainer's own calendar feed, found by its unguessable token alone, read in its own organisation (tests/api/recurring-schedules.test.ts)",
+    "a trainer's (or a member's) own calendar feed, found by its unguessable token alone, read in its own organisation (tests/api/recurring-schedules.test.ts, tests/api/classes-book.test.ts)",
   "POST /api/webhooks/kisi": "the door system's events, signed, for whichever organisation's door they name (tests/api/doors.test.ts)",
   "GET /api/sandbox/kisi/places/:placeId":
     "the sandbox door panel: only the session's own organisation's sandbox account answers (tests/api/doors.test.ts); none in production",

@@ -84,6 +84,20 @@ test("a member books a class, joins a waitlist, sees why not, and cancels (phone
   await expect(page.getByRole("status")).toHaveText("Your booking is cancelled.");
   await expect(page.locator(`[id="${spinId}"]`).getByRole("button", { name: "Book Spin" })).toBeVisible();
   expect(await page.locator("body").innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+
+  // Their classes in their phone's calendar: a private link, which a new one replaces.
+  const feed = page.getByRole("region", { name: "Your classes in your phone's calendar" });
+  await submitAndSettle(page, feed.getByRole("button", { name: /^(Get a calendar link|Make a new link)$/ }));
+  await expect(feed.getByRole("status")).toContainText("Your calendar link is ready.");
+  const url = await feed.getByLabel("Your private calendar link").inputValue();
+  await feed.screenshot({ path: `test-results/screens/member-classes-feed-${test.info().project.name}.png` });
+  expect(url).toMatch(/\/api\/calendar-feeds\/[A-Za-z0-9_-]+\.ics$/);
+  const ics = await page.request.get(url);
+  expect(ics.ok()).toBeTruthy();
+  expect(await ics.text()).toContain("BEGIN:VCALENDAR");
+  await submitAndSettle(page, feed.getByRole("button", { name: "Turn the link off" }));
+  await expect(feed.getByRole("status")).toHaveText("Your calendar link is turned off.");
+  expect((await page.request.get(url)).status()).toBe(404);
 });
 
 /** The demo member's classes, through the API in a browser of their own: the ids the roster pages are opened at. */

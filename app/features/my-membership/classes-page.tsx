@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useDates } from "../../lib/date-texts";
+import { CopyButton } from "../../components/copy-button";
 import { ClassColour } from "../classes/class-colour";
 import { MemberFrame } from "./member-frame";
 
@@ -23,6 +24,7 @@ type Listed = {
 
 export interface MyClassesData {
   week: 0 | 1;
+  feed: string | null;
   done: string | null;
   gym_id: number | null;
   rules: { booking_window_days: number; cancel_cutoff_minutes: number; max_bookings: number; upcoming: number };
@@ -34,6 +36,8 @@ const DONE: Record<string, string> = {
   waitlisted: "You are on the waitlist. If a place comes free it is yours, and we will e-mail you.",
   cancelled: "Your booking is cancelled.",
   late: "Your booking is cancelled. It was inside the cancellation cut-off, so it counts as a late cancellation.",
+  "feed-new": "Your calendar link is ready. Any link you made before no longer works.",
+  "feed-off": "Your calendar link is turned off.",
 };
 
 const STATUS: Record<string, string> = { booked: "Booked", waitlisted: "On the waitlist", attended: "Attended", no_show: "Not attended" };
@@ -66,7 +70,7 @@ export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refus
         Booking opens {d.rules.booking_window_days} days ahead. Cancel at least {hoursText(d.rules.cancel_cutoff_minutes)} before the start, or it counts as a
         late cancellation. You can hold {d.rules.max_bookings} bookings at once (you hold {d.rules.upcoming}).
       </p>
-      {d.done && DONE[d.done] ? (
+      {d.done && DONE[d.done] && !d.done.startsWith("feed-") ? (
         <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
           {DONE[d.done]}
         </p>
@@ -150,6 +154,49 @@ export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refus
           </section>
         ))
       )}
+      <section aria-labelledby="feed-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="feed-heading" className="font-semibold text-slate-900">
+          Your classes in your phone&apos;s calendar
+        </h2>
+        <p className="text-sm text-slate-600">
+          Subscribe to this private link in your calendar app: the classes you book show there, and drop off when you cancel.
+        </p>
+        {d.done?.startsWith("feed-") && DONE[d.done] ? (
+          <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+            {DONE[d.done]}
+          </p>
+        ) : null}
+        {d.feed ? (
+          <>
+            <label htmlFor="feed-url" className="block text-sm font-medium text-slate-800">
+              Your private calendar link
+            </label>
+            <input
+              id="feed-url"
+              readOnly
+              value={d.feed}
+              className="block w-full rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-900"
+            />
+            <CopyButton text={d.feed} label="Copy the link" />
+          </>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Form method="post">
+            <input type="hidden" name="intent" value="feed-new" />
+            <button type="submit" className="min-h-[44px] rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-900">
+              {d.feed ? "Make a new link" : "Get a calendar link"}
+            </button>
+          </Form>
+          {d.feed ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="feed-off" />
+              <button type="submit" className="min-h-[44px] rounded-md px-4 py-2 text-sm font-semibold text-red-700">
+                Turn the link off
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </section>
     </MemberFrame>
   );
 }

@@ -17,8 +17,8 @@ export async function loadMyClasses(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const week = weekOf(url);
   try {
-    const timetable = await api.get("/me/classes", { query: { week } });
-    return withDateTexts({ week: Number(week) as 0 | 1, done: url.searchParams.get("done"), ...timetable });
+    const [timetable, feed] = await Promise.all([api.get("/me/classes", { query: { week } }), api.get("/me/calendar-feed")]);
+    return withDateTexts({ week: Number(week) as 0 | 1, done: url.searchParams.get("done"), feed: feed.url, ...timetable });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
@@ -32,6 +32,11 @@ export async function classAction(args: ActionFunctionArgs) {
   const classId = String(form.get("class_id") ?? "");
   let done: string;
   try {
+    if (intent === "feed-new" || intent === "feed-off") {
+      if (intent === "feed-new") await api.post("/me/calendar-feed");
+      else await api.delete("/me/calendar-feed");
+      throw redirect(`/membership/classes?week=${weekOf(url)}&done=${intent}#feed-heading`, { headers: api.headers });
+    }
     if (intent === "cancel") {
       const answer = await api.delete("/me/class-bookings/:id", { params: { id: String(form.get("booking_id") ?? "") } });
       done = answer.late ? "late" : "cancelled";
@@ -40,6 +45,7 @@ export async function classAction(args: ActionFunctionArgs) {
       done = booking.status === "waitlisted" ? "waitlisted" : "booked";
     }
   } catch (err) {
+    if (err instanceof Response) throw err;
     if (err instanceof ApiRequestError && (err.status === 422 || err.status === 404))
       return data({ class_id: Number(classId), error: err.status === 404 ? "That class or booking is no longer there." : err.message }, { status: err.status });
     redirectForApiError(args.request, err);

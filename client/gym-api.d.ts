@@ -1206,6 +1206,194 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/class-types": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List class types
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClassTypes"];
+    put?: never;
+    /**
+     * Create a class type
+     * @description Needs the key scope `classes.write`.
+     */
+    post: operations["postApiClassTypes"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-types/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a class type
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClassTypesById"];
+    /**
+     * Change a class type
+     * @description Needs the key scope `classes.write`.
+     */
+    put: operations["putApiClassTypesById"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-types/{id}/archive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a class type
+     * @description Needs the key scope `classes.write`.
+     */
+    post: operations["postApiClassTypesByIdArchive"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-types/{id}/restore": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore an archived class type
+     * @description Needs the key scope `classes.write`.
+     */
+    post: operations["postApiClassTypesByIdRestore"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-schedules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a timetable's class schedules
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClassSchedules"];
+    put?: never;
+    /**
+     * Schedule a class, once or weekly
+     * @description Needs the key scope `classes.write`.
+     */
+    post: operations["postApiClassSchedules"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-schedules/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a class schedule
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClassSchedulesById"];
+    /**
+     * Change a weekly class from a day on
+     * @description Needs the key scope `classes.write`.
+     */
+    put: operations["putApiClassSchedulesById"];
+    post?: never;
+    /**
+     * End a class schedule from a day on
+     * @description Needs the key scope `classes.write`.
+     */
+    delete: operations["deleteApiClassSchedulesById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/classes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List classes with their places taken and left
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClasses"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/classes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a class
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClassesById"];
+    /**
+     * Change one class
+     * @description Needs the key scope `classes.write`.
+     */
+    put: operations["putApiClassesById"];
+    post?: never;
+    /**
+     * Cancel one class (those booked are e-mailed)
+     * @description Needs the key scope `classes.write`.
+     */
+    delete: operations["deleteApiClassesById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6878,6 +7066,587 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClassTypes: {
+    parameters: {
+      query?: {
+        archived?: "0" | "1";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassTypes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description?: string;
+          duration_minutes: number;
+          default_capacity: number;
+          default_waitlist?: number;
+          colour?: string;
+          drop_in_amount?: number;
+          offering_ids?: number[];
+          price_ids?: number[];
+        };
+        "application/x-www-form-urlencoded": {
+          name: string;
+          description?: string;
+          duration_minutes: number;
+          default_capacity: number;
+          default_waitlist?: number;
+          colour?: string;
+          drop_in_amount?: number;
+          offering_ids?: number[];
+          price_ids?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClassTypesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  putApiClassTypesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description?: string;
+          duration_minutes: number;
+          default_capacity: number;
+          default_waitlist?: number;
+          colour?: string;
+          drop_in_amount?: number;
+          offering_ids?: number[];
+          price_ids?: number[];
+        };
+        "application/x-www-form-urlencoded": {
+          name: string;
+          description?: string;
+          duration_minutes: number;
+          default_capacity: number;
+          default_waitlist?: number;
+          colour?: string;
+          drop_in_amount?: number;
+          offering_ids?: number[];
+          price_ids?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassTypesByIdArchive: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassTypesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClassSchedules: {
+    parameters: {
+      query?: {
+        gym_id?: number;
+        ended?: "0" | "1";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassSchedules: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          start_time: string;
+          duration_minutes?: number;
+          trainer_id: number;
+          room?: string;
+          capacity?: number;
+          waitlist_size?: number;
+          gym_id: number;
+          class_type_id: number;
+          /**
+           * @default weekly
+           * @enum {string}
+           */
+          repeat?: "once" | "weekly";
+          days?: number[];
+          starts_on: string;
+          until?: string;
+        };
+        "application/x-www-form-urlencoded": {
+          start_time: string;
+          duration_minutes?: number;
+          trainer_id: number;
+          room?: string;
+          capacity?: number;
+          waitlist_size?: number;
+          gym_id: number;
+          class_type_id: number;
+          /**
+           * @default weekly
+           * @enum {string}
+           */
+          repeat?: "once" | "weekly";
+          days?: number[];
+          starts_on: string;
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClassSchedulesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  putApiClassSchedulesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          start_time: string;
+          duration_minutes?: number;
+          trainer_id: number;
+          room?: string;
+          capacity?: number;
+          waitlist_size?: number;
+          from: string;
+          days?: number[];
+          until?: string;
+        };
+        "application/x-www-form-urlencoded": {
+          start_time: string;
+          duration_minutes?: number;
+          trainer_id: number;
+          room?: string;
+          capacity?: number;
+          waitlist_size?: number;
+          from: string;
+          days?: number[];
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  deleteApiClassSchedulesById: {
+    parameters: {
+      query?: {
+        from?: string;
+        reason?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClasses: {
+    parameters: {
+      query: {
+        from: string;
+        to: string;
+        gym_id?: number;
+        trainer_id?: number;
+        cancelled?: "0" | "1";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClassesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  putApiClassesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          starts_at: string;
+          ends_at: string;
+          trainer_id: number;
+          room?: string;
+          capacity: number;
+          waitlist_size: number;
+        };
+        "application/x-www-form-urlencoded": {
+          starts_at: string;
+          ends_at: string;
+          trainer_id: number;
+          room?: string;
+          capacity: number;
+          waitlist_size: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  deleteApiClassesById: {
+    parameters: {
+      query?: {
+        reason?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
       429: components["responses"]["TooMany"];
     };
   };

@@ -1,6 +1,7 @@
 import type { ZodTypeAny } from "zod";
 import { appointmentChange, appointmentRequest, appointmentsQuery, seriesChange, seriesEnd, seriesQuery, seriesRequest } from "../../domain/schemas/calendar";
 import { checkInRequest, checkInSearchQuery } from "../../domain/schemas/check-in";
+import { classOccupancyQuery } from "../../domain/schemas/class-attendance";
 import { memberListQuery, memberUpdateSchema, weeksQuery } from "../../domain/schemas/members";
 import { paymentListQuery, visitListQuery } from "../../domain/schemas/money-lists";
 import { offeringRequestFields, offeringsQuery, priceRequest } from "../../domain/schemas/offerings";
@@ -28,7 +29,7 @@ export type RouteKey = KeyRoute extends infer R ? (R extends readonly [infer M e
 
 /** How one route a key may call is described in the OpenAPI document (server/openapi/document.ts). */
 export interface Operation {
-  tag: "Gyms" | "Members" | "Memberships" | "Payments" | "Visits" | "Offerings and prices" | "Calendar";
+  tag: "Gyms" | "Members" | "Memberships" | "Payments" | "Visits" | "Offerings and prices" | "Calendar" | "Classes";
   summary: string;
   description?: string;
   /** The capability (a key's scope) the route needs; null: any key of the organisation. */
@@ -158,6 +159,8 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
   "GET /api/check-in/members": { tag: "Visits", summary: "Find members to check in", scope: "visits.write", query: checkInSearchQuery },
   "POST /api/check-ins": { tag: "Visits", summary: "Check a member in", scope: "visits.write", body: checkInRequest },
   [`GET /api/check-ins/${ID}`]: { tag: "Visits", summary: "Get a check-in", scope: "visits.write" },
+  [`GET /api/members/${ID}/classes`]: { tag: "Classes", summary: "A member's classes: attended, missed, booked next", scope: "classes.read" },
+  "GET /api/class-occupancy": { tag: "Classes", summary: "Class places taken per week", scope: "classes.read", query: classOccupancyQuery },
 
   "GET /api/offerings": { tag: "Offerings and prices", summary: "List offerings", scope: "offerings.read", query: offeringsQuery },
   "POST /api/offerings": {

@@ -9,7 +9,7 @@ import { insertAll } from "./bulk-insert";
 /**
  * The demo's group classes (issue 34, decision 0065 "Attendance and the demo"): class types in both organisations,
  * which memberships include them, a weekly timetable of 60 classes at the four gyms (Taylor Trainer at Central, Alex
- * Admin at the other three, never two classes of one trainer at once nor over their personal-training sessions), four
+ * Admin at the other three, never two classes of one trainer at once nor over their personal-training sessions), seven
  * weeks of it already past with attendance closed, and bookings: past classes attended, missed and cancelled late,
  * the coming week's filling up (a few full, with a waitlist). Morgan Member has been to classes and has some booked.
  *
@@ -181,7 +181,7 @@ const ROOMS: Record<string, string> = {
   "Barbell Club": "Platforms",
   "Olympic Lifting": "Platforms",
 };
-const WEEKS_PAST = 4;
+const WEEKS_PAST = 7;
 const BYDAY = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 
 export interface ClassSeedSummary {

@@ -374,7 +374,7 @@ function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<s
 
   // Morgan: a regular at Taylor's early classes at Central, with two booked this week and a place on a waitlist.
   const morganClasses = classes.filter((c) => c.gym_id === input.demo.gymIds[0] && !c.cancelled_at && c.id !== openId);
-  const morganPast = morganClasses.filter((c) => c.ends_at <= now).filter((_, i) => i % 5 === 0);
+  const morganPast = morganClasses.filter((c) => c.ends_at <= now).filter((_, i) => i % 12 === 0);
   const morganNext = morganClasses
     .filter((c) => c.starts_at > new Date(now.getTime() + 3 * 3_600_000) && c.starts_at < windowEnd && c.id !== offClass)
     .slice(0, 3);

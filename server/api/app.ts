@@ -34,6 +34,7 @@ import { subscriptionRoutes } from "../subscriptions/routes";
 import { paymentListRoutes } from "../payments/routes";
 import { visitListRoutes } from "../visits/routes";
 import { checkInRoutes } from "../check-in/routes";
+import { attendRoutes } from "../classes/attend-routes";
 import { walkInRoutes } from "../walk-in/routes";
 import { apiKeyRoutes } from "../api-keys/routes";
 import { openApiRoutes } from "../openapi/routes";
@@ -109,7 +110,8 @@ const apiRoutes = new Hono<ApiEnv>()
   .route("/", bookingRoutes)
   .route("/", memberMailRoutes)
   .route("/", sandboxPageRoutes)
-  .route("/", outgoingWebhookRoutes);
+  .route("/", outgoingWebhookRoutes)
+  .route("/", attendRoutes);
 
 export type ApiRoutes = typeof apiRoutes;
 

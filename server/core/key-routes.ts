@@ -53,6 +53,9 @@ export const KEY_ROUTES = [
   ["GET", "/api/check-in/members"],
   ["POST", "/api/check-ins"],
   ["GET", `/api/check-ins/${ID}`],
+  // Classes: attendance (issue 34)
+  ["GET", `/api/members/${ID}/classes`],
+  ["GET", "/api/class-occupancy"],
   // Offerings and prices
   ["GET", "/api/offerings"],
   ["POST", "/api/offerings"],

@@ -9,6 +9,8 @@ import { can, inCurrentGym } from "../core/permissions";
 import { activeUsers, headlineStats, userBreakdown } from "./figures";
 import { pageMemberSummary } from "./member-summary";
 import { costAndVisitBreakdown } from "./queries";
+import { classOccupancyByWeek } from "../classes/attendance-figures";
+import { OCCUPANCY_WEEKS } from "../../domain/schemas/class-attendance";
 
 const activeUsersQuery = z.object({
   weeks: z.coerce
@@ -22,7 +24,7 @@ const activeUsersQuery = z.object({
 /** The dashboard's charts, for the current organisation and gym (SPEC §7 Dashboard calls). */
 export const dashboardRoutes = new Hono<ApiEnv>()
   /**
-   * GET /api/dashboard?weeks=12: the four answers below in one, for the back-office page: one session, one
+   * GET /api/dashboard?weeks=12: the four answers below (and GET /api/class-occupancy's) in one, for the back-office page: one session, one
    * tenant connection and one member-summary read instead of four. `costs` is null without money.read here.
    */
   .get("/dashboard", requireStaff, inCurrentGym("members.read"), async (c) => {
@@ -30,15 +32,17 @@ export const dashboardRoutes = new Hono<ApiEnv>()
     const summary = pageMemberSummary(c);
     const money = can(c.var.user!, "money.read", c.var.tenant.gymId);
     const t = c.var.tenant;
-    const [stats, active_users, breakdown, costs, reconciliation_open] = await Promise.all([
+    const [stats, active_users, breakdown, costs, reconciliation_open, class_occupancy] = await Promise.all([
       headlineStats(c, summary),
       activeUsers(c, weeks, summary),
       userBreakdown(summary),
       money ? costAndVisitBreakdown(t, now(c)) : null,
       // Differences with the providers for a person to look at (decision 0042): organisation admins only, as the page.
       can(c.var.user!, "money.read", null) ? t.db.$count(reconciliation_differences, t.where(reconciliation_differences, eq(reconciliation_differences.status, "open"))) : null,
+      // Group classes' places taken per week (issue 34): GET /api/class-occupancy's answer.
+      can(c.var.user!, "classes.read", t.gymId) ? classOccupancyByWeek(t, now(c), OCCUPANCY_WEEKS) : null,
     ]);
-    return c.json({ data: { stats, active_users, breakdown, costs, reconciliation_open } });
+    return c.json({ data: { stats, active_users, breakdown, costs, reconciliation_open, class_occupancy } });
   })
   /** GET /api/active-users?weeks=12: members with a running subscription at the end of each Auckland week. */
   .get("/active-users", requireStaff, inCurrentGym("members.read"), async (c) => {

@@ -118,7 +118,7 @@ const TAGS = [
   { name: "Visits", description: "Visits and check-ins at the front desk." },
   { name: "Offerings and prices", description: "What is sold: offerings and their prices." },
   { name: "Calendar", description: "Appointments and recurring schedules (with calendar and messaging on)." },
-  { name: "Classes", description: "Group classes: class types and each gym's timetable (every organisation)." },
+  { name: "Classes", description: "Group classes: class types, the timetable, bookings, rosters and attendance." },
 ];
 
 let document: Promise<Record<string, unknown>> | undefined;

@@ -12,6 +12,7 @@ import {
   classTypeRequest,
   classTypesQuery,
 } from "../../domain/schemas/class-types";
+import { classOccupancyQuery } from "../../domain/schemas/class-attendance";
 import { memberListQuery, memberUpdateSchema, weeksQuery } from "../../domain/schemas/members";
 import { paymentListQuery, visitListQuery } from "../../domain/schemas/money-lists";
 import { offeringRequestFields, offeringsQuery, priceRequest } from "../../domain/schemas/offerings";
@@ -169,6 +170,8 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
   "GET /api/check-in/members": { tag: "Visits", summary: "Find members to check in", scope: "visits.write", query: checkInSearchQuery },
   "POST /api/check-ins": { tag: "Visits", summary: "Check a member in", scope: "visits.write", body: checkInRequest },
   [`GET /api/check-ins/${ID}`]: { tag: "Visits", summary: "Get a check-in", scope: "visits.write" },
+  [`GET /api/members/${ID}/classes`]: { tag: "Classes", summary: "A member's classes: attended, missed, booked next", scope: "classes.read" },
+  "GET /api/class-occupancy": { tag: "Classes", summary: "Class places taken per week", scope: "classes.read", query: classOccupancyQuery },
 
   "GET /api/offerings": { tag: "Offerings and prices", summary: "List offerings", scope: "offerings.read", query: offeringsQuery },
   "POST /api/offerings": {

@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { addCalendarDays, localWeekStart } from "../../domain/dates";
+import { and, asc, eq, gt, inArray, lt, lte, ne, sql } from "drizzle-orm";
+import { addCalendarDays, formatLocal, localDay, localWeekStart } from "../../domain/dates";
 import type { Db } from "../core/db/client";
 import { class_bookings, class_occurrences, class_schedules, class_type_inclusions, class_types, offerings } from "../core/db/schema";
 import { tenantOn } from "../core/db/tenant";
@@ -9,7 +9,7 @@ import { insertAll } from "./bulk-insert";
 /**
  * The demo's group classes (issue 34, decision 0065 "Attendance and the demo"): class types in both organisations,
  * which memberships include them, a weekly timetable of 60 classes at the four gyms (Taylor Trainer at Central, Alex
- * Admin at the other three, never two classes of one trainer at once nor over their personal-training sessions), four
+ * Admin at the other three, never two classes of one trainer at once nor over their personal-training sessions), seven
  * weeks of it already past with attendance closed, and bookings: past classes attended, missed and cancelled late,
  * the coming week's filling up (a few full, with a waitlist). Morgan Member has been to classes and has some booked.
  *
@@ -21,6 +21,24 @@ import { insertAll } from "./bulk-insert";
  */
 
 type Day = string;
+
+/**
+ * A one-off class at Central starting ten minutes after the seed's `now` (90 minutes long), Morgan booked: the demo (and
+ * the end-to-end tests, whose server seeds the demo as it starts) always has a class to check in to. Its trainer is
+ * whichever of Taylor and Alex has no personal-training session then; their regular class it overlaps is cancelled.
+ */
+export const OPEN_STUDIO = "Open Studio";
+/** Taylor's and Alex's personal-training sessions (demo-data.ts seedCalendar) by ISO weekday: [from, to) minutes. */
+const PT_SESSIONS: Record<"taylor" | "alex", [number, number, number][]> = {
+  taylor: [
+    [2, 360, 420],
+    [3, 720, 765],
+    [3, 1020, 1080],
+    [4, 1050, 1095],
+    [5, 450, 510],
+  ],
+  alex: [[6, 540, 600]],
+};
 
 export interface ClassSeedPerson {
   userId: number;
@@ -109,6 +127,16 @@ const TYPES: Record<
       dropIn: null,
       offerings: ["Anytime 24/7"],
     },
+    {
+      name: OPEN_STUDIO,
+      description: "A coach on the floor: bring your own programme.",
+      minutes: 90,
+      capacity: 20,
+      waitlist: 0,
+      colour: "#0f766e",
+      dropIn: null,
+      offerings: ["Anytime 24/7", "Off-Peak", "Student"],
+    },
   ],
   harbour: [
     {
@@ -181,7 +209,7 @@ const ROOMS: Record<string, string> = {
   "Barbell Club": "Platforms",
   "Olympic Lifting": "Platforms",
 };
-const WEEKS_PAST = 4;
+const WEEKS_PAST = 7;
 const BYDAY = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 
 export interface ClassSeedSummary {
@@ -272,6 +300,8 @@ export async function seedClasses(db: Db, input: ClassSeedInput): Promise<ClassS
     )
     .returning();
   for (const s of schedules) await writeOccurrences(tenantOn(db, s.organisation_id), s, startsOn, input.today);
+  const open = await openStudio(db, input, typeIds.get(OPEN_STUDIO)!.id);
+  schedules.push(open.schedule);
 
   const classes = await db
     .select()
@@ -283,7 +313,7 @@ export async function seedClasses(db: Db, input: ClassSeedInput): Promise<ClassS
       ),
     )
     .orderBy(asc(class_occurrences.starts_at), asc(class_occurrences.id));
-  const bookings = planBookings(classes, input, typeIds, r);
+  const bookings = planBookings(classes, input, typeIds, r, open.classId);
   await insertAll(db, class_bookings, bookings.rows);
   // Ended classes have had their attendance closed (the class-attendance job's work), and one class next week is off.
   await db
@@ -311,7 +341,7 @@ type ClassRow = typeof class_occurrences.$inferSelect;
 type BookingInsert = typeof class_bookings.$inferInsert;
 
 /** Who booked what: fuller when sooner, past classes attended or missed, Morgan's own. */
-function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<string, { id: number; orgId: number }>, r: () => number) {
+function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<string, { id: number; orgId: number }>, r: () => number, openId: number) {
   const { now } = input;
   const windowEnd = new Date(now.getTime() + 7 * 86_400_000);
   const typeName = new Map([...typeIds].map(([name, t]) => [t.id, name]));
@@ -343,8 +373,8 @@ function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<s
   });
 
   // Morgan: a regular at Taylor's early classes at Central, with two booked this week and a place on a waitlist.
-  const morganClasses = classes.filter((c) => c.gym_id === input.demo.gymIds[0]);
-  const morganPast = morganClasses.filter((c) => c.ends_at <= now).filter((_, i) => i % 5 === 0);
+  const morganClasses = classes.filter((c) => c.gym_id === input.demo.gymIds[0] && !c.cancelled_at && c.id !== openId);
+  const morganPast = morganClasses.filter((c) => c.ends_at <= now).filter((_, i) => i % 12 === 0);
   const morganNext = morganClasses
     .filter((c) => c.starts_at > new Date(now.getTime() + 3 * 3_600_000) && c.starts_at < windowEnd && c.id !== offClass)
     .slice(0, 3);
@@ -362,9 +392,15 @@ function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<s
     const at = new Date(now.getTime() - minutes(90 * (i + 1)));
     morganOf.set(c.id, { ...base(c, input.morganId, at), status: "booked", booked_at: at });
   });
+  const openClass = classes.find((c) => c.id === openId)!;
+  morganOf.set(openId, {
+    ...base(openClass, input.morganId, new Date(now.getTime() - minutes(45))),
+    status: "booked",
+    booked_at: new Date(now.getTime() - minutes(45)),
+  });
 
   for (const c of classes) {
-    if (c.id === offClass || c.starts_at >= windowEnd) continue;
+    if (c.id === offClass || c.cancelled_at || c.starts_at >= windowEnd) continue;
     const type = typeName.get(c.class_type_id)!;
     const spec = allTypes.find((k) => k.name === type)!;
     // Those at this gym whose membership includes the class's type.
@@ -427,4 +463,47 @@ function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<s
       rows.push({ ...base(fullAhead, input.morganId, now), status: "waitlisted", waitlisted_at: new Date(now.getTime() - minutes(5)) });
   }
   return { rows, offClass };
+}
+
+/** The Open Studio class: written as the timetable writes a one-off class, over its trainer's regular class then. */
+async function openStudio(db: Db, input: ClassSeedInput, typeId: number) {
+  const start = new Date(Math.floor(input.now.getTime() / 300_000) * 300_000 + 10 * 60_000);
+  const end = new Date(start.getTime() + 90 * 60_000);
+  const day = localDay(start);
+  const from = Number(formatLocal(start, "H")) * 60 + Number(formatLocal(start, "m"));
+  const weekday = Number(formatLocal(start, "i"));
+  const busy = (who: "taylor" | "alex") => PT_SESSIONS[who].some(([d, a, b]) => d === weekday && a < from + 90 && from < b);
+  const trainerId = busy("taylor") ? input.adminId : input.trainerId;
+  const t = tenantOn(db, input.demo.id);
+  const [schedule] = await db
+    .insert(class_schedules)
+    .values({
+      organisation_id: input.demo.id,
+      gym_id: input.demo.gymIds[0],
+      class_type_id: typeId,
+      trainer_id: trainerId,
+      room: "Studio 2",
+      capacity: 20,
+      waitlist_size: 0,
+      starts_on: day,
+      start_time: formatLocal(start, "HH:mm"),
+      duration_minutes: 90,
+      created_by: input.adminId,
+    })
+    .returning();
+  await writeOccurrences(t, schedule, day, input.today);
+  const [made] = await db.select({ id: class_occurrences.id }).from(class_occurrences).where(eq(class_occurrences.schedule_id, schedule.id));
+  // The trainer's regular classes in that time give way to it.
+  await db
+    .update(class_occurrences)
+    .set({ cancelled_at: input.now, cancel_reason: "The coach runs Open Studio instead" })
+    .where(
+      and(
+        eq(class_occurrences.trainer_id, trainerId),
+        lt(class_occurrences.starts_at, end),
+        gt(class_occurrences.ends_at, start),
+        ne(class_occurrences.id, made.id),
+      ),
+    );
+  return { schedule, classId: made.id };
 }

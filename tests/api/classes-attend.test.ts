@@ -276,3 +276,34 @@ describe("webhook events of classes", () => {
     });
   });
 });
+
+describe("what attendance adds up to", () => {
+  it("shows a member's classes: attended, missed, booked next and the last ones", async () => {
+    const res = await desk.call("GET", `/api/members/${id.ava}/classes`);
+    expect(res.status).toBe(200);
+    const d = res.json.data;
+    expect([d.attended, d.no_shows, d.late_cancelled]).toEqual([1, 2, 0]);
+    expect(d.upcoming.map((k: { class_id: number; status: string }) => [k.class_id, k.status])).toEqual([
+      [id.soon, "attended"],
+      [id.later, "booked"],
+    ]);
+    expect(d.recent.map((k: { class_id: number; status: string; name: string; gym: string }) => [k.class_id, k.status, k.name, k.gym])).toEqual([
+      [id.ended, "no_show", "Spin", "North"],
+    ]);
+    expect((await desk.call("GET", "/api/members/2147483647/classes")).status).toBe(404);
+  });
+
+  it("gives the dashboard the places taken per week at the current gym, cancelled classes left out", async () => {
+    const res = await desk.call("GET", "/api/class-occupancy?weeks=2");
+    expect(res.status).toBe(200);
+    // North this week: 10:20 (2 places, both attended), 12:00 (10, one booked), 8:00 (2, both no-shows).
+    expect(res.json.data.data).toEqual([
+      { week_start: "2026-11-23", classes: 0, places: 0, taken: 0, attended: 0, occupancy: null },
+      { week_start: "2026-11-30", classes: 3, places: 14, taken: 5, attended: 2, occupancy: 36 },
+    ]);
+    const dashboard = await desk.call("GET", "/api/dashboard");
+    expect(dashboard.json.data.class_occupancy).toHaveLength(8);
+    expect(dashboard.json.data.class_occupancy.at(-1)).toEqual(res.json.data.data[1]);
+    expect((await desk.call("GET", "/api/class-occupancy?weeks=53")).json.errors).toEqual({ weeks: ["Weeks must be a whole number from 1 to 52."] });
+  });
+});

@@ -348,6 +348,8 @@ describe("GET /api/dashboard", () => {
       costs: (await one("/api/cost-and-visit-breakdown")).data,
       // Open differences with the providers' records (decision 0042): none here.
       reconciliation_open: 0,
+      // Group classes' places taken per week (issue 34): none here.
+      class_occupancy: (await one("/api/class-occupancy")).data,
     });
     expect(res.json.data.costs).toHaveLength(6);
   });

@@ -61,6 +61,8 @@ describe("the server's jobs (pg-boss on the app's database)", () => {
       expect(schedules.map((x) => [x.name, x.cron, x.options?.tz ?? (x as { timezone?: string }).timezone]).sort()).toEqual([
         ["billing-run", "0 10 * * *", "Pacific/Auckland"],
         ["bulk-price-changes", "* * * * *", "UTC"],
+        ["class-attendance", "*/5 * * * *", "UTC"],
+        ["class-timetable", "10 0 * * *", "Pacific/Auckland"],
         ["member-imports", "* * * * *", "UTC"],
         ["member-mail", "* * * * *", "UTC"],
         ["reconciliation", "0 4 * * *", "Pacific/Auckland"],

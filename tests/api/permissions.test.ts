@@ -127,7 +127,8 @@ describe("the permission table through the API", () => {
   for (const who of WHO) {
     it(`members.read × ${who}: a member's profile, visits and door credentials`, async () => {
       const [n, s] = expected["members.read"][who];
-      for (const path of ["/api/members/:id", "/api/users/:id/visits", "/api/members/:id/access-control-credentials", "/api/members/:id/weekly-visits"]) {
+      // A member's classes need classes.read too, which every member reader holds (issue 34).
+      for (const path of ["/api/members/:id", "/api/users/:id/visits", "/api/members/:id/access-control-credentials", "/api/members/:id/weekly-visits", "/api/members/:id/classes"]) {
         expect((await as[who].call("GET", path.replace(":id", String(id.north_member)))).status, path).toBe(n);
         expect((await as[who].call("GET", path.replace(":id", String(id.south_member)))).status, path).toBe(s);
       }

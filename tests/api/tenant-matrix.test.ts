@@ -124,6 +124,8 @@ const ROUTES: Record<string, Plan> = {
   "GET /api/members/:id/weekly-visits": { sharedMayAnswer: true },
   "GET /api/members/:id/weekly-cost-per-visit": { sharedMayAnswer: true },
   "GET /api/members/:id/subscription-periods": { sharedMayAnswer: true },
+  "GET /api/members/:id/classes": { sharedMayAnswer: true },
+  "GET /api/class-occupancy": { queries: () => ["", "weeks=52"] },
   "GET /api/offerings": { queries: () => ["", "status=archived", "status=all"] },
   "GET /api/offerings/form-options": {},
   "POST /api/offerings": {

@@ -1,14 +1,15 @@
 import { Form, Link, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { formatTime } from "../../../domain/dates";
 import { formatCents } from "../../../domain/money";
 import type { AnswerOf } from "../../lib/api-contract";
 import { IN_PLACE_FIELD } from "../../lib/in-place";
 import { StatusBadge } from "../members/status-badge";
 
 type Card = AnswerOf<"get", "/check-in/members">["data"][number];
-type Result = AnswerOf<"get", "/check-ins/:id">;
+type Answered = AnswerOf<"get", "/check-ins/:id">;
+/** The check-in, with the start time of each class it marked attended written by the loader (check-in.server.ts). */
+type Result = Omit<Answered, "classes"> & { classes: (Answered["classes"][number] & { time: string })[] };
 /** The action's answer to a check-in made with JavaScript (check-in.server.ts). */
 type Answer = { result: Result | null; key: string; error: string | null };
 
@@ -171,7 +172,7 @@ function CheckedIn({ result }: { result: Result }) {
             <ul aria-label="Classes attended" className="mt-1 text-sm font-medium">
               {result.classes.map((k) => (
                 <li key={k.booking_id}>
-                  Attending {k.name} at {formatTime(k.starts_at)}
+                  Attending {k.name} at {k.time}
                 </li>
               ))}
             </ul>

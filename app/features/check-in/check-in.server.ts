@@ -6,6 +6,7 @@ import { readForm } from "../../lib/forms.server";
 import { isInPlace } from "../../lib/in-place";
 import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
+import { formatTime } from "../../../domain/dates";
 
 /**
  * /check-in (issue 32): the front desk. A plain GET form finds members (?q=), each found one has a "Check in" form,
@@ -27,13 +28,18 @@ export async function loadCheckIn(args: LoaderFunctionArgs) {
           })
         : Promise.resolve(null),
     ]);
-    return { q, found, result, key: newKey() };
+    return { q, found, result: result && withClassTimes(result), key: newKey() };
   } catch (err) {
     redirectForApiError(args.request, err);
   }
 }
 
 const newKey = () => randomBytes(12).toString("base64url");
+
+/** The classes a check-in marked attended (issue 34), with their Auckland start time written here (decision 0053). */
+function withClassTimes<R extends { visit: unknown; member: unknown; classes: { starts_at: string }[] }>(r: R) {
+  return { visit: r.visit as R["visit"], member: r.member as R["member"], classes: r.classes.map((k) => ({ ...k, time: formatTime(k.starts_at) })) as (R["classes"][number] & { time: string })[] };
+}
 
 /**
  * Without JavaScript the check-in redirects to its result's address. With it (isInPlace) the result, and a fresh key
@@ -45,7 +51,7 @@ export async function checkInAction(args: ActionFunctionArgs) {
   const inPlace = isInPlace(form);
   try {
     const done = await api.post("/check-ins", { body: { user_id: String(form.get("user_id") ?? ""), key: String(form.get("key") ?? "") } });
-    if (inPlace) return data({ result: { visit: done.visit, member: done.member, classes: done.classes }, key: newKey(), error: null }, { headers: api.headers });
+    if (inPlace) return data({ result: withClassTimes(done), key: newKey(), error: null }, { headers: api.headers });
     return redirect(`/check-in?checked=${done.visit.id}`, { headers: api.headers });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status < 500 && err.status !== 401 && err.status !== 403) {

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useDates } from "../../lib/date-texts";
 import { ActiveMembersPanel } from "./active-members";
+import { ClassOccupancyPanel } from "./class-occupancy";
 import { HeadlineCards } from "./headline-cards";
 import { MembersByOfferingPanel, MembersByStatePanel } from "./membership-breakdown";
 import { RevenuePanel } from "./revenue-by-month";
@@ -36,6 +37,7 @@ export function DashboardPage({ data, organisation, gym }: { data: DashboardData
         <div className="space-y-6">
           <ActiveMembersPanel weeks={data.activeUsers} />
           <MembersByStatePanel byState={data.breakdown.by_state} />
+          {data.classOccupancy?.some((w) => w.classes) ? <ClassOccupancyPanel weeks={data.classOccupancy} /> : null}
         </div>
         <div className="space-y-6">
           {data.costs ? <RevenuePanel months={data.costs} /> : null}

@@ -6,6 +6,7 @@ export type Stats = Dashboard["stats"];
 export type ActiveUsersWeek = Dashboard["active_users"][number];
 export type UserBreakdown = Dashboard["breakdown"];
 export type CostAndVisitMonth = NonNullable<Dashboard["costs"]>[number];
+export type ClassOccupancyWeek = NonNullable<Dashboard["class_occupancy"]>[number];
 
 export interface DashboardData {
   stats: Stats;
@@ -15,4 +16,6 @@ export interface DashboardData {
   costs: CostAndVisitMonth[] | null;
   /** Differences with the payment providers left for a person (organisation admins; null for others). */
   reconciliationOpen: number | null;
+  /** Group classes' places taken per week (issue 34); null for staff who may not read classes here. */
+  classOccupancy: ClassOccupancyWeek[] | null;
 }

@@ -11,7 +11,7 @@ import { withDateTexts } from "../../lib/date-texts.server";
 export async function memberPageData(args: LoaderFunctionArgs) {
   const { id, api } = memberRoute(args);
   const url = new URL(args.request.url);
-  const [member, payments, visits, credentials, changes, events, schedule] = await orRefusal(
+  const [member, payments, visits, credentials, changes, events, schedule, classes] = await orRefusal(
     args.request,
     Promise.all([
       api.get("/members/:id", { params: { id } }),
@@ -22,11 +22,13 @@ export async function memberPageData(args: LoaderFunctionArgs) {
       ifAllowed(api.get("/users/:id/price-change-history", { params: { id } })),
       api.get("/members/:id/events", { params: { id } }),
       ifCalendar(api.get("/users/:id/recurring-schedule", { params: { id } })),
+      // Group classes (issue 34): attended, missed, booked next.
+      ifAllowed(api.get("/members/:id/classes", { params: { id } })),
     ]),
   );
   const subscriptionId = member.latest_subscription?.id;
   const view = subscriptionId ? await orRefusal(args.request, api.get("/subscriptions/:id", { params: { id: subscriptionId } })) : null;
   // A member without a membership can still be sold a paid-in-full one.
   const pifAllowed = !view && member.can.change_membership && member.can.take_money;
-  return withDateTexts({ member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule: schedule?.data ?? null });
+  return withDateTexts({ member, payments, visits, credentials: credentials.data, changes: changes?.data ?? null, events: events.data, view, pifAllowed, schedule: schedule?.data ?? null, classes });
 }

@@ -7,6 +7,7 @@ import type { memberPageData } from "./member-page.server";
 import { RecurringSessions } from "../calendar/recurring-sessions";
 import { ManagePanel, MembershipHistory } from "../membership/manage-panel";
 import { CredentialsList, PaymentsTable, PriceChanges, VisitsTable } from "./member-history";
+import { MemberClassesPanel } from "./member-classes";
 import { MemberProfile } from "./member-profile";
 import { PhotoForm } from "./photo-form";
 import { StatusCard } from "./status-card";
@@ -20,7 +21,7 @@ export type MemberPageData = SerializeFrom<typeof memberPageData>;
  */
 export function MemberPage({ data }: { data: MemberPageData }) {
   const dates = useDates();
-  const { member, payments, visits, credentials, changes, events, view, pifAllowed, schedule } = data;
+  const { member, payments, visits, credentials, changes, events, view, pifAllowed, schedule, classes } = data;
   const params = new URLSearchParams(useLocation().search);
   const shell = useRouteLoaderData<typeof staffLayout>("routes/backoffice/_staff");
   const messaging = Boolean(shell?.me.current_organisation?.calendar_and_messaging);
@@ -83,6 +84,7 @@ export function MemberPage({ data }: { data: MemberPageData }) {
             </form>
           ) : null}
           {schedule ? <RecurringSessions schedule={schedule} memberId={member.id} /> : null}
+          {classes ? <MemberClassesPanel classes={classes} /> : null}
           <CredentialsList credentials={credentials} />
           {changes ? <PriceChanges changes={changes} /> : null}
         </div>

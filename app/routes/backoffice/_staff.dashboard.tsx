@@ -13,8 +13,8 @@ export async function loader(args: LoaderFunctionArgs): Promise<DashboardData> {
   const api = gymApi(args);
   try {
     // One call for the page's four figures; `costs` is null for staff who may not see money in this gym.
-    const { stats, active_users, breakdown, costs, reconciliation_open } = await api.get("/dashboard", { query: { weeks: 12 } });
-    return withDateTexts({ stats, activeUsers: active_users, breakdown, costs, reconciliationOpen: reconciliation_open });
+    const { stats, active_users, breakdown, costs, reconciliation_open, class_occupancy } = await api.get("/dashboard", { query: { weeks: 12 } });
+    return withDateTexts({ stats, activeUsers: active_users, breakdown, costs, reconciliationOpen: reconciliation_open, classOccupancy: class_occupancy });
   } catch (err) {
     redirectForApiError(args.request, err);
   }

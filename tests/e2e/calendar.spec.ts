@@ -13,8 +13,10 @@ const noViolations = async (page: Page) => {
 };
 
 test("books a trainer's session with a member, refuses a double booking, moves it and cancels it", async ({ page }) => {
-  // Each project its own hour, next week, so the two runs never clash with each other.
-  const hour = jsEnabled(test.info()) ? "06" : "07";
+  // Each project its own hour, next week, so the two runs never clash with each other; afternoons, when Taylor's
+  // seeded classes (server/seed/demo-classes.ts) leave them free.
+  const hour = jsEnabled(test.info()) ? "14" : "15";
+  const at = (minutes: string) => `${Number(hour) - 12}:${minutes} PM`;
   await signIn(page);
   await page.goto(`${BACKOFFICE}/calendar`);
   await expect(page.getByRole("heading", { level: 1, name: "Calendar" })).toBeVisible();
@@ -34,25 +36,25 @@ test("books a trainer's session with a member, refuses a double booking, moves i
   };
   await book();
   await expect(page.getByText("Appointment booked").last()).toBeVisible();
-  await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${Number(hour)}:00 AM` })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${at("00")}` })).toBeVisible();
 
   await book();
   await expect(page.getByText(/^Taylor Trainer is already booked then: .* with Morgan Member$/)).toBeVisible();
   await noViolations(page);
 
   await page.goto(`${BACKOFFICE}/calendar?week=${week}`);
-  await page.getByRole("link", { name: `Change Morgan Member's session at ${Number(hour)}:00 AM` }).click();
+  await page.getByRole("link", { name: `Change Morgan Member's session at ${at("00")}` }).click();
   const change = page.getByRole("region", { name: /Morgan Member with Taylor Trainer/ });
   await change.getByLabel("Ends").fill(`${hour}:30`);
   await change.getByLabel("Starts").fill(`${hour}:15`);
   await submitAndSettle(page, change.getByRole("button", { name: "Save" }));
   await expect(page.getByText("Appointment saved").last()).toBeVisible();
-  await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${Number(hour)}:15 AM` })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${at("15")}` })).toBeVisible();
 
-  await page.getByRole("link", { name: `Change Morgan Member's session at ${Number(hour)}:15 AM` }).click();
+  await page.getByRole("link", { name: `Change Morgan Member's session at ${at("15")}` }).click();
   await submitAndSettle(page, page.getByRole("button", { name: "Cancel this appointment" }));
   await expect(page.getByText("Appointment cancelled").last()).toBeVisible();
-  await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${Number(hour)}:15 AM` })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: `Change Morgan Member's session at ${at("15")}` })).toHaveCount(0);
 });
 
 test("with JavaScript: click an empty slot to book there, drag a session to move it, drag its edge to make it longer", async ({ page }) => {
@@ -124,20 +126,23 @@ const readable = (block: Locator, text: string) =>
   }, text);
 
 test("at the back office's 1366 × 768 and on a phone: every hour labelled, the first too, and a 45-minute session's time and member readable", async ({ page }) => {
-  // Each project its own hour, on the Monday of the week after next (the drag test uses that week's Wednesday).
-  // Morning hours: "10:00 AM–10:45 AM" is as wide as a time range gets, the one that wrapped and pushed the name out.
-  const hour = jsEnabled(test.info()) ? 10 : 11;
+  // Each project its own day, Monday or Tuesday of the week after next (the drag test uses that week's Wednesday), at
+  // 11 AM, between Taylor's seeded classes. "11:00 AM–11:45 AM" is as wide as a time range gets, the one that wrapped
+  // and pushed the name out.
+  const hour = 11;
+  const dayAfter = jsEnabled(test.info()) ? 0 : 1;
   await signIn(page);
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(`${BACKOFFICE}/calendar`);
   await page.getByRole("link", { name: "Next week" }).click();
   await expect(page).toHaveURL(/week=/);
   const week = new Date(Date.parse(`${new URL(page.url()).searchParams.get("week")}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+  const day = new Date(Date.parse(`${week}T00:00:00Z`) + dayAfter * 86_400_000).toISOString().slice(0, 10);
   await page.goto(`${BACKOFFICE}/calendar?week=${week}`);
   await pickMember(page, test.info(), "Member", "Morgan", "Morgan Member");
   const form = page.getByRole("region", { name: "Book an appointment" });
   await form.getByLabel("Trainer").selectOption({ label: "Taylor Trainer" });
-  await form.getByLabel("Day").fill(week);
+  await form.getByLabel("Day").fill(day);
   await form.getByLabel("Starts").fill(`${hour}:00`);
   await form.getByLabel("Ends").fill(`${hour}:45`);
   await submitAndSettle(page, form.getByRole("button", { name: "Book" }));
@@ -147,11 +152,12 @@ test("at the back office's 1366 × 768 and on a phone: every hour labelled, the 
 
   const grid = page.locator("[data-week-grid]");
   const hours = page.locator("[data-hour-labels] > span");
-  const block = page.getByRole("link", { name: `Change Morgan Member's session at ${hour}:00 AM with Taylor Trainer` });
+  // In its own day's column: the other project's session may be on the week at the same time of another day.
+  const block = page.locator("[data-day-column]").nth(dayAfter).getByRole("link", { name: `Change Morgan Member's session at ${hour}:00 AM with Taylor Trainer` });
   const check = async () => {
     await expect(hours.first()).toHaveText("6:00 AM");
     const first = (await hours.first().boundingBox())!;
-    const top = (await page.locator("[data-day-column]").first().boundingBox())!;
+    const top = (await page.locator("[data-day-column]").nth(dayAfter).boundingBox())!;
     expect(first.y).toBeGreaterThanOrEqual(top.y);
     expect(first.height).toBeGreaterThan(8);
     await expect(hours).toHaveCount(16);
@@ -164,7 +170,7 @@ test("at the back office's 1366 × 768 and on a phone: every hour labelled, the 
 
   // The phone: one day at a time, the same hours and the same session.
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.goto(`${BACKOFFICE}/calendar?week=${week}&day=${week}`);
+  await page.goto(`${BACKOFFICE}/calendar?week=${week}&day=${day}`);
   await check();
   await grid.screenshot({ path: `test-results/screens/calendar-375-${test.info().project.name}.png` });
 

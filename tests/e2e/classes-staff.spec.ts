@@ -9,6 +9,9 @@ import { BACKOFFICE, jsEnabled, signIn, submitAndSettle } from "./helpers";
  */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const noViolations = async (page: Page) => {
+  if (!jsEnabled(test.info())) return;
+  // From the top: a row scrolled under the sticky header would count as a target the header overlaps.
+  await page.evaluate(() => window.scrollTo(0, 0));
   if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
 };
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

@@ -57,18 +57,26 @@ const COL_START = ["col-start-1", "col-start-2", "col-start-3", "col-start-4", "
 export const entryKey = (e: Pick<GridEntry, "id" | "series_id" | "occurrence_day" | "class">) => (e.class ? `c${e.class.id}` : e.id ? `a${e.id}` : `s${e.series_id}-${e.occurrence_day}`);
 export const changeHref = (week: string, e: GridEntry) => (e.id ? `/calendar?week=${week}&edit=${e.id}#change-heading` : `/calendar?week=${week}&occurrence=${e.series_id}:${e.occurrence_day}#change-heading`);
 
-/** Side-by-side lanes for a day's overlapping sessions (greedy: each takes the first lane free at its start). */
-function lanes(entries: GridEntry[]): { lane: Map<string, number>; count: number } {
+/**
+ * Side-by-side lanes for a day's overlapping sessions (greedy: each takes the first lane free at its start). A session
+ * that overlaps nothing that day takes the whole width (`col-span-full`): a busy morning of classes side by side must
+ * not squeeze the afternoon's lone appointment into a sliver.
+ */
+function lanes(entries: GridEntry[]): { lane: Map<string, number>; count: number; place: (e: GridEntry) => string } {
   const ends: number[] = [];
   const lane = new Map<string, number>();
-  for (const e of [...entries].sort((a, b) => a.starts_at.localeCompare(b.starts_at))) {
+  const sorted = [...entries].sort((a, b) => a.starts_at.localeCompare(b.starts_at));
+  for (const e of sorted) {
     const start = Date.parse(e.starts_at);
     let i = ends.findIndex((end) => end <= start);
     if (i === -1) i = ends.length < COLS.length ? ends.length : COLS.length - 1;
     ends[i] = Date.parse(e.ends_at);
     lane.set(entryKey(e), i);
   }
-  return { lane, count: Math.max(1, ends.length) };
+  const count = Math.max(1, ends.length);
+  const overlaps = (e: GridEntry) => sorted.some((o) => o !== e && Date.parse(o.starts_at) < Date.parse(e.ends_at) && Date.parse(o.ends_at) > Date.parse(e.starts_at));
+  const place = (e: GridEntry) => (count === 1 ? "" : overlaps(e) ? COL_START[lane.get(entryKey(e)) ?? 0] : "col-span-full");
+  return { lane, count, place };
 }
 
 type Drag = { key: string; mode: "move" | "resize"; x: number; y: number; dayIndex: number; moved: boolean; columns: DOMRect[] };
@@ -199,7 +207,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
         </div>
         {days.map((day, dayIndex) => {
           const mine = entries.filter((e) => shown(e).dayIndex === dayIndex);
-          const { lane, count } = lanes(mine);
+          const { count, place } = lanes(mine);
           return (
             <section
               key={day}
@@ -214,7 +222,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
             >
               {mine.map((e) => {
                 const s = shown(e);
-                if (e.class) return <ClassBlock key={entryKey(e)} e={e} c={e.class} label={clockRange(s.startMin, s.endMin)} at={clock(s.startMin)} layout={blockLayout(s.endMin - s.startMin)} place={`${placed(s.startMin, s.endMin)} ${count > 1 ? COL_START[lane.get(entryKey(e)) ?? 0] : ""}`} />;
+                if (e.class) return <ClassBlock key={entryKey(e)} e={e} c={e.class} label={clockRange(s.startMin, s.endMin)} at={clock(s.startMin)} layout={blockLayout(s.endMin - s.startMin)} place={`${placed(s.startMin, s.endMin)} ${place(e)}`} />;
                 const label = clockRange(s.startMin, s.endMin);
                 const layout = blockLayout(s.endMin - s.startMin);
                 const trainer = `${e.trainer.name}${e.series_id ? " · weekly" : ""}`;
@@ -232,7 +240,7 @@ export function WeekGrid({ days, entries, today, week, selectedDay, slotHref }: 
                         suppressClick.current = false;
                       }
                     }}
-                    className={`${placed(s.startMin, s.endMin)} ${count > 1 ? COL_START[lane.get(entryKey(e)) ?? 0] : ""} relative z-10 m-px select-none md:touch-none overflow-hidden rounded border-l-4 px-1 ${layout === "tiny" ? "text-[10px] leading-none" : "text-xs leading-tight"} text-slate-900 hover:ring-2 hover:ring-brand-500 ${BLOCK[e.trainer.calendar_colour] ?? BLOCK.green} ${preview?.key === entryKey(e) ? "opacity-80 ring-2 ring-brand-500" : ""}`}
+                    className={`${placed(s.startMin, s.endMin)} ${place(e)} relative z-10 m-px select-none md:touch-none overflow-hidden rounded border-l-4 px-1 ${layout === "tiny" ? "text-[10px] leading-none" : "text-xs leading-tight"} text-slate-900 hover:ring-2 hover:ring-brand-500 ${BLOCK[e.trainer.calendar_colour] ?? BLOCK.green} ${preview?.key === entryKey(e) ? "opacity-80 ring-2 ring-brand-500" : ""}`}
                   >
                     {layout === "full" ? (
                       <>

@@ -269,3 +269,52 @@ describe("places added by changing a class go to those waiting, who are told", (
     ).toEqual([]);
   });
 });
+
+describe("the roster routes open to API keys", () => {
+  /** A request with only a key: no cookie, no X-Requested-With, from another site. */
+  async function keyed(key: string, method: string, path: string, body?: unknown) {
+    const res = await api.fetch(
+      new Request(`http://localhost:3000${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          origin: "https://integrator.example",
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+      { clientIp: "198.51.100.9" },
+    );
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null };
+  }
+  const makeKey = async (classes: "read" | "write") => {
+    const res = await as.admin.call("POST", "/api/api-keys", { name: `Classes ${classes}`, classes });
+    expect(res.status).toBe(201);
+    return res.json.data.secret as string;
+  };
+
+  it("a key with classes write reads the roster, books (source api), messages and cancels; a read key only reads", async () => {
+    const { classes } = await scheduled("16:00", 2, 0);
+    const writer = await makeKey("write");
+    const reader = await makeKey("read");
+    const booked = await keyed(writer, "POST", `/api/classes/${classes[0]}/bookings`, { member_id: ids.noah });
+    expect(booked.status, JSON.stringify(booked.json)).toBe(201);
+    expect(booked.json.data).toMatchObject({ status: "booked", source: "api" });
+    const roster = await keyed(reader, "GET", `/api/classes/${classes[0]}/roster`);
+    expect(roster.status).toBe(200);
+    expect(roster.json.data.bookings.map((b: { member: { id: number } }) => b.member.id)).toEqual([ids.noah]);
+    expect((await keyed(reader, "POST", `/api/classes/${classes[0]}/bookings`, { member_id: ids.mia })).status).toBe(403);
+    expect((await keyed(reader, "POST", `/api/classes/${classes[0]}/messages`, { body: "Hello" })).status).toBe(403);
+    const sent = await keyed(writer, "POST", `/api/classes/${classes[0]}/messages`, { body: "Bring water." });
+    expect(sent.status).toBe(201);
+    expect(sent.json.data).toEqual({ sent_to: 1 });
+    // Attendance opens 30 minutes before the class: refused with the reason, not a 500.
+    const early = await keyed(writer, "POST", `/api/class-bookings/${booked.json.data.id}/attendance`, { attended: true });
+    expect(early.status).toBe(422);
+    expect((await keyed(reader, "DELETE", `/api/class-bookings/${booked.json.data.id}`)).status).toBe(403);
+    const gone = await keyed(writer, "DELETE", `/api/class-bookings/${booked.json.data.id}`);
+    expect(gone.status).toBe(200);
+    expect(gone.json.data.booking.status).toBe("cancelled");
+  });
+});

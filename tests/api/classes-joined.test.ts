@@ -7,6 +7,7 @@ import {
   class_type_inclusions,
   class_types,
   mail_outbox,
+  organisations,
   push_outbox,
   webhook_deliveries,
   webhook_endpoints,
@@ -316,5 +317,26 @@ describe("the roster routes open to API keys", () => {
     const gone = await keyed(writer, "DELETE", `/api/class-bookings/${booked.json.data.id}`);
     expect(gone.status).toBe(200);
     expect(gone.json.data.booking.status).toBe("cancelled");
+  });
+});
+
+describe("a trainer's calendar feed", () => {
+  it("lists the classes they teach beside their sessions, not those cancelled", async () => {
+    await env.db.update(organisations).set({ calendar_and_messaging: true }).where(eq(organisations.id, orgId));
+    const running = await scheduled("20:00", 4, 0);
+    const off = await scheduled("20:45", 4, 0);
+    expect((await as.admin.call("DELETE", `/api/classes/${off.classes[0]}`)).status).toBe(200);
+    const tess = onClock(await signedIn(env.api, env.db, "tess@joined.example", PASSWORD));
+    const url: string = (await tess.call("POST", "/api/calendar-feed")).json.data.url;
+    const feed = await browser(api).call("GET", new URL(url).pathname);
+    expect(feed.status).toBe(200);
+    const ics = feed.json as string;
+    expect(ics).toContain(`UID:class-${running.classes[0]}-trainer@`);
+    expect(ics).toContain("SUMMARY:Spin (class)");
+    expect(ics).toContain("LOCATION:North");
+    expect(ics).not.toContain(`UID:class-${off.classes[0]}-trainer@`);
+    // Another trainer's feed has none of Tess's classes.
+    const adaUrl: string = (await as.admin.call("POST", "/api/calendar-feed")).json.data.url;
+    expect((await browser(api).call("GET", new URL(adaUrl).pathname)).json).not.toContain("(class)");
   });
 });

@@ -1434,6 +1434,114 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/classes/{id}/roster": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a class's roster
+     * @description Needs the key scope `classes.read`.
+     */
+    get: operations["getApiClassesByIdRoster"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/classes/{id}/bookings": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Book a member into a class
+     * @description Under the member's own rules (their membership includes the class type and lets them in, the booking window, the most bookings at once); a full class puts them on its waitlist unless `waitlist` is false.
+     *
+     *     Needs the key scope `classes.book`.
+     */
+    post: operations["postApiClassesByIdBookings"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-bookings/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Cancel a class booking
+     * @description Late inside the organisation's cancel cut-off; a place freed goes to the first on the waitlist, who is told.
+     *
+     *     Needs the key scope `classes.book`.
+     */
+    delete: operations["deleteApiClassBookingsById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/class-bookings/{id}/attendance": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark a booking attended or a no-show
+     * @description From 30 minutes before the class.
+     *
+     *     Needs the key scope `classes.book`.
+     */
+    post: operations["postApiClassBookingsByIdAttendance"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/classes/{id}/messages": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Message everyone booked into a class
+     * @description E-mailed (and pushed where they allow it) to everyone holding a place, signed with the first name of the admin who made the key.
+     *
+     *     Needs the key scope `classes.book`.
+     */
+    post: operations["postApiClassesByIdMessages"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7731,6 +7839,189 @@ export interface operations {
     responses: {
       /** @description Done */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  getApiClassesByIdRoster: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassesByIdBookings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          member_id: number;
+          waitlist?: boolean;
+        };
+        "application/x-www-form-urlencoded": {
+          member_id: number;
+          waitlist?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  deleteApiClassBookingsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassBookingsByIdAttendance: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          attended: boolean;
+        };
+        "application/x-www-form-urlencoded": {
+          attended: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+      429: components["responses"]["TooMany"];
+    };
+  };
+  postApiClassesByIdMessages: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried POST safe: the same key and body within a day is answered the first result again. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          subject?: string;
+          body: string;
+        };
+        "application/x-www-form-urlencoded": {
+          subject?: string;
+          body: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      201: {
         headers: {
           [name: string]: unknown;
         };

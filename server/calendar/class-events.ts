@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import { class_bookings, class_occurrences, class_types, gyms } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 
@@ -28,6 +28,36 @@ export async function bookedClassEvents(t: Tenant, userId: number, from: Date, t
         and(
           eq(class_bookings.user_id, userId),
           inArray(class_bookings.status, ["booked", "attended", "waitlisted"]),
+          lt(class_occurrences.starts_at, to),
+          gt(class_occurrences.ends_at, from),
+        ),
+      ),
+    );
+}
+
+/**
+ * The classes a trainer teaches in [from, to), for their feed beside their sessions. A cancelled class drops out, as a
+ * cancelled appointment does (the phone removes the event); one handed to another trainer moves to their feed.
+ */
+export async function taughtClassEvents(t: Tenant, trainerId: number, from: Date, to: Date) {
+  return t.db
+    .select({
+      occurrence_id: class_occurrences.id,
+      starts_at: class_occurrences.starts_at,
+      ends_at: class_occurrences.ends_at,
+      room: class_occurrences.room,
+      name: class_types.name,
+      gym: gyms.name,
+    })
+    .from(class_occurrences)
+    .innerJoin(class_types, eq(class_types.id, class_occurrences.class_type_id))
+    .innerJoin(gyms, eq(gyms.id, class_occurrences.gym_id))
+    .where(
+      t.where(
+        class_occurrences,
+        and(
+          eq(class_occurrences.trainer_id, trainerId),
+          isNull(class_occurrences.cancelled_at),
           lt(class_occurrences.starts_at, to),
           gt(class_occurrences.ends_at, from),
         ),

@@ -6,12 +6,12 @@ import type { Db } from "../core/db/client";
 import { organisation_users, organisations } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { entriesBetween } from "./entries";
-import { bookedClassEvents } from "./class-events";
+import { bookedClassEvents, taughtClassEvents } from "./class-events";
 
 /**
  * A trainer's private calendar feed (issue 16): an iCalendar URL their phone subscribes to, holding their sessions
- * from a month back to six months ahead (appointments and recurring sessions, each an event of its own so every
- * calendar app shows the moved and cancelled ones right). The URL's token is the only key: it is kept sealed (to show
+ * and the classes they teach (issue 34) from a month back to six months ahead (appointments, recurring sessions and
+ * classes, each an event of its own so every calendar app shows the moved and cancelled ones right). The URL's token is the only key: it is kept sealed (to show
  * it again) and hashed (to find the trainer without a session); a new link replaces the old, which stops working.
  */
 const PAST_DAYS = 31;
@@ -72,6 +72,7 @@ export async function feedCalendar(t: Tenant, owner: { user_id: number; organisa
   const member = owner.role === "member";
   const entries = member ? [] : await entriesBetween(t, null, from, to, { trainer_id: owner.user_id });
   const classes = member ? await bookedClassEvents(t, owner.user_id, from, to) : [];
+  const teaching = member ? [] : await taughtClassEvents(t, owner.user_id, from, to);
   const cal = ical({
     name: `${owner.organisation} ${member ? "classes" : "sessions"}`,
     prodId: { company: "Gym Membership", product: "calendar", language: "EN" },
@@ -99,6 +100,17 @@ export async function feedCalendar(t: Tenant, owner: { user_id: number; organisa
       end: c.ends_at,
       stamp: now,
       summary: c.status === "waitlisted" ? `${c.name} (waitlist)` : c.name,
+      location: c.room ? `${c.gym}, ${c.room}` : c.gym,
+    });
+  }
+  for (const c of teaching) {
+    // Its own UID (not the member's): a trainer who also books classes sees both, and a class handed over moves feeds.
+    cal.createEvent({
+      id: `class-${c.occurrence_id}-trainer@${host}`,
+      start: c.starts_at,
+      end: c.ends_at,
+      stamp: now,
+      summary: `${c.name} (class)`,
       location: c.room ? `${c.gym}, ${c.room}` : c.gym,
     });
   }

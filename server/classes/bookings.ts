@@ -5,6 +5,7 @@ import type { Tenant } from "../core/db/tenant";
 import { invalid, notFound } from "../core/errors";
 import { mayBook, mayCancel, memberFacts, type ClassFacts } from "./booking-rules";
 import { classById, classesBetween, type ListedClass } from "./listing";
+import { bookingCancelled, bookingCreated } from "./events";
 import { givePlaceBack, lockClass, takePlace, type BookingRow } from "./places";
 
 /**
@@ -55,7 +56,9 @@ export async function bookClass(t: Tenant, classId: number, userId: number, by: 
   const verdict = mayBook(facts, cls, now);
   if (!verdict.allowed) throw invalid({ class_id: [verdict.reason] }, verdict.reason);
   try {
-    return await takePlace(t, classId, { userId, source: by.source, createdBy: by.createdBy }, now, opts);
+    const booking = await takePlace(t, classId, { userId, source: by.source, createdBy: by.createdBy }, now, opts);
+    await bookingCreated(t, booking.id, now);
+    return booking;
   } catch (err) {
     // places.ts names the class's field `occurrence_id`; the API's is `class_id`.
     const e = err as { status?: number; errors?: Record<string, string[]> };
@@ -78,6 +81,7 @@ export async function cancelClassBooking(t: Tenant, bookingId: number, now: Date
   const verdict = mayCancel(cls, facts.rules.cutoffMinutes, now);
   if (!verdict.allowed) throw invalid({ booking: [verdict.reason] }, verdict.reason);
   const done = await givePlaceBack(t, bookingId, now, { late: verdict.late });
+  if (done.changed) await bookingCancelled(t, bookingId, now);
   return { booking: done.booking, late: done.booking.status === "late_cancelled", promoted: done.promoted };
 }
 

@@ -21,6 +21,7 @@ import { readClassBookingRules, setClassBookingRules } from "./booking-rules-set
 import { tellClassChanged } from "./class-changed-mail";
 import { createClassType, findClassType, inclusionChoices, listClassTypes, setClassTypeArchived, updateClassType } from "./class-types";
 import { classesBetween } from "./listing";
+import { tellPromotedAfterCommit } from "./tell";
 import { cancelClass, changeClass, changeSchedule, createSchedule, endSchedule, findClass, findSchedule, listSchedules, presentSchedule } from "./timetable";
 
 /**
@@ -76,6 +77,8 @@ export const timetableRoutes = new Hono<ApiEnv>()
   .put("/class-schedules/:id{[0-9]+}", ...write, async (c) => {
     const done = await changeSchedule(c.var.tenant, c.var.user!, pathId(c, "No such class schedule."), await readBody(c, classScheduleChange), now(c));
     tellClassChanged(c, "cancelled", done.cancelled);
+    // More places (or a longer waitlist let through) go to those waiting: each told, as after a cancellation.
+    for (const p of done.promoted) tellPromotedAfterCommit(c, p);
     return c.json({ data: { ...done.schedule, classes_cancelled: done.cancelled.length } });
   })
   /** DELETE /api/class-schedules/{id}?from=yyyy-mm-dd&reason=: no classes from that day (today when absent); those booked are e-mailed. */
@@ -102,6 +105,7 @@ export const timetableRoutes = new Hono<ApiEnv>()
   .put("/classes/:id{[0-9]+}", ...write, async (c) => {
     const done = await changeClass(c.var.tenant, c.var.user!, pathId(c, "No such class."), await readBody(c, classChange), now(c));
     if (done.moved) tellClassChanged(c, "moved", [done.moved], done.before.starts_at);
+    for (const p of done.promoted) tellPromotedAfterCommit(c, p);
     return c.json({ data: done.after });
   })
   /** DELETE /api/classes/{id}?reason=: that one class cancelled; everyone booked or waiting is e-mailed, once. */

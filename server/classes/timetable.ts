@@ -12,9 +12,10 @@ import { assertTrainerAt, gymFor } from "../calendar/rules";
 import { liveClassType } from "./class-types";
 import { assertTrainerFree } from "./clashes";
 import type { Told } from "./class-changed-mail";
+import { bookingCancelled, classCancelled } from "./events";
 import { classById } from "./listing";
 import { writeOccurrences } from "./occurrences";
-import { countsOf, lockClass, promoteFirst } from "./places";
+import { countsOf, lockClass, promoteFirst, type BookingRow } from "./places";
 
 /**
  * A gym's timetable (issue 34, decision 0065 "Staff"): classes scheduled once or weekly, a weekly class changed from a
@@ -167,10 +168,14 @@ export async function cancelOccurrences(t: Tenant, ids: number[], reason: string
       .update(class_occurrences)
       .set({ cancelled_at: now, cancel_reason: reason, updated_at: now })
       .where(t.where(class_occurrences, eq(class_occurrences.id, id)));
-    await t.db
+    const cancelled = await t.db
       .update(class_bookings)
       .set({ status: "cancelled", cancelled_at: now, updated_at: now })
-      .where(t.where(class_bookings, eq(class_bookings.occurrence_id, id), inArray(class_bookings.status, ["booked", "waitlisted"])));
+      .where(t.where(class_bookings, eq(class_bookings.occurrence_id, id), inArray(class_bookings.status, ["booked", "waitlisted"])))
+      .returning({ id: class_bookings.id });
+    // The integrators' webhooks, in this transaction: the class, then each booking it took with it.
+    await classCancelled(t, id, now);
+    for (const b of cancelled) await bookingCancelled(t, b.id, now);
     const [type] = await t.db
       .select({ name: class_types.name })
       .from(class_types)
@@ -273,6 +278,7 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
     newId = made.id;
   }
   // The rows already written: carried over (their places held), moved alone (kept), or off the pattern (cancelled).
+  const promoted: BookingRow[] = [];
   for (const r of carried) {
     const times = occurrenceTimes(r.occurrence_day, input.start_time, minutes);
     await lockClass(t, r.id);
@@ -280,7 +286,7 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
       .update(class_occurrences)
       .set({ schedule_id: newId, ...times, trainer_id: input.trainer_id, room: input.room ?? null, capacity, waitlist_size: waitlist, updated_at: now })
       .where(t.where(class_occurrences, eq(class_occurrences.id, r.id)));
-    await promoteAll(t, r.id, now);
+    promoted.push(...(await promoteAll(t, r.id, now)));
   }
   for (const r of rows.filter((r) => alone.has(r.id) && onPattern(r.occurrence_day))) {
     await t.db
@@ -291,13 +297,13 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
   const dropped = rows.filter((r) => !alone.has(r.id) && !onPattern(r.occurrence_day)).map((r) => r.id);
   const told = await cancelOccurrences(t, dropped, "The class no longer runs on this day", now);
   await writeOccurrences(t, (await rowOf(t, newId))!, first, today);
-  return { schedule: presentSchedule(await findSchedule(t, newId), today), cancelled: told };
+  return { schedule: presentSchedule(await findSchedule(t, newId), today), cancelled: told, promoted };
 }
 
 /** Raised places go to those waiting, first come first served (./places.ts), until the class is full. */
 async function promoteAll(t: Tenant, occurrenceId: number, now: Date) {
   const cls = await lockClass(t, occurrenceId);
-  const promoted = [];
+  const promoted: BookingRow[] = [];
   for (let p = await promoteFirst(t, cls, now); p; p = await promoteFirst(t, cls, now)) promoted.push(p);
   return promoted;
 }

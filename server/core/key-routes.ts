@@ -105,6 +105,12 @@ export const KEY_ROUTES = [
   ["GET", `/api/classes/${ID}`],
   ["PUT", `/api/classes/${ID}`],
   ["DELETE", `/api/classes/${ID}`],
+  // Group classes: a class's roster (booked, waiting, attended) and its bookings, made under the member's own rules.
+  ["GET", `/api/classes/${ID}/roster`],
+  ["POST", `/api/classes/${ID}/bookings`],
+  ["DELETE", `/api/class-bookings/${ID}`],
+  ["POST", `/api/class-bookings/${ID}/attendance`],
+  ["POST", `/api/classes/${ID}/messages`],
 ] as const;
 
 const OPEN = new Set(KEY_ROUTES.map(([method, path]) => `${method} ${path}`));

@@ -1,6 +1,7 @@
 import type { ZodTypeAny } from "zod";
 import { appointmentChange, appointmentRequest, appointmentsQuery, seriesChange, seriesEnd, seriesQuery, seriesRequest } from "../../domain/schemas/calendar";
 import { checkInRequest, checkInSearchQuery } from "../../domain/schemas/check-in";
+import { attendanceRequest, classMessageRequest, rosterBookingRequest } from "../../domain/schemas/class-bookings";
 import {
   classCancel,
   classChange,
@@ -268,4 +269,35 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
   [`GET /api/classes/${ID}`]: { tag: "Classes", summary: "Get a class", scope: "classes.read" },
   [`PUT /api/classes/${ID}`]: { tag: "Classes", summary: "Change one class", scope: "classes.write", body: classChange },
   [`DELETE /api/classes/${ID}`]: { tag: "Classes", summary: "Cancel one class (those booked are e-mailed)", scope: "classes.write", query: classCancel },
+  [`GET /api/classes/${ID}/roster`]: { tag: "Classes", summary: "Get a class's roster", scope: "classes.read" },
+  [`POST /api/classes/${ID}/bookings`]: {
+    tag: "Classes",
+    summary: "Book a member into a class",
+    scope: "classes.book",
+    body: rosterBookingRequest,
+    status: 201,
+    description:
+      "Under the member's own rules (their membership includes the class type and lets them in, the booking window, the most bookings at once); a full class puts them on its waitlist unless `waitlist` is false.",
+  },
+  [`DELETE /api/class-bookings/${ID}`]: {
+    tag: "Classes",
+    summary: "Cancel a class booking",
+    scope: "classes.book",
+    description: "Late inside the organisation's cancel cut-off; a place freed goes to the first on the waitlist, who is told.",
+  },
+  [`POST /api/class-bookings/${ID}/attendance`]: {
+    tag: "Classes",
+    summary: "Mark a booking attended or a no-show",
+    scope: "classes.book",
+    body: attendanceRequest,
+    description: "From 30 minutes before the class.",
+  },
+  [`POST /api/classes/${ID}/messages`]: {
+    tag: "Classes",
+    summary: "Message everyone booked into a class",
+    scope: "classes.book",
+    body: classMessageRequest,
+    status: 201,
+    description: "E-mailed (and pushed where they allow it) to everyone holding a place, signed with the first name of the admin who made the key.",
+  },
 };

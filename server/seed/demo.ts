@@ -8,9 +8,6 @@ export async function seedDemoIfEmpty(db: Db) {
   if (existing.length) return false;
   const { seedDemo } = await import("./demo-data");
   await seedDemo(db);
-  // Issue 34: a small class timetable until the demo's own classes are seeded (./demo-classes-standin.ts).
-  const { seedDemoClassesStandIn } = await import("./demo-classes-standin");
-  await seedDemoClassesStandIn(db);
   // Fresh planner statistics: PGlite has no autovacuum to gather them, and without them it picks poor plans.
   await db.execute(sql`analyze`);
   return true;

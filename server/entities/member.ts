@@ -5,7 +5,8 @@ import { access_control_credentials, bank_connections, organisation_users, payme
 import type { Tenant } from "../core/db/tenant";
 import type { EntityContext } from "./context";
 import { jsonArray, jsonObject, qualified as col } from "./sql";
-import { subscriptionJson, subscriptionsFrom, type SubscriptionEntity, type SubscriptionRead } from "./subscription";
+import { currentGymSurcharge } from "./price";
+import { subscriptionJson, subscriptionsFrom, theirPricesJson, type SubscriptionEntity, type SubscriptionRead } from "./subscription";
 import { maskAccount } from "../../domain/bank-account";
 
 /**
@@ -122,7 +123,12 @@ const memberJson = jsonObject({
  */
 const membersRead = preparedFor((db) =>
   db
-    .select({ members: sql<MemberRead[]>`coalesce(json_agg(${memberJson}), '[]')` })
+    .select({
+      members: sql<MemberRead[]>`coalesce(json_agg(${memberJson}), '[]')`,
+      // The joined latest subscriptions' prices, in the same round trip.
+      prices: theirPricesJson,
+      current_gym: currentGymSurcharge,
+    })
     .from(organisation_users)
     .innerJoin(users, eq(users.id, organisation_users.user_id))
     .leftJoin(
@@ -146,10 +152,11 @@ export async function memberEntities(t: Tenant, userIds: number[], ctx: EntityCo
   const out = new Map<number, MemberEntity>();
   const ids = [...new Set(userIds)];
   if (!ids.length) return out;
-  const [{ members }] = await membersRead(t.db).execute({ org: t.organisationId, ids });
+  const [{ members, ...prices }] = await membersRead(t.db).execute({ org: t.organisationId, ids, gym: t.gymId });
   const latest = await subscriptionsFrom(
     t,
     members.flatMap((m) => (m.latest_subscription ? [m.latest_subscription] : [])),
+    prices,
     ctx,
   );
   for (const m of members) {

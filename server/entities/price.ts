@@ -1,11 +1,11 @@
-import { and, asc, count, eq, getTableName, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { asc, count, eq, getTableName, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { totalValue } from "../../domain/price-value";
 import { surchargeFor } from "../../domain/surcharge";
-import { inIds, ofOrganisation, preparedFor } from "../core/db/prepared";
+import { preparedFor } from "../core/db/prepared";
 import { gyms, offering_gyms, offerings, organisation_users, prices, private_price_links, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { signupAddress } from "../core/links";
@@ -74,7 +74,7 @@ export async function membersOnPrices(t: Tenant, priceIds: number[]): Promise<Ma
   return counts;
 }
 
-/** What a Price is built from, as pricesRead gives it: its row, its offering and gym, and its links still good. */
+/** What a Price is built from, as pricesJson gives it: its row, its offering and gym, and its links still good. */
 interface PriceRead {
   id: number;
   offering_id: number;
@@ -127,21 +127,25 @@ const priceJson = jsonObject({
 });
 
 /**
- * Prices by id with what their entity needs besides the members paying them, as one JSON array (server/entities/sql.ts),
- * and the current gym's surcharge: one prepared statement (server/core/db/prepared.ts) where the rows, offerings, gyms
- * and links were four queries built for every page of the members list.
+ * What the prices with an id in `ids` (SQL giving an int[]) are built from, as one JSON array (PriceRead): their rows,
+ * offerings, gyms and links still good in one subquery. The members' and subscriptions' own statements embed it, so a
+ * page of members reads its prices in the same round trip.
  */
+export const pricesJson = (ids: SQL): SQL<PriceRead[]> => sql`(select coalesce(json_agg(${priceJson}), '[]') from ${prices}
+  left join ${offerings} on ${col(offerings.organisation_id)} = ${col(prices.organisation_id)} and ${col(offerings.id)} = ${col(prices.offering_id)}
+  left join ${gyms} on ${col(gyms.organisation_id)} = ${col(prices.organisation_id)} and ${col(gyms.id)} = ${col(prices.gym_id)}
+  where ${col(prices.organisation_id)} = ${sql.placeholder("org")} and ${col(prices.id)} = any(${ids}))`;
+
+/** The card surcharge of the gym the user works in now (placeholder `gym`), as JSON, or null without one. */
+export const currentGymSurcharge: SQL<SurchargeGym | null> = sql`(select ${currentGymJson} from ${gyms} as ${sql.identifier(getTableName(currentGym))}
+  where ${col(currentGym.organisation_id)} = ${sql.placeholder("org")} and ${col(currentGym.id)} = ${sql.placeholder("gym")})`;
+
+/** Prices by id: one prepared statement (server/core/db/prepared.ts) where the rows, offerings, gyms and links were four queries. */
 const pricesRead = preparedFor((db) =>
   db
-    .select({
-      prices: sql<PriceRead[]>`coalesce(json_agg(${priceJson}), '[]')`,
-      current_gym: sql<SurchargeGym | null>`(select ${currentGymJson} from ${gyms} as ${sql.identifier(getTableName(currentGym))}
-        where ${col(currentGym.organisation_id)} = ${sql.placeholder("org")} and ${col(currentGym.id)} = ${sql.placeholder("gym")})`,
-    })
-    .from(prices)
-    .leftJoin(offerings, and(eq(offerings.organisation_id, prices.organisation_id), eq(offerings.id, prices.offering_id)))
-    .leftJoin(gyms, and(eq(gyms.organisation_id, prices.organisation_id), eq(gyms.id, prices.gym_id)))
-    .where(and(ofOrganisation(prices), inIds(prices.id, "ids")))
+    .select({ prices: pricesJson(sql`${sql.placeholder("ids")}::int[]`), current_gym: currentGymSurcharge })
+    // One row: everything is in the subqueries.
+    .from(sql`(values (1)) as ${sql.identifier("one")}`)
     .prepare("price_entities"),
 );
 
@@ -241,20 +245,38 @@ export async function pricesById(t: Tenant, ids: number[], ctx: EntityContext): 
   if (!unique.length) return [];
   const [[{ prices: found, current_gym }], members] = await Promise.all([
     pricesRead(t.db).execute({ org: t.organisationId, ids: unique, gym: t.gymId }),
-    ctx.countsMayLag ? membersOnPricesLagging(t, unique, ctx.at) : membersOnPrices(t, unique),
+    membersPaying(t, unique, ctx),
   ]);
+  const built = await pricesFrom(t, { prices: found, current_gym }, ctx, members);
+  return unique.flatMap((id) => (built.has(id) ? [built.get(id)!] : []));
+}
+
+/** Members paying each price, afresh or (for prices nested in a list of members) up to PRICE_COUNT_TTL_MS old. */
+const membersPaying = (t: Tenant, ids: number[], ctx: EntityContext) => (ctx.countsMayLag ? membersOnPricesLagging(t, ids, ctx.at) : membersOnPrices(t, ids));
+
+/** What prices are built from: pricesJson's array, and currentGymSurcharge. */
+export interface PricesRead {
+  prices: PriceRead[];
+  current_gym: SurchargeGym | null;
+}
+
+/** SPEC's Price for each one read (pricesJson), by id; `members` paying each when already counted. */
+export async function pricesFrom(t: Tenant, read: PricesRead, ctx: EntityContext, members?: Map<number, number>) {
+  const out = new Map<number, PriceEntity>();
+  if (!read.prices.length) return out;
+  const ids = read.prices.map((p) => p.id);
+  const paying = members ?? (await membersPaying(t, ids, ctx));
   // Where each link can be used: asked only when there are links (most prices have none).
-  const withLinks = found.filter((p) => p.links.length);
+  const withLinks = read.prices.filter((p) => p.links.length);
   const soldAt = withLinks.length ? await gymsOfOfferings(t, [...new Set(withLinks.map((p) => p.offering_id))]) : () => [];
   const today = localDay(ctx.at);
-  const out = new Map<number, PriceEntity>();
-  for (const p of found) {
+  for (const p of read.prices) {
     const frequency = p.billing_frequency as BillingFrequency;
     // The card surcharge where the price is sold: its own gym, else the gym the user works in now.
-    const surchargeGym = p.gym ?? current_gym;
+    const surchargeGym = p.gym ?? read.current_gym;
     const surcharge = surchargeGym ? surchargeFor(p.amount, "stripe_card", surchargeGym) : null;
     out.set(p.id, {
-      ...priceView({ ...p, archived_at: date(p.archived_at) }, members.get(p.id) ?? 0),
+      ...priceView({ ...p, archived_at: date(p.archived_at) }, paying.get(p.id) ?? 0),
       gym: p.gym ? { id: p.gym.id, name: p.gym.name } : null,
       offering: { id: p.offering_id, name: p.offering?.name ?? "", archived_at: date(p.offering?.archived_at ?? null) },
       total_value: totalValue(
@@ -266,5 +288,5 @@ export async function pricesById(t: Tenant, ids: number[], ctx: EntityContext): 
       private_links: p.links.map((l) => linkView({ ...l, created_at: new Date(l.created_at) }, soldAt(p.offering_id), ctx.signupBase)),
     });
   }
-  return unique.flatMap((id) => (out.has(id) ? [out.get(id)!] : []));
+  return out;
 }

@@ -8,7 +8,7 @@ import { payments, subscription_pauses, subscriptions } from "../core/db/schema"
 import type { Tenant } from "../core/db/tenant";
 import type { EntityContext } from "./context";
 import { jsonArray, jsonObject, qualified as col } from "./sql";
-import { pricesById, type PriceEntity } from "./price";
+import { currentGymSurcharge, pricesFrom, pricesJson, type PriceEntity, type PricesRead } from "./price";
 
 /**
  * SPEC §3 Subscription, as a member's latest membership, a member's own active one and a new one are answered: its
@@ -125,10 +125,20 @@ export const subscriptionJson = jsonObject({
   first_payment: sql`(select ${first.json} from ${first.picked})`,
 });
 
-/** Subscriptions by id, as one JSON array: one prepared statement (server/core/db/prepared.ts). */
+/**
+ * The prices of the subscriptions in scope (their own and the ones they move to), for a statement over
+ * `subscriptions` that aggregates them (the array_aggs belong to that statement, whose rows are its subscriptions).
+ */
+export const theirPricesJson = pricesJson(sql`array_agg(${col(subscriptions.price_id)}) || array_agg(${col(subscriptions.transition_to_price_id)})`);
+
+/** Subscriptions by id, with their prices, as JSON: one prepared statement (server/core/db/prepared.ts). */
 const subscriptionsRead = preparedFor((db) =>
   db
-    .select({ subscriptions: sql<SubscriptionRead[]>`coalesce(json_agg(${subscriptionJson}), '[]')` })
+    .select({
+      subscriptions: sql<SubscriptionRead[]>`coalesce(json_agg(${subscriptionJson}), '[]')`,
+      prices: theirPricesJson,
+      current_gym: currentGymSurcharge,
+    })
     .from(subscriptions)
     .where(and(ofOrganisation(subscriptions), inIds(subscriptions.id, "ids")))
     .prepare("subscription_entities"),
@@ -138,20 +148,15 @@ const subscriptionsRead = preparedFor((db) =>
 export async function subscriptionEntities(t: Tenant, ids: number[], ctx: EntityContext) {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map<number, SubscriptionEntity>();
-  const [{ subscriptions: found }] = await subscriptionsRead(t.db).execute({ org: t.organisationId, ids: unique });
-  return subscriptionsFrom(t, found, ctx);
+  const [{ subscriptions: found, ...prices }] = await subscriptionsRead(t.db).execute({ org: t.organisationId, ids: unique, gym: t.gymId });
+  return subscriptionsFrom(t, found, prices, ctx);
 }
 
-/** SPEC's Subscription for each one read (subscriptionJson), by id: their prices are read here, in one batch. */
-export async function subscriptionsFrom(t: Tenant, rows: SubscriptionRead[], ctx: EntityContext) {
+/** SPEC's Subscription for each one read (subscriptionJson), by id, with their prices as read (theirPricesJson). */
+export async function subscriptionsFrom(t: Tenant, rows: SubscriptionRead[], prices: PricesRead, ctx: EntityContext) {
   const out = new Map<number, SubscriptionEntity>();
   if (!rows.length) return out;
-  const priceList = await pricesById(
-    t,
-    rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]),
-    ctx,
-  );
-  const priceOf = new Map(priceList.map((p) => [p.id, p]));
+  const priceOf = await pricesFrom(t, prices, ctx);
   for (const s of rows) {
     const price = priceOf.get(s.price_id)!;
     const undoUntil = cancellationUndoableUntil(s, ctx.at);

@@ -1,13 +1,16 @@
-import { asc, count, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { asc, count, eq, getTableName, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { FREQUENCY_LABELS, termShorthand, type BillingFrequency, type TermUnit } from "../../domain/billing";
 import { localDay } from "../../domain/dates";
 import { formatCents } from "../../domain/money";
 import { totalValue } from "../../domain/price-value";
 import { surchargeFor } from "../../domain/surcharge";
+import { preparedFor } from "../core/db/prepared";
 import { gyms, offering_gyms, offerings, organisation_users, prices, private_price_links, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import { signupAddress } from "../core/links";
 import type { EntityContext } from "./context";
+import { jsonArray, jsonObject, qualified as col } from "./sql";
 
 /**
  * SPEC §3 Price, as every answer that names a price gives it (an offering's, the organisation's, a subscription's):
@@ -71,18 +74,85 @@ export async function membersOnPrices(t: Tenant, priceIds: number[]): Promise<Ma
   return counts;
 }
 
-/** The private links of prices that are still good, newest first. */
-export async function activeLinks(t: Tenant, priceIds: number[]) {
-  if (!priceIds.length) return [];
-  return t.db
-    .select()
-    .from(private_price_links)
-    .where(t.where(private_price_links, inArray(private_price_links.price_id, priceIds), isNull(private_price_links.revoked_at)))
-    .orderBy(sql`${private_price_links.created_at} desc`, sql`${private_price_links.id} desc`);
+/** What a Price is built from, as pricesJson gives it: its row, its offering and gym, and its links still good. */
+interface PriceRead {
+  id: number;
+  offering_id: number;
+  gym_id: number | null;
+  amount: number;
+  billing_frequency: string;
+  joining_fee: number;
+  private: boolean;
+  term_amount: number | null;
+  term_unit: string | null;
+  grouping_unique_identifier: string;
+  archived_at: string | null;
+  offering: { name: string; archived_at: string | null } | null;
+  gym: (SurchargeGym & { id: number; name: string }) | null;
+  /** Newest first. */
+  links: (Omit<LinkFields, "created_at"> & { created_at: string })[];
 }
+type SurchargeGym = { basisPoints: number; fixed: number };
+/** The gym the user works in now, whose card surcharge a price with no gym of its own is quoted at. */
+const currentGym = alias(gyms, "current_gym");
+const currentGymJson = jsonObject({ basisPoints: currentGym.card_surcharge_basis_points, fixed: currentGym.card_surcharge_fixed });
+
+const priceJson = jsonObject({
+  id: prices.id,
+  offering_id: prices.offering_id,
+  gym_id: prices.gym_id,
+  amount: prices.amount,
+  billing_frequency: prices.billing_frequency,
+  joining_fee: prices.joining_fee,
+  private: prices.private,
+  term_amount: prices.term_amount,
+  term_unit: prices.term_unit,
+  grouping_unique_identifier: prices.grouping_unique_identifier,
+  archived_at: prices.archived_at,
+  offering: sql`case when ${col(offerings.id)} is null then null else ${jsonObject({ name: offerings.name, archived_at: offerings.archived_at })} end`,
+  gym: sql`case when ${col(gyms.id)} is null then null
+    else ${jsonObject({ id: gyms.id, name: gyms.name, basisPoints: gyms.card_surcharge_basis_points, fixed: gyms.card_surcharge_fixed })} end`,
+  links: jsonArray(
+    jsonObject({
+      id: private_price_links.id,
+      price_id: private_price_links.price_id,
+      token: private_price_links.token,
+      age_bypass: private_price_links.age_bypass,
+      created_at: private_price_links.created_at,
+    }),
+    sql`${private_price_links} where ${col(private_price_links.organisation_id)} = ${col(prices.organisation_id)}
+      and ${col(private_price_links.price_id)} = ${col(prices.id)} and ${col(private_price_links.revoked_at)} is null`,
+    sql`${col(private_price_links.created_at)} desc, ${col(private_price_links.id)} desc`,
+  ),
+});
+
+/**
+ * What the prices with an id in `ids` (SQL giving an int[]) are built from, as one JSON array (PriceRead): their rows,
+ * offerings, gyms and links still good in one subquery. The members' and subscriptions' own statements embed it, so a
+ * page of members reads its prices in the same round trip.
+ */
+export const pricesJson = (ids: SQL): SQL<PriceRead[]> => sql`(select coalesce(json_agg(${priceJson}), '[]') from ${prices}
+  left join ${offerings} on ${col(offerings.organisation_id)} = ${col(prices.organisation_id)} and ${col(offerings.id)} = ${col(prices.offering_id)}
+  left join ${gyms} on ${col(gyms.organisation_id)} = ${col(prices.organisation_id)} and ${col(gyms.id)} = ${col(prices.gym_id)}
+  where ${col(prices.organisation_id)} = ${sql.placeholder("org")} and ${col(prices.id)} = any(${ids}))`;
+
+/** The card surcharge of the gym the user works in now (placeholder `gym`), as JSON, or null without one. */
+export const currentGymSurcharge: SQL<SurchargeGym | null> = sql`(select ${currentGymJson} from ${gyms} as ${sql.identifier(getTableName(currentGym))}
+  where ${col(currentGym.organisation_id)} = ${sql.placeholder("org")} and ${col(currentGym.id)} = ${sql.placeholder("gym")})`;
+
+/** Prices by id: one prepared statement (server/core/db/prepared.ts) where the rows, offerings, gyms and links were four queries. */
+const pricesRead = preparedFor((db) =>
+  db
+    .select({ prices: pricesJson(sql`${sql.placeholder("ids")}::int[]`), current_gym: currentGymSurcharge })
+    // One row: everything is in the subqueries.
+    .from(sql`(values (1)) as ${sql.identifier("one")}`)
+    .prepare("price_entities"),
+);
+
+type LinkFields = Pick<LinkRow, "id" | "price_id" | "token" | "age_bypass" | "created_at">;
 
 /** A sign-up link with its address at each gym where it can be used. */
-export const linkView = (l: LinkRow, at: LinkGym[], base: string) => ({
+export const linkView = (l: LinkFields, at: LinkGym[], base: string) => ({
   id: l.id,
   price_id: l.price_id,
   token: l.token,
@@ -92,8 +162,23 @@ export const linkView = (l: LinkRow, at: LinkGym[], base: string) => ({
 });
 export type LinkView = ReturnType<typeof linkView>;
 
+type PriceFields = Pick<
+  PriceRow,
+  | "id"
+  | "offering_id"
+  | "gym_id"
+  | "amount"
+  | "billing_frequency"
+  | "joining_fee"
+  | "private"
+  | "term_amount"
+  | "term_unit"
+  | "grouping_unique_identifier"
+  | "archived_at"
+>;
+
 /** A price's own fields as the API shows them, with the members who pay it. */
-export function priceView(p: PriceRow, members: number) {
+export function priceView(p: PriceFields, members: number) {
   const frequency = p.billing_frequency as BillingFrequency;
   const term = termShorthand({ billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null });
   return {
@@ -133,55 +218,16 @@ async function gymsOfOfferings(t: Tenant, offeringIds: number[]) {
   return (offeringId: number) => (everywhere.has(offeringId) ? all : all.filter((g) => chosen.some((c) => c.offering_id === offeringId && c.gym_id === g.id)));
 }
 
-const offeringOfPrice = (rows: PriceRow[], priceId: number) => rows.find((p) => p.id === priceId)!.offering_id;
+const date = (d: string | null) => (d === null ? null : new Date(d));
 
-/** SPEC's Price for each row, by id. */
+/** SPEC's Price for each row, by id (read afresh with what it needs, in one statement). */
 export async function priceEntities(t: Tenant, rows: PriceRow[], ctx: EntityContext) {
-  const out = new Map<number, PriceEntity>();
-  if (!rows.length) return out;
-  const ids = rows.map((p) => p.id);
-  const offeringIds = [...new Set(rows.map((p) => p.offering_id))];
-  const gymIds = [...new Set([...rows.map((p) => p.gym_id), t.gymId].filter((g): g is number => g !== null))];
-  const [members, offeringRows, gymRows, links] = await Promise.all([
-    ctx.countsMayLag ? membersOnPricesLagging(t, ids, ctx.at) : membersOnPrices(t, ids),
-    t.db
-      .select({ id: offerings.id, name: offerings.name, archived_at: offerings.archived_at })
-      .from(offerings)
-      .where(t.where(offerings, inArray(offerings.id, offeringIds))),
-    gymIds.length
-      ? t.db
-          .select({ id: gyms.id, name: gyms.name, basisPoints: gyms.card_surcharge_basis_points, fixed: gyms.card_surcharge_fixed })
-          .from(gyms)
-          .where(t.where(gyms, inArray(gyms.id, gymIds)))
-      : [],
-    activeLinks(t, ids),
-  ]);
-  // Where each link can be used: asked only when there are links (most prices have none).
-  const soldAt = links.length ? await gymsOfOfferings(t, [...new Set(links.map((l) => offeringOfPrice(rows, l.price_id!)))]) : () => [];
-  const offeringOf = new Map(offeringRows.map((o) => [o.id, o]));
-  const gymOf = new Map(gymRows.map((g) => [g.id, g]));
-  const today = localDay(ctx.at);
-  for (const p of rows) {
-    const frequency = p.billing_frequency as BillingFrequency;
-    const gym = p.gym_id !== null ? gymOf.get(p.gym_id) : undefined;
-    // The card surcharge where the price is sold: its own gym, else the gym the user works in now.
-    const surchargeGym = gym ?? (t.gymId !== null ? gymOf.get(t.gymId) : undefined);
-    const surcharge = surchargeGym ? surchargeFor(p.amount, "stripe_card", surchargeGym) : null;
-    const offering = offeringOf.get(p.offering_id);
-    out.set(p.id, {
-      ...priceView(p, members.get(p.id) ?? 0),
-      gym: gym ? { id: gym.id, name: gym.name } : null,
-      offering: { id: p.offering_id, name: offering?.name ?? "", archived_at: offering?.archived_at ?? null },
-      total_value: totalValue(
-        { amount: p.amount, joining_fee: p.joining_fee, billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null },
-        today,
-      ),
-      formatted_surcharge: surcharge === null ? null : formatCents(surcharge),
-      formatted_amount_with_surcharge: surcharge === null ? null : formatCents(p.amount + surcharge),
-      private_links: links.filter((l) => l.price_id === p.id).map((l) => linkView(l, soldAt(p.offering_id), ctx.signupBase)),
-    });
-  }
-  return out;
+  const built = await pricesById(
+    t,
+    rows.map((p) => p.id),
+    ctx,
+  );
+  return new Map(built.map((p) => [p.id, p]));
 }
 
 export type PriceEntity = ReturnType<typeof priceView> & {
@@ -197,10 +243,55 @@ export type PriceEntity = ReturnType<typeof priceView> & {
 export async function pricesById(t: Tenant, ids: number[], ctx: EntityContext): Promise<PriceEntity[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const rows = await t.db
-    .select()
-    .from(prices)
-    .where(t.where(prices, inArray(prices.id, unique)));
-  const built = await priceEntities(t, rows, ctx);
+  const [[{ prices: found, current_gym }], members] = await Promise.all([
+    pricesRead(t.db).execute({ org: t.organisationId, ids: unique, gym: t.gymId }),
+    membersPaying(t, unique, ctx),
+  ]);
+  const built = await pricesFrom(t, { prices: found, current_gym }, ctx, members);
   return unique.flatMap((id) => (built.has(id) ? [built.get(id)!] : []));
+}
+
+/** Members paying each price, afresh or (for prices nested in a list of members) up to PRICE_COUNT_TTL_MS old. */
+const membersPaying = (t: Tenant, ids: number[], ctx: EntityContext) => (ctx.countsMayLag ? membersOnPricesLagging(t, ids, ctx.at) : membersOnPrices(t, ids));
+
+/** What prices are built from: pricesJson's array, and currentGymSurcharge. */
+export interface PricesRead {
+  prices: PriceRead[];
+  current_gym: SurchargeGym | null;
+}
+
+/** SPEC's Price for each one read (pricesJson), by id; `members` paying each when already counted. */
+export async function pricesFrom(t: Tenant, read: PricesRead, ctx: EntityContext, members?: Map<number, number>) {
+  const out = new Map<number, PriceEntity>();
+  if (!read.prices.length) return out;
+  const ids = read.prices.map((p) => p.id);
+  const paying = members ?? (await membersPaying(t, ids, ctx));
+  // Where each link can be used: asked only when there are links (most prices have none).
+  const withLinks = read.prices.filter((p) => p.links.length);
+  const soldAt = withLinks.length ? await gymsOfOfferings(t, [...new Set(withLinks.map((p) => p.offering_id))]) : () => [];
+  const today = localDay(ctx.at);
+  for (const p of read.prices) {
+    const frequency = p.billing_frequency as BillingFrequency;
+    // The card surcharge where the price is sold: its own gym, else the gym the user works in now.
+    const surchargeGym = p.gym ?? read.current_gym;
+    const surcharge = surchargeGym ? surchargeFor(p.amount, "stripe_card", surchargeGym) : null;
+    // Object.assign, not a spread and more fields: V8 makes a new hidden class for each object spread that way,
+    // which costs a page of members about a millisecond (and its garbage).
+    const view = priceView({ ...p, archived_at: date(p.archived_at) }, paying.get(p.id) ?? 0);
+    out.set(
+      p.id,
+      Object.assign(view, {
+        gym: p.gym ? { id: p.gym.id, name: p.gym.name } : null,
+        offering: { id: p.offering_id, name: p.offering?.name ?? "", archived_at: date(p.offering?.archived_at ?? null) },
+        total_value: totalValue(
+          { amount: p.amount, joining_fee: p.joining_fee, billing_frequency: frequency, term_amount: p.term_amount, term_unit: p.term_unit as TermUnit | null },
+          today,
+        ),
+        formatted_surcharge: surcharge === null ? null : formatCents(surcharge),
+        formatted_amount_with_surcharge: surcharge === null ? null : formatCents(p.amount + surcharge),
+        private_links: p.links.map((l) => linkView({ ...l, created_at: new Date(l.created_at) }, soldAt(p.offering_id), ctx.signupBase)),
+      }),
+    );
+  }
+  return out;
 }

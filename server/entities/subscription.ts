@@ -1,11 +1,14 @@
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import { startOfLocalDay } from "../../domain/dates";
 import { pauseDays, pauseDaysRemaining } from "../../domain/lifecycle";
 import { cancellationUndoableUntil } from "../../domain/subscription";
+import { inIds, ofOrganisation, preparedFor } from "../core/db/prepared";
 import { payments, subscription_pauses, subscriptions } from "../core/db/schema";
 import type { Tenant } from "../core/db/tenant";
 import type { EntityContext } from "./context";
-import { pricesById, type PriceEntity } from "./price";
+import { jsonArray, jsonObject, qualified as col } from "./sql";
+import { currentGymSurcharge, pricesFrom, pricesJson, type PriceEntity, type PricesRead } from "./price";
 
 /**
  * SPEC §3 Subscription, as a member's latest membership, a member's own active one and a new one are answered: its
@@ -14,13 +17,11 @@ import { pricesById, type PriceEntity } from "./price";
  * Built for a batch of subscriptions in a fixed number of queries.
  */
 
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
-
 /** How many of a membership's payments it lists, newest first (its first is named besides). */
 export const RECENT_PAYMENTS = 10;
 
-const paymentColumns = {
-  subscription_id: payments.subscription_id,
+/** A payment in short, exactly as the entity gives it. */
+const paymentInShort = {
   id: payments.id,
   amount: payments.amount,
   surcharge: payments.surcharge,
@@ -31,98 +32,148 @@ const paymentColumns = {
 };
 
 /**
- * Each membership's latest RECENT_PAYMENTS, numbered newest first, and its first (`oldest` 1). A weekly membership of
- * some years has hundreds: each is read from the member's payments index (organisation, user, made) by a lateral read
- * that stops at ten, so a page of members costs a few rows each, not all their history (the members list's budget).
+ * The subscription's payments in `order`, the first `limit` of them, each made into JSON only once picked (in the
+ * subquery `alias`), not for every payment the pick sorts. Read from the member's payments index (organisation,
+ * user, made): a weekly membership of some years has hundreds, and a page costs a few rows a member, not their history.
  */
-/** The payment columns of a lateral read, by name (selecting the subscription's own columns too would cost each page). */
-const fieldsOf = <S extends { [K in keyof typeof paymentColumns]: unknown }>(sub: S) =>
-  Object.fromEntries(Object.keys(paymentColumns).map((k) => [k, sub[k as keyof typeof paymentColumns]])) as { [K in keyof typeof paymentColumns]: S[K] };
+const paymentsPicked = (alias: string, order: "asc" | "desc", limit: number) => {
+  const columns = sql.join(Object.values(paymentInShort).map(col), sql`, `);
+  const direction = sql.raw(order);
+  const picked = sql`(select ${columns} from ${payments}
+    where ${col(payments.organisation_id)} = ${col(subscriptions.organisation_id)} and ${col(payments.user_id)} = ${col(subscriptions.user_id)}
+      and ${col(payments.subscription_id)} = ${col(subscriptions.id)}
+    order by ${col(payments.created_at)} ${direction}, ${col(payments.id)} ${direction} limit ${sql.raw(String(limit))}) ${sql.identifier(alias)}`;
+  const at = (column: PgColumn) => sql`${sql.identifier(alias)}.${sql.identifier(column.name)}`;
+  return { picked, json: jsonObject(paymentInShort, alias), order: sql`${at(payments.created_at)} ${direction}, ${at(payments.id)} ${direction}` };
+};
+const recent = paymentsPicked("recent", "desc", RECENT_PAYMENTS);
+const first = paymentsPicked("first", "asc", 1);
 
-async function paymentsPicked(t: Tenant, found: number[]) {
-  const ofIt = and(eq(payments.organisation_id, t.organisationId), eq(payments.user_id, subscriptions.user_id), eq(payments.subscription_id, subscriptions.id));
-  const recent = t.db
-    .select(paymentColumns)
-    .from(payments)
-    .where(ofIt)
-    .orderBy(desc(payments.created_at), desc(payments.id))
-    .limit(RECENT_PAYMENTS)
-    .as("recent");
-  const first = t.db.select(paymentColumns).from(payments).where(ofIt).orderBy(asc(payments.created_at), asc(payments.id)).limit(1).as("first");
-  const inThese = t.where(subscriptions, inArray(subscriptions.id, found));
-  const [latest, firsts] = await Promise.all([
-    t.db.select(fieldsOf(recent)).from(subscriptions).crossJoinLateral(recent).where(inThese),
-    t.db.select(fieldsOf(first)).from(subscriptions).crossJoinLateral(first).where(inThese),
-  ]);
-  const newestFirst = latest.sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
-  const rank = new Map<number, number>();
-  const picked = newestFirst.map((p) => {
-    const newest = (rank.get(p.subscription_id!) ?? 0) + 1;
-    rank.set(p.subscription_id!, newest);
-    return { ...p, newest, oldest: 0 };
-  });
-  for (const p of firsts) {
-    const already = picked.find((x) => x.id === p.id);
-    if (already) already.oldest = 1;
-    else picked.push({ ...p, newest: RECENT_PAYMENTS + 1, oldest: 1 });
-  }
-  return picked;
+/** What a Subscription is built from, as subscriptionJson gives it: times already as the entity writes them. */
+export interface SubscriptionRead {
+  id: number;
+  price_id: number;
+  transition_to_price_id: number | null;
+  current_period_start: string | null;
+  current_period_end: string | null;
+  paused_at: string | null;
+  cancelled_at: string | null;
+  undo_cancellation_until: string | null;
+  grace_period_ends_at: string | null;
+  pause_start_at: string | null;
+  pause_end_at: string | null;
+  pause_days_credit: number;
+  upcoming_state: string | null;
+  initial_state: string | null;
+  force_price_amount: number | null;
+  cooling_period_ends_at: string | null;
+  term_ends_at: string | null;
+  cancelled_during_cooling_off_period: boolean;
+  transition_takes_effect_at: string | null;
+  version: number;
+  private_price_link_id: number | null;
+  pif_ends_at: string | null;
+  cancellation_reasons: string[] | null;
+  cancellation_comments: string | null;
+  pauses: { id: number; start_day: string; end_day: string; reason: string | null }[];
+  recent_payments: PaymentInShort[];
+  first_payment: PaymentInShort | null;
 }
+
+/**
+ * The row of `subscriptions` in scope as one JSON object (SubscriptionRead): its own fields, its pauses (removed ones
+ * left out), its latest RECENT_PAYMENTS newest first and its first payment (server/entities/sql.ts). The members' own
+ * read (server/entities/member.ts) joins each member's latest and takes it from here too.
+ */
+export const subscriptionJson = jsonObject({
+  id: subscriptions.id,
+  price_id: subscriptions.price_id,
+  transition_to_price_id: subscriptions.transition_to_price_id,
+  current_period_start: subscriptions.current_period_start,
+  current_period_end: subscriptions.current_period_end,
+  paused_at: subscriptions.paused_at,
+  cancelled_at: subscriptions.cancelled_at,
+  undo_cancellation_until: subscriptions.undo_cancellation_until,
+  grace_period_ends_at: subscriptions.grace_period_ends_at,
+  pause_start_at: subscriptions.pause_start_at,
+  pause_end_at: subscriptions.pause_end_at,
+  pause_days_credit: subscriptions.pause_days_credit,
+  upcoming_state: subscriptions.upcoming_state,
+  initial_state: subscriptions.initial_state,
+  force_price_amount: subscriptions.force_price_amount,
+  cooling_period_ends_at: subscriptions.cooling_period_ends_at,
+  term_ends_at: subscriptions.term_ends_at,
+  cancelled_during_cooling_off_period: subscriptions.cancelled_during_cooling_off_period,
+  transition_takes_effect_at: subscriptions.transition_takes_effect_at,
+  version: subscriptions.version,
+  private_price_link_id: subscriptions.private_price_link_id,
+  pif_ends_at: subscriptions.pif_ends_at,
+  cancellation_reasons: subscriptions.cancellation_reasons,
+  cancellation_comments: subscriptions.cancellation_comments,
+  pauses: jsonArray(
+    jsonObject({
+      id: subscription_pauses.id,
+      start_day: subscription_pauses.start_day,
+      end_day: subscription_pauses.end_day,
+      reason: subscription_pauses.reason,
+    }),
+    sql`${subscription_pauses} where ${col(subscription_pauses.organisation_id)} = ${col(subscriptions.organisation_id)}
+      and ${col(subscription_pauses.subscription_id)} = ${col(subscriptions.id)} and ${col(subscription_pauses.removed_at)} is null`,
+    sql`${col(subscription_pauses.start_day)}, ${col(subscription_pauses.id)}`,
+  ),
+  recent_payments: jsonArray(recent.json, recent.picked, recent.order),
+  first_payment: sql`(select ${first.json} from ${first.picked})`,
+});
+
+/**
+ * The prices of the subscriptions in scope (their own and the ones they move to), for a statement over
+ * `subscriptions` that aggregates them (the array_aggs belong to that statement, whose rows are its subscriptions).
+ */
+export const theirPricesJson = pricesJson(sql`array_agg(${col(subscriptions.price_id)}) || array_agg(${col(subscriptions.transition_to_price_id)})`);
+
+/** Subscriptions by id, with their prices, as JSON: one prepared statement (server/core/db/prepared.ts). */
+const subscriptionsRead = preparedFor((db) =>
+  db
+    .select({
+      subscriptions: sql<SubscriptionRead[]>`coalesce(json_agg(${subscriptionJson}), '[]')`,
+      prices: theirPricesJson,
+      current_gym: currentGymSurcharge,
+    })
+    .from(subscriptions)
+    .where(and(ofOrganisation(subscriptions), inIds(subscriptions.id, "ids")))
+    .prepare("subscription_entities"),
+);
 
 /** SPEC's Subscription for each id of this organisation, by id. */
 export async function subscriptionEntities(t: Tenant, ids: number[], ctx: EntityContext) {
-  const out = new Map<number, SubscriptionEntity>();
   const unique = [...new Set(ids)];
-  if (!unique.length) return out;
-  const rows = await t.db
-    .select()
-    .from(subscriptions)
-    .where(t.where(subscriptions, inArray(subscriptions.id, unique)));
+  if (!unique.length) return new Map<number, SubscriptionEntity>();
+  const [{ subscriptions: found, ...prices }] = await subscriptionsRead(t.db).execute({ org: t.organisationId, ids: unique, gym: t.gymId });
+  return subscriptionsFrom(t, found, prices, ctx);
+}
+
+/** SPEC's Subscription for each one read (subscriptionJson), by id, with their prices as read (theirPricesJson). */
+export async function subscriptionsFrom(t: Tenant, rows: SubscriptionRead[], prices: PricesRead, ctx: EntityContext) {
+  const out = new Map<number, SubscriptionEntity>();
   if (!rows.length) return out;
-  const found = rows.map((s) => s.id);
-  const [priceList, pauses, picked] = await Promise.all([
-    pricesById(
-      t,
-      rows.flatMap((s) => [s.price_id, ...(s.transition_to_price_id ? [s.transition_to_price_id] : [])]),
-      ctx,
-    ),
-    t.db
-      .select()
-      .from(subscription_pauses)
-      .where(t.where(subscription_pauses, and(inArray(subscription_pauses.subscription_id, found), isNull(subscription_pauses.removed_at))))
-      .orderBy(asc(subscription_pauses.start_day), asc(subscription_pauses.id)),
-    paymentsPicked(t, found),
-  ]);
-  const priceOf = new Map(priceList.map((p) => [p.id, p]));
+  const priceOf = await pricesFrom(t, prices, ctx);
   for (const s of rows) {
     const price = priceOf.get(s.price_id)!;
-    const own = pauses.filter((p) => p.subscription_id === s.id);
-    const theirPayments = picked.filter((p) => p.subscription_id === s.id);
-    const inShort = ({ subscription_id: _s, newest: _n, oldest: _o, ...p }: (typeof picked)[number]): PaymentInShort => ({
-      ...p,
-      period_start_at: iso(p.period_start_at),
-      period_end_at: iso(p.period_end_at),
-      created_at: iso(p.created_at)!,
-    });
-    const list = theirPayments
-      .filter((p) => Number(p.newest) <= RECENT_PAYMENTS)
-      .sort((a, b) => Number(a.newest) - Number(b.newest))
-      .map(inShort);
-    const first = theirPayments.find((p) => Number(p.oldest) === 1);
+    const undoUntil = cancellationUndoableUntil(s, ctx.at);
     out.set(s.id, {
       id: s.id,
-      current_period_start: iso(s.current_period_start),
-      current_period_end: iso(s.current_period_end),
-      paused_at: iso(s.paused_at),
-      cancelled_at: iso(s.cancelled_at),
-      grace_period_ends_at: iso(s.grace_period_ends_at),
+      current_period_start: s.current_period_start,
+      current_period_end: s.current_period_end,
+      paused_at: s.paused_at,
+      cancelled_at: s.cancelled_at,
+      grace_period_ends_at: s.grace_period_ends_at,
       price,
-      payments: list,
-      pause_start_at: iso(s.pause_start_at),
-      pause_end_at: iso(s.pause_end_at),
+      payments: s.recent_payments,
+      pause_start_at: s.pause_start_at,
+      pause_end_at: s.pause_end_at,
       pause_days_credit: s.pause_days_credit,
-      pause_days_remaining: pauseDaysRemaining({ pauseDaysCredit: s.pause_days_credit, pauses: own.map((p) => ({ start: p.start_day, end: p.end_day })) }),
-      pauses: own.map((p) => ({
+      pause_days_remaining: pauseDaysRemaining({ pauseDaysCredit: s.pause_days_credit, pauses: s.pauses.map((p) => ({ start: p.start_day, end: p.end_day })) }),
+      pauses: s.pauses.map((p) => ({
         id: p.id,
         pause_start_at: startOfLocalDay(p.start_day).toISOString(),
         pause_end_at: startOfLocalDay(p.end_day).toISOString(),
@@ -134,21 +185,21 @@ export async function subscriptionEntities(t: Tenant, ids: number[], ctx: Entity
       upcoming_state: s.upcoming_state,
       initial_state: s.initial_state,
       // While a cancellation can still be taken back; null once the window has closed (or nothing was cancelled).
-      undo_cancellation_until: iso(cancellationUndoableUntil(s, ctx.at)),
+      undo_cancellation_until: undoUntil ? undoUntil.toISOString() : null,
       force_price_amount: s.force_price_amount,
-      cooling_period_ends_at: iso(s.cooling_period_ends_at),
+      cooling_period_ends_at: s.cooling_period_ends_at,
       is_term_membership: Boolean(s.term_ends_at || price.is_term_membership),
-      currently_within_term_membership: Boolean(s.term_ends_at && ctx.at < s.term_ends_at),
+      currently_within_term_membership: Boolean(s.term_ends_at && ctx.at < new Date(s.term_ends_at)),
       on_term_membership_price: price.is_term_membership,
-      term_ends_at: iso(s.term_ends_at),
+      term_ends_at: s.term_ends_at,
       cancelled_during_cooling_off_period: s.cancelled_during_cooling_off_period,
       transition_to_price: s.transition_to_price_id ? priceOf.get(s.transition_to_price_id) ?? null : null,
-      transition_takes_effect_at: iso(s.transition_takes_effect_at),
+      transition_takes_effect_at: s.transition_takes_effect_at,
       version: s.version,
       private_price_link_id: s.private_price_link_id,
-      pif_ends_at: iso(s.pif_ends_at),
-      first_payment: first ? inShort(first) : null,
-      latest_payment: list[0] ?? null,
+      pif_ends_at: s.pif_ends_at,
+      first_payment: s.first_payment,
+      latest_payment: s.recent_payments[0] ?? null,
       cancellation_reasons: s.cancellation_reasons ?? [],
       cancellation_comments: s.cancellation_comments,
     });

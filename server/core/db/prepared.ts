@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 
 /**
@@ -14,3 +16,13 @@ export function preparedFor<T>(build: (db: Db) => T): (db: Db) => T {
     return query;
   };
 }
+
+/**
+ * `organisation_id = $org` in a prepared read of tenant rows: the statement is built once per handle and a pooled
+ * connection serves every organisation in turn, so the organisation is a placeholder bound from the Tenant at each
+ * run (`{ org: t.organisationId }`), never a value built in (t.where would build the first caller's in for good).
+ */
+export const ofOrganisation = (table: { organisation_id: PgColumn }): SQL => sql`${table.organisation_id} = ${sql.placeholder("org")}`;
+
+/** `column = any($name)`: a batch of integer ids as one array placeholder, so one statement serves any batch. */
+export const inIds = (column: PgColumn, name: string): SQL => sql`${column} = any(${sql.placeholder(name)}::int[])`;

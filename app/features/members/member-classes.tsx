@@ -1,5 +1,6 @@
 import type { AnswerOf } from "../../lib/api-contract";
 import { useDates } from "../../lib/date-texts";
+import { ClassColour } from "../classes/class-colour";
 
 type MemberClasses = AnswerOf<"get", "/members/:id/classes">;
 type Listed = MemberClasses["upcoming"][number];
@@ -45,7 +46,7 @@ function ClassList({ heading, rows, empty }: { heading: string; rows: Listed[]; 
           {rows.map((k) => (
             <li key={k.booking_id} className="flex flex-wrap items-baseline justify-between gap-x-2">
               <span className="flex items-center gap-1.5">
-                <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: k.colour }} />
+                <ClassColour colour={k.colour} size={10} />
                 <span>
                   <span className="font-medium">{k.name}</span> {dates.session(k.starts_at)} at {k.gym}
                 </span>

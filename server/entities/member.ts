@@ -22,33 +22,35 @@ export const memberPhotoUrl = (userId: number, photo: string | null) =>
 type PaymentTypeRow = Pick<typeof payment_types.$inferSelect, "id" | "type" | "details">;
 
 /** What a Member is built from, as the read below gives it: times already as the entity writes them. */
-interface MemberRead {
-  id: number;
-  name: string;
-  email: string;
-  mobile_number: string | null;
-  dob: string | null;
-  email_notifications: boolean;
-  push_notifications: boolean;
-  payment_reminders: boolean;
-  emergency_contact_name: string | null;
-  emergency_contact_number: string | null;
-  emergency_contact_relationship: string | null;
-  profile_picture: string | null;
-  address: string | null;
-  suburb: string | null;
-  city: string | null;
-  post_code: string | null;
-  confidence_and_experience: string | null;
-  hear_about_us: string | null;
-  should_onboard: boolean;
-  invited_at: string | null;
+type MemberRead = Pick<
+  MemberEntity,
+  | "id"
+  | "name"
+  | "email"
+  | "mobile_number"
+  | "dob"
+  | "email_notifications"
+  | "push_notifications"
+  | "payment_reminders"
+  | "emergency_contact_name"
+  | "emergency_contact_number"
+  | "emergency_contact_relationship"
+  | "profile_picture"
+  | "address"
+  | "suburb"
+  | "city"
+  | "post_code"
+  | "confidence_and_experience"
+  | "hear_about_us"
+  | "should_onboard"
+  | "invited_at"
+  | "visits_count"
+  | "notes"
+  | "tags"
+  | "deleted_at"
+> & {
   account_deleted_at: string | null;
   default_payment_type_id: number | null;
-  visits_count: number;
-  notes: string | null;
-  tags: string[];
-  deleted_at: string | null;
   payment_types: PaymentTypeRow[];
   credentials: MemberEntity["access_control_credentials"];
   /** Null when the member has no open-banking connection. */
@@ -56,7 +58,7 @@ interface MemberRead {
   bank_revoked: boolean | null;
   memberships_held: number;
   latest_subscription: SubscriptionRead | null;
-}
+};
 
 /** Rows of `table` that are this member's, in this organisation. */
 const theirs = (table: { organisation_id: PgColumn; user_id: PgColumn }) =>

@@ -286,7 +286,10 @@ try {
           if (current) spent.set(current.step, (spent.get(current.step) ?? 0) + now - current.at);
           current = { day: m[1], step: m[2] as Step, at: now };
           if (!timer && order(current.day, current.step) >= order(target.day, target.step)) {
-            timer = setTimeout(() => proc.kill("SIGKILL"), Math.random() * usual.get(current.step)!);
+            // A retry aims earlier in the step each time, and the last kills on arrival, so a target in the range's
+            // last moments still lands.
+            const within = attempt === 4 ? 0 : Math.random() * usual.get(current.step)! * 0.5 ** attempt;
+            timer = setTimeout(() => proc.kill("SIGKILL"), within);
           }
         });
         proc.on("exit", (code, signal) => {

@@ -16,6 +16,8 @@ export const memberClassBookingRequest = z.object({
 export const rosterBookingRequest = z.object({
   member_id: databaseId("Choose a member"),
   waitlist: optional(z.preprocess((v) => (v === "0" || v === "false" ? false : v === "1" || v === "true" || v === "on" ? true : v), z.boolean())),
+  /** When the member's membership does not cover the class (a drop-in): charged to their card (the default), or taken at the desk. */
+  drop_in_paid: z.enum(["card", "cash", "eftpos"], { errorMap: () => ({ message: "Choose how the drop-in is paid" }) }).default("card"),
 });
 
 /** POST /api/class-bookings/{id}/attendance: came, or did not. */

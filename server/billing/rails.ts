@@ -26,6 +26,8 @@ export interface UnsettledPayment {
   periodEnd: Date | null;
   expectedChargeDate: string | null;
   references: { stripe: string | null; gocardless: string | null; akahu: string | null };
+  /** What it is for when it is not a membership's period (a class drop-in's "Drop-in: Spin, …"). */
+  description?: string | null;
   kind: PaymentTypeKind | null;
   details: Record<string, string | number> | null;
   gym: GymAccounts;
@@ -51,7 +53,7 @@ export const chargeDescription = (p: Pick<UnsettledPayment, "periodStart" | "per
 
 export async function pursue(providers: Providers, p: UnsettledPayment): Promise<{ provider: PaymentProviderName | null; result: ChargeResult }> {
   const total = p.amount + p.surcharge;
-  const description = chargeDescription(p);
+  const description = p.description ?? chargeDescription(p);
   const metadata = { payment_id: String(p.id), subscription_id: String(p.subscriptionId ?? "") };
 
   if (p.kind === "stripe_card") {

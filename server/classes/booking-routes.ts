@@ -7,7 +7,8 @@ import { invalid } from "../core/errors";
 import { now, requireMember, requireStaff } from "../core/middleware";
 import { assertCan } from "../core/permissions";
 import { bookClass, bookingOf, cancelClassBooking, classGym, holdersOf, markAttendance, myClasses, rosterOf } from "./bookings";
-import { tellClassAfterCommit, tellPromotedAfterCommit } from "./tell";
+import { tellClassAfterCommit } from "./tell";
+import { chargeDropInsAfterCommit, handOnAfterCommit, pursueRefundsAfterCommit } from "./drop-ins";
 import { feedPath, feedToken, renewFeedToken } from "../calendar/feed";
 import { backofficeUrl } from "../core/config";
 
@@ -31,12 +32,15 @@ export const bookingRoutes = new Hono<ApiEnv>()
     const req = await readBody(c, memberClassBookingRequest);
     const me = c.var.user!.row.id;
     const booking = await bookClass(c.var.tenant, req.class_id, me, { source: "member", createdBy: me }, now(c), { waitlist: req.waitlist });
+    if (booking.payment_id) chargeDropInsAfterCommit(c, [booking.payment_id]);
     return c.json({ data: booking }, 201);
   })
   /** DELETE /api/me/class-bookings/{id}: the member gives up their place (late inside the cut-off) or waitlist place. */
   .delete("/me/class-bookings/:id{[0-9]+}", requireMember, async (c) => {
-    const done = await cancelClassBooking(c.var.tenant, pathId(c, NO_BOOKING), now(c), c.var.user!.row.id);
-    tellPromotedAfterCommit(c, done.promoted);
+    const me = c.var.user!.row.id;
+    const done = await cancelClassBooking(c.var.tenant, pathId(c, NO_BOOKING), me, now(c), me);
+    await handOnAfterCommit(c, done.promoted);
+    pursueRefundsAfterCommit(c, [done.refund]);
     return c.json({ data: { booking: done.booking, late: done.late } });
   })
 
@@ -62,22 +66,23 @@ export const bookingRoutes = new Hono<ApiEnv>()
     assertCan(c.var.user!, "classes.book", await classGym(c.var.tenant, id));
     const req = await readBody(c, rosterBookingRequest);
     const user = c.var.user!;
-    const booking = await bookClass(c.var.tenant, id, req.member_id, { source: user.apiKey ? "api" : "staff", createdBy: user.row.id }, now(c), {
-      waitlist: req.waitlist,
-    }).catch((err) => {
+    const by = { source: user.apiKey ? ("api" as const) : ("staff" as const), createdBy: user.row.id, desk: req.drop_in_paid === "card" ? undefined : req.drop_in_paid };
+    const booking = await bookClass(c.var.tenant, id, req.member_id, by, now(c), { waitlist: req.waitlist }).catch((err) => {
       // The member's rules speak to the member ("your membership…"); on the roster the field is the member.
       const e = err as { status?: number; errors?: Record<string, string[]>; message: string };
       if (e.status === 422 && e.errors?.class_id) throw invalid({ member_id: e.errors.class_id }, e.message);
       throw err;
     });
+    if (booking.payment_id && !by.desk) chargeDropInsAfterCommit(c, [booking.payment_id]);
     return c.json({ data: booking }, 201);
   })
   /** DELETE /api/class-bookings/{id}: staff take a member off the class (late inside the cut-off, as the member's own). */
   .delete("/class-bookings/:id{[0-9]+}", requireStaff, async (c) => {
     const id = pathId(c, NO_BOOKING);
     assertCan(c.var.user!, "classes.book", (await bookingOf(c.var.tenant, id)).gym_id);
-    const done = await cancelClassBooking(c.var.tenant, id, now(c));
-    tellPromotedAfterCommit(c, done.promoted);
+    const done = await cancelClassBooking(c.var.tenant, id, c.var.user!.row.id, now(c));
+    await handOnAfterCommit(c, done.promoted);
+    pursueRefundsAfterCommit(c, [done.refund]);
     return c.json({ data: { booking: done.booking, late: done.late } });
   })
   /** POST /api/class-bookings/{id}/attendance { attended }: came, or a no-show. */

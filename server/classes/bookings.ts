@@ -7,13 +7,19 @@ import { mayBook, mayCancel, memberFacts, type ClassFacts } from "./booking-rule
 import { classById, classesBetween, type ListedClass } from "./listing";
 import { bookingCancelled, bookingCreated } from "./events";
 import { givePlaceBack, lockClass, takePlace, type BookingRow } from "./places";
+import { recordDropInPayment, refundDropIn, type DeskMethod } from "./drop-ins";
 
 /**
  * Bookings for members and staff (issue 34): the rules first (./booking-rules.ts), then a place through
  * ./places.ts, which locks the class. A member's own bookings are taken one at a time (an advisory lock on the
  * member), so two at once cannot both slip under the organisation's most upcoming bookings.
  */
-export type By = { source: BookingRow["source"]; createdBy: number };
+export type By = {
+  source: BookingRow["source"];
+  createdBy: number;
+  /** Staff took a drop-in's money at the desk (the member's card is charged otherwise). */
+  desk?: DeskMethod;
+};
 
 /** The class as the rules need it, or 404. */
 async function classFacts(t: Tenant, classId: number): Promise<ClassFacts & { id: number; ends_at: Date }> {
@@ -49,14 +55,20 @@ export async function bookingOf(t: Tenant, bookingId: number) {
   return row;
 }
 
-/** Books `userId` into the class (or its waitlist when full), under the member's rules. */
+/**
+ * Books `userId` into the class (or its waitlist when full), under the member's rules. A drop-in holding a place
+ * comes back with its payment written (`payment_id`): on a card, the caller charges it once this is committed.
+ */
 export async function bookClass(t: Tenant, classId: number, userId: number, by: By, now: Date, opts: { waitlist?: boolean } = {}): Promise<BookingRow> {
   await t.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`class-member:${t.organisationId}:${userId}`}))`);
   const [cls, facts] = await Promise.all([classFacts(t, classId), memberFacts(t, userId, now)]);
-  const verdict = mayBook(facts, cls, now);
+  const verdict = mayBook(facts, cls, now, by.desk ? "desk" : "card");
   if (!verdict.allowed) throw invalid({ class_id: [verdict.reason] }, verdict.reason);
   try {
-    const booking = await takePlace(t, classId, { userId, source: by.source, createdBy: by.createdBy }, now, opts);
+    // Money taken at the desk buys a place now, not a place in the waitlist.
+    const waitlist = by.desk && verdict.dropIn ? false : opts.waitlist;
+    let booking = await takePlace(t, classId, { userId, source: by.source, createdBy: by.createdBy, dropInAmount: verdict.dropIn }, now, { waitlist });
+    if (booking.status === "booked") booking = await recordDropInPayment(t, booking, { paymentTypeId: facts.card?.paymentTypeId ?? null, desk: by.desk }, by.createdBy, now);
     await bookingCreated(t, booking.id, now);
     return booking;
   } catch (err) {
@@ -71,7 +83,7 @@ export async function bookClass(t: Tenant, classId: number, userId: number, by: 
  * Gives up a booking or a waitlist place: refused once the class has started, late_cancelled inside the cut-off.
  * `ownerId`: a member's own (another's is 404). Returns who, if anyone, took the freed place.
  */
-export async function cancelClassBooking(t: Tenant, bookingId: number, now: Date, ownerId?: number) {
+export async function cancelClassBooking(t: Tenant, bookingId: number, actorId: number, now: Date, ownerId?: number) {
   const { booking } = await bookingOf(t, bookingId);
   if (ownerId !== undefined && booking.user_id !== ownerId) throw notFound("No such booking.");
   if (booking.status !== "booked" && booking.status !== "waitlisted")
@@ -82,7 +94,9 @@ export async function cancelClassBooking(t: Tenant, bookingId: number, now: Date
   if (!verdict.allowed) throw invalid({ booking: [verdict.reason] }, verdict.reason);
   const done = await givePlaceBack(t, bookingId, now, { late: verdict.late });
   if (done.changed) await bookingCancelled(t, bookingId, now);
-  return { booking: done.booking, late: done.booking.status === "late_cancelled", promoted: done.promoted };
+  // In time, a drop-in's money goes back; a late cancellation keeps it.
+  const refund = done.changed && done.booking.status === "cancelled" ? await refundDropIn(t, done.booking, "cancelled_in_time", actorId, now) : null;
+  return { booking: done.booking, late: done.booking.status === "late_cancelled", promoted: done.promoted, refund };
 }
 
 /** Attendance is marked from this long before the start (the check-in window's opening, issue 34). */
@@ -124,6 +138,8 @@ export async function rosterOf(t: Tenant, classId: number, now: Date) {
       waitlisted_at: class_bookings.waitlisted_at,
       cancelled_at: class_bookings.cancelled_at,
       attended_at: class_bookings.attended_at,
+      drop_in_amount: class_bookings.drop_in_amount,
+      payment: sql<{ id: number; status: string; pif_payment: string | null; error: string | null } | null>`(select json_build_object('id', p.id, 'status', p.status, 'pif_payment', p.pif_payment, 'error', p.error_description) from payments p where p.id = ${class_bookings.payment_id})`,
       member: { id: users.id, name: users.name, email: users.email },
     })
     .from(class_bookings)
@@ -147,24 +163,20 @@ export async function holdersOf(t: Tenant, classId: number) {
     .where(t.where(class_bookings, eq(class_bookings.occurrence_id, classId), sql`${class_bookings.status} in ('booked', 'attended')`));
 }
 
-/** What the member may do with a listed class now: book, join the waitlist, cancel (late or not), or nothing and why. */
+/** What the member may do with a listed class now: book, join the waitlist, cancel (late or not), or nothing and why; a drop-in's price. */
 export function memberAction(cls: ListedClass, facts: Awaited<ReturnType<typeof memberFacts>>, now: Date) {
   const own = cls.my_booking;
+  const none = { action: null, late: false, drop_in: null };
   if (own && (own.status === "booked" || own.status === "waitlisted")) {
     const v = mayCancel(cls, facts.rules.cutoffMinutes, now);
-    return v.allowed ? { action: "cancel" as const, late: v.late, reason: null } : { action: null, late: false, reason: v.reason };
+    return v.allowed ? { action: "cancel" as const, late: v.late, reason: null, drop_in: own.drop_in_amount } : { ...none, reason: v.reason };
   }
-  if (own)
-    return {
-      action: null,
-      late: false,
-      reason: own.status === "attended" ? "You attended this class." : own.status === "no_show" ? "Marked as not attended." : null,
-    };
+  if (own) return { ...none, reason: own.status === "attended" ? "You attended this class." : own.status === "no_show" ? "Marked as not attended." : null };
   const v = mayBook(facts, cls, now);
-  if (!v.allowed) return { action: null, late: false, reason: v.reason };
-  if (cls.places_left > 0) return { action: "book" as const, late: false, reason: null };
-  if (cls.waitlist_left > 0) return { action: "waitlist" as const, late: false, reason: null };
-  return { action: null, late: false, reason: cls.waitlist_size > 0 ? "This class and its waitlist are full." : "This class is full." };
+  if (!v.allowed) return { ...none, reason: v.reason };
+  if (cls.places_left > 0) return { action: "book" as const, late: false, reason: null, drop_in: v.dropIn };
+  if (cls.waitlist_left > 0) return { action: "waitlist" as const, late: false, reason: null, drop_in: v.dropIn };
+  return { ...none, reason: cls.waitlist_size > 0 ? "This class and its waitlist are full." : "This class is full." };
 }
 
 /**
@@ -182,6 +194,8 @@ export async function myClasses(t: Tenant, userId: number, now: Date, week?: 0 |
     from: fromDay,
     to: addCalendarDays(toDay, -1),
     access: facts.access,
+    /** The card a drop-in is charged to (its last four digits), when they have one. */
+    card_last_four: facts.card?.lastFour ?? null,
     rules: {
       booking_window_days: facts.rules.windowDays,
       cancel_cutoff_minutes: facts.rules.cutoffMinutes,

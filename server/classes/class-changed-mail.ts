@@ -18,6 +18,8 @@ export interface Told {
   starts_at: Date;
   reason: string | null;
   people: { user_id: number; email: string; name: string }[];
+  /** Drop-ins' refunds written with the cancellation, sent to their provider after the commit (./drop-ins.ts). */
+  refunds: number[];
 }
 
 const when = (d: Date) => `${formatLocal(d, "EEEE d MMMM")} at ${formatTime(d)}`;

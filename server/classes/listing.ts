@@ -67,7 +67,14 @@ export async function classesBetween(t: Tenant, from: Date, to: Date, filter: Cl
       .groupBy(class_bookings.occurrence_id),
     userId
       ? t.db
-          .select({ id: class_bookings.id, occurrence_id: class_bookings.occurrence_id, status: class_bookings.status })
+          .select({
+            id: class_bookings.id,
+            occurrence_id: class_bookings.occurrence_id,
+            status: class_bookings.status,
+            drop_in_amount: class_bookings.drop_in_amount,
+            // A drop-in's payment: pending while its card is charged, sent once paid, failed when declined.
+            payment_status: sql<string | null>`(select p.status from payments p where p.id = ${class_bookings.payment_id})`,
+          })
           .from(class_bookings)
           .where(t.where(class_bookings, inArray(class_bookings.occurrence_id, ids), eq(class_bookings.user_id, userId), sql`${class_bookings.status} not in ('cancelled', 'late_cancelled')`))
       : Promise.resolve([]),
@@ -85,7 +92,7 @@ export async function classesBetween(t: Tenant, from: Date, to: Date, filter: Cl
       waitlisted,
       places_left: Math.max(0, r.capacity - booked),
       waitlist_left: Math.max(0, r.waitlist_size - waitlisted),
-      my_booking: own ? { id: own.id, status: own.status } : null,
+      my_booking: own ? { id: own.id, status: own.status, drop_in_amount: own.drop_in_amount, payment_status: own.payment_status } : null,
     };
   });
 }

@@ -46,8 +46,8 @@ export interface Taker {
   userId: number;
   source: BookingRow["source"];
   createdBy: number;
-  /** A drop-in's payment, recorded before the place is taken. */
-  paymentId?: number | null;
+  /** A drop-in's price: its payment is written by the caller once the place is taken (./drop-ins.ts). */
+  dropInAmount?: number | null;
 }
 
 /**
@@ -76,7 +76,7 @@ export async function takePlace(t: Tenant, occurrenceId: number, who: Taker, now
         status,
         booked_at: status === "booked" ? now : null,
         waitlisted_at: status === "waitlisted" ? now : null,
-        payment_id: who.paymentId ?? null,
+        drop_in_amount: who.dropInAmount ?? null,
         source: who.source,
         created_by: who.createdBy,
         created_at: now,

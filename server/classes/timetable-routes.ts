@@ -21,7 +21,7 @@ import { readClassBookingRules, setClassBookingRules } from "./booking-rules-set
 import { tellClassChanged } from "./class-changed-mail";
 import { createClassType, findClassType, inclusionChoices, listClassTypes, setClassTypeArchived, updateClassType } from "./class-types";
 import { classesBetween } from "./listing";
-import { tellPromotedAfterCommit } from "./tell";
+import { handOnAfterCommit, pursueRefundsAfterCommit } from "./drop-ins";
 import { cancelClass, changeClass, changeSchedule, createSchedule, endSchedule, findClass, findSchedule, listSchedules, presentSchedule } from "./timetable";
 
 /**
@@ -77,14 +77,16 @@ export const timetableRoutes = new Hono<ApiEnv>()
   .put("/class-schedules/:id{[0-9]+}", ...write, async (c) => {
     const done = await changeSchedule(c.var.tenant, c.var.user!, pathId(c, "No such class schedule."), await readBody(c, classScheduleChange), now(c));
     tellClassChanged(c, "cancelled", done.cancelled);
-    // More places (or a longer waitlist let through) go to those waiting: each told, as after a cancellation.
-    for (const p of done.promoted) tellPromotedAfterCommit(c, p);
+    pursueRefundsAfterCommit(c, done.cancelled.flatMap((t) => t.refunds));
+    // More places (or a longer waitlist let through) go to those waiting: each told (or charged, a drop-in), as after a cancellation.
+    for (const p of done.promoted) await handOnAfterCommit(c, p);
     return c.json({ data: { ...done.schedule, classes_cancelled: done.cancelled.length } });
   })
   /** DELETE /api/class-schedules/{id}?from=yyyy-mm-dd&reason=: no classes from that day (today when absent); those booked are e-mailed. */
   .delete("/class-schedules/:id{[0-9]+}", ...write, async (c) => {
     const done = await endSchedule(c.var.tenant, c.var.user!, pathId(c, "No such class schedule."), readQuery(c, classScheduleEnd), now(c));
     tellClassChanged(c, "cancelled", done.cancelled);
+    pursueRefundsAfterCommit(c, done.cancelled.flatMap((t) => t.refunds));
     return c.json({ data: { ended: true, from: done.from, classes_cancelled: done.cancelled.length } });
   })
 
@@ -105,7 +107,7 @@ export const timetableRoutes = new Hono<ApiEnv>()
   .put("/classes/:id{[0-9]+}", ...write, async (c) => {
     const done = await changeClass(c.var.tenant, c.var.user!, pathId(c, "No such class."), await readBody(c, classChange), now(c));
     if (done.moved) tellClassChanged(c, "moved", [done.moved], done.before.starts_at);
-    for (const p of done.promoted) tellPromotedAfterCommit(c, p);
+    for (const p of done.promoted) await handOnAfterCommit(c, p);
     return c.json({ data: done.after });
   })
   /** DELETE /api/classes/{id}?reason=: that one class cancelled; everyone booked or waiting is e-mailed, once. */
@@ -113,6 +115,7 @@ export const timetableRoutes = new Hono<ApiEnv>()
     const { reason } = readQuery(c, classCancel);
     const done = await cancelClass(c.var.tenant, c.var.user!, pathId(c, "No such class."), reason ?? null, now(c));
     tellClassChanged(c, "cancelled", done.told);
+    pursueRefundsAfterCommit(c, done.told.flatMap((t) => t.refunds));
     return c.json({ data: { ...done.class, told: done.told.reduce((n, t) => n + t.people.length, 0) } });
   })
 

@@ -16,6 +16,7 @@ import { bookingCancelled, classCancelled } from "./events";
 import { classById } from "./listing";
 import { writeOccurrences } from "./occurrences";
 import { countsOf, lockClass, promoteFirst, type BookingRow } from "./places";
+import { refundDropIn } from "./drop-ins";
 
 /**
  * A gym's timetable (issue 34, decision 0065 "Staff"): classes scheduled once or weekly, a weekly class changed from a
@@ -158,7 +159,7 @@ async function peopleIn(t: Tenant, occurrenceIds: number[]) {
  * cancelled is left alone, so cancelling twice tells nobody twice. The bookings and waitlist are cancelled with it,
  * not given back one by one: nobody is promoted into a class that is not running.
  */
-export async function cancelOccurrences(t: Tenant, ids: number[], reason: string | null, now: Date): Promise<Told[]> {
+export async function cancelOccurrences(t: Tenant, ids: number[], reason: string | null, actorId: number, now: Date): Promise<Told[]> {
   const told: Told[] = [];
   for (const id of [...ids].sort((a, b) => a - b)) {
     const cls = await lockClass(t, id);
@@ -172,7 +173,7 @@ export async function cancelOccurrences(t: Tenant, ids: number[], reason: string
       .update(class_bookings)
       .set({ status: "cancelled", cancelled_at: now, updated_at: now })
       .where(t.where(class_bookings, eq(class_bookings.occurrence_id, id), inArray(class_bookings.status, ["booked", "waitlisted"])))
-      .returning({ id: class_bookings.id });
+      .returning();
     // The integrators' webhooks, in this transaction: the class, then each booking it took with it.
     await classCancelled(t, id, now);
     for (const b of cancelled) await bookingCancelled(t, b.id, now);
@@ -180,7 +181,13 @@ export async function cancelOccurrences(t: Tenant, ids: number[], reason: string
       .select({ name: class_types.name })
       .from(class_types)
       .where(t.where(class_types, eq(class_types.id, cls.class_type_id)));
-    told.push({ occurrence_id: id, gym_id: cls.gym_id, name: type.name, starts_at: cls.starts_at, reason, people });
+    // Drop-ins paid for a class that is not running are refunded whole.
+    const refunds: number[] = [];
+    for (const b of cancelled) {
+      const refund = await refundDropIn(t, b, "class_cancelled", actorId, now);
+      if (refund) refunds.push(refund);
+    }
+    told.push({ occurrence_id: id, gym_id: cls.gym_id, name: type.name, starts_at: cls.starts_at, reason, people, refunds });
   }
   return told;
 }
@@ -295,7 +302,7 @@ export async function changeSchedule(t: Tenant, user: CurrentUser, id: number, i
       .where(t.where(class_occurrences, eq(class_occurrences.id, r.id)));
   }
   const dropped = rows.filter((r) => !alone.has(r.id) && !onPattern(r.occurrence_day)).map((r) => r.id);
-  const told = await cancelOccurrences(t, dropped, "The class no longer runs on this day", now);
+  const told = await cancelOccurrences(t, dropped, "The class no longer runs on this day", user.row.id, now);
   await writeOccurrences(t, (await rowOf(t, newId))!, first, today);
   return { schedule: presentSchedule(await findSchedule(t, newId), today), cancelled: told, promoted };
 }
@@ -341,6 +348,7 @@ export async function endSchedule(t: Tenant, user: CurrentUser, id: number, q: {
     t,
     rows.map((r) => r.id),
     q.reason ?? null,
+    user.row.id,
     now,
   );
   return { schedule: presentSchedule(await findSchedule(t, id), today), from: day, ended: live, cancelled: told };
@@ -390,7 +398,7 @@ export async function changeClass(t: Tenant, user: CurrentUser, id: number, inpu
     after,
     promoted,
     moved: moved
-      ? ({ occurrence_id: id, gym_id: after.gym_id, name: after.class_type.name, starts_at: after.starts_at, reason: null, people } satisfies Told)
+      ? ({ occurrence_id: id, gym_id: after.gym_id, name: after.class_type.name, starts_at: after.starts_at, reason: null, people, refunds: [] } satisfies Told)
       : null,
   };
 }
@@ -400,6 +408,6 @@ export async function cancelClass(t: Tenant, user: CurrentUser, id: number, reas
   const cls = await findClass(t, id);
   assertCan(user, "classes.write", cls.gym_id);
   if (!cls.cancelled_at && cls.ends_at <= now) throw invalid({ _: ["This class has taken place: it can no longer be cancelled"] });
-  const told = await cancelOccurrences(t, [id], reason, now);
+  const told = await cancelOccurrences(t, [id], reason, user.row.id, now);
   return { class: await findClass(t, id), told };
 }

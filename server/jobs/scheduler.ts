@@ -21,6 +21,7 @@ import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/even
 import { eventResourcesFor } from "../api/event-resources";
 import { carryTimetablesForward } from "../classes/occurrences";
 import { closeEndedClasses } from "../classes/attendance";
+import { chargeDropIns, releaseDeclined } from "../classes/drop-ins";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -117,10 +118,14 @@ const JOBS = {
     const report = await carryTimetablesForward(database.db, new Date());
     if (report.occurrences) log.info({ job: "class-timetable", ...report }, "job done");
   },
-  // Every five minutes: classes that have ended close their attendance; those booked who never came are no-shows.
-  "class-attendance": async ({ database }: JobContext) => {
+  // Every five minutes: classes that have ended close their attendance; those booked who never came are no-shows. A
+  // drop-in whose card a provider declined late (a webhook, the billing run's retry) gives its place back.
+  "class-attendance": async ({ database, settings }: JobContext) => {
     const report = await closeEndedClasses(database.db, new Date());
-    if (report.classes) log.info({ job: "class-attendance", ...report }, "job done");
+    const deps = { db: database.db, mailer: settings.mailer, config: settings.config, providers: settings.providers };
+    const toCharge = await releaseDeclined(deps, new Date());
+    if (toCharge.length) await chargeDropIns(deps, toCharge, new Date());
+    if (report.classes || toCharge.length) log.info({ job: "class-attendance", ...report, drop_ins_handed_on: toCharge.length }, "job done");
   },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 

@@ -296,11 +296,11 @@ describe("a member's timetable and bookings (GET /api/me/classes, POST/DELETE /a
     }
   });
 
-  it("refuses a class the membership does not include, naming a drop-in's price (drop-ins are not booked here yet)", async () => {
+  it("refuses a class the membership does not include, naming a drop-in's price and the card it needs (classes-drop-ins.test.ts books them)", async () => {
     const [yoga] = await schedule({ gym: ids.north, type: ids.yoga, trainer: ids.tess, capacity: 5, waitlist: 0, starts_on: addCalendarDays(today, 2), start_time: "08:00", rrule: null });
     const gus = at(await signedIn(env.api, env.db, "gus@classes.example", PASSWORD), apiAt(clock));
     const listed = (await gus.call("GET", "/api/me/classes")).json.data.classes.find((c: { id: number }) => c.id === yoga);
-    expect(listed).toMatchObject({ action: null, reason: "Your membership does not include Yoga. Drop-ins ($15.00) are not booked here: ask at the desk." });
+    expect(listed).toMatchObject({ action: null, reason: "Drop-ins to Yoga ($15.00) are paid by card: add a card in your payment details first." });
     expect((await gus.call("POST", "/api/me/class-bookings", { class_id: yoga })).status).toBe(422);
     // Mia's price includes Yoga (an inclusion by price, not offering).
     const mia = at(await signedIn(env.api, env.db, "mia@classes.example", PASSWORD), apiAt(clock));

@@ -4,6 +4,7 @@ import { useDates } from "../../lib/date-texts";
 import { describedBy, FieldError } from "../calendar/field-error";
 import { ClassColour } from "./class-colour";
 import type { RosterResult } from "./roster.server";
+import { formatCents } from "../../../domain/money";
 
 type Booking = {
   id: number;
@@ -13,6 +14,8 @@ type Booking = {
   waitlisted_at: string | null;
   cancelled_at: string | null;
   attended_at: string | null;
+  drop_in_amount: number | null;
+  payment: { id: number; status: string; pif_payment: string | null; error: string | null } | null;
   member: { id: number; name: string; email: string };
 };
 
@@ -29,7 +32,7 @@ export interface RosterData {
     cancel_reason: string | null;
     booked: number;
     waitlisted: number;
-    class_type: { name: string; colour: string };
+    class_type: { name: string; colour: string; drop_in_amount: number | null };
     trainer: { name: string; calendar_colour: string | null };
   };
   attendance_open: boolean;
@@ -55,6 +58,15 @@ const BADGE: Record<string, string> = {
   cancelled: "bg-slate-100 text-slate-700",
 };
 
+/** A drop-in's price and where its payment stands: paid (how), being charged, declined, or owed once a place comes. */
+function dropInText(b: Booking) {
+  const price = `Drop-in ${formatCents(b.drop_in_amount!)}`;
+  if (!b.payment) return b.status === "waitlisted" ? `${price}, charged if a place comes` : price;
+  if (b.payment.status === "sent") return `${price} · paid${b.payment.pif_payment ? ` (${b.payment.pif_payment === "cash" ? "cash" : "EFTPOS"})` : " by card"}`;
+  if (b.payment.status === "failed") return `${price} · card declined`;
+  return `${price} · charging the card`;
+}
+
 const small = "rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-50";
 
 function BookingRow({ b, open, started }: { b: Booking; open: boolean; started: boolean }) {
@@ -71,6 +83,7 @@ function BookingRow({ b, open, started }: { b: Booking; open: boolean; started: 
       </td>
       <td className="py-2 pr-3">
         <span className={`rounded px-2 py-0.5 text-xs font-semibold ${BADGE[b.status] ?? ""}`}>{LABEL[b.status] ?? b.status}</span>
+        {b.drop_in_amount ? <div className="mt-1 text-xs text-slate-700">{dropInText(b)}</div> : null}
       </td>
       <td className="py-2 pr-3 text-sm text-slate-700">{since ? dates.dateTime(since) : "—"}</td>
       <td className="py-2 text-right">
@@ -232,23 +245,35 @@ export function RosterPage({ data: d, result, now }: { data: RosterData; result?
               <FieldError errors={errors} name="member_id" />
               {d.q && !d.found.length ? <p className="text-sm text-slate-600">No member matches “{d.q}”.</p> : null}
               {d.found.length ? (
-                <ul className="divide-y divide-slate-100 text-sm" aria-label="Members found">
-                  {d.found.map((m) => (
-                    <li key={m.id} className="flex items-center justify-between gap-2 py-2">
-                      <span>
-                        {m.name}
-                        <span className="block text-xs text-slate-600">{m.email}</span>
-                      </span>
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="add" />
-                        <input type="hidden" name="member_id" value={m.id} />
-                        <button type="submit" className={small}>
+                // One form: the drop-in's way to pay is chosen once, each member's button sends their id.
+                <Form method="post" className="space-y-2">
+                  <input type="hidden" name="intent" value="add" />
+                  {c.class_type.drop_in_amount ? (
+                    <div>
+                      <label htmlFor="drop-in-paid" className="block text-sm font-medium text-slate-800">
+                        If their membership does not include {c.class_type.name}: a drop-in at {formatCents(c.class_type.drop_in_amount)}, paid
+                      </label>
+                      <select id="drop-in-paid" name="drop_in_paid" defaultValue="card" className={controlClass(false)}>
+                        <option value="card">By their card on file</option>
+                        <option value="eftpos">By EFTPOS, at the desk now</option>
+                        <option value="cash">In cash, at the desk now</option>
+                      </select>
+                    </div>
+                  ) : null}
+                  <ul className="divide-y divide-slate-100 text-sm" aria-label="Members found">
+                    {d.found.map((m) => (
+                      <li key={m.id} className="flex items-center justify-between gap-2 py-2">
+                        <span>
+                          {m.name}
+                          <span className="block text-xs text-slate-600">{m.email}</span>
+                        </span>
+                        <button type="submit" name="member_id" value={m.id} className={small}>
                           Add<span className="sr-only"> {m.name}</span>
                         </button>
-                      </Form>
-                    </li>
-                  ))}
-                </ul>
+                      </li>
+                    ))}
+                  </ul>
+                </Form>
               ) : null}
             </section>
           )}

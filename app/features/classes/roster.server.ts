@@ -32,6 +32,18 @@ export async function loadRoster(args: LoaderFunctionArgs) {
   return withDateTexts({ ...roster, q, found: found.map((m) => ({ id: m.id, name: m.name, email: m.email })) });
 }
 
+/** What adding someone did; a drop-in on their card was charged before the answer, so the roster says how it went. */
+async function addedToast(api: ReturnType<typeof gymApi>, classId: number, made: { id: number; status: string; payment_id: number | null }, paid: string) {
+  if (made.status === "waitlisted") return { summary: "Added to the waitlist" };
+  if (!made.payment_id) return { summary: "Booked in" };
+  if (paid !== "card") return { summary: "Booked in as a drop-in", detail: `Paid by ${paid === "cash" ? "cash" : "EFTPOS"} at the desk.` };
+  const now = (await api.get("/classes/:id/roster", { params: { id: classId } })).bookings.find((b) => b.id === made.id);
+  if (now?.payment?.status === "sent") return { summary: "Booked in as a drop-in", detail: "Charged to their card." };
+  if (now?.payment?.status === "failed")
+    return { summary: "Their card was declined", detail: `${now.payment.error ?? "The drop-in could not be charged"}: the place was not kept.`, severity: "error" as const };
+  return { summary: "Booked in as a drop-in", detail: "Their card payment is still being taken." };
+}
+
 export type RosterResult = { intent: string; message: string; errors: Record<string, string[]>; body?: string; subject?: string };
 
 export async function rosterAction(args: ActionFunctionArgs) {
@@ -43,8 +55,9 @@ export async function rosterAction(args: ActionFunctionArgs) {
   const booking = String(form.get("booking_id") ?? "");
   try {
     if (intent === "add") {
-      const made = await api.post("/classes/:id/bookings", { params: { id }, body: { member_id: String(form.get("member_id") ?? "") } });
-      return redirectWithToast(here, { summary: made.status === "waitlisted" ? "Added to the waitlist" : "Booked in" }, api.headers);
+      const paid = String(form.get("drop_in_paid") ?? "card");
+      const made = await api.post("/classes/:id/bookings", { params: { id }, body: { member_id: String(form.get("member_id") ?? ""), drop_in_paid: paid } });
+      return redirectWithToast(here, await addedToast(api, id, made, paid), api.headers);
     }
     if (intent === "remove") {
       const done = await api.delete("/class-bookings/:id", { params: { id: booking } });

@@ -3,6 +3,7 @@ import { useDates } from "../../lib/date-texts";
 import { CopyButton } from "../../components/copy-button";
 import { ClassColour } from "../classes/class-colour";
 import { MemberFrame } from "./member-frame";
+import { formatCents } from "../../../domain/money";
 
 type Listed = {
   id: number;
@@ -16,10 +17,12 @@ type Listed = {
   gym: string;
   places_left: number;
   waitlist_left: number;
-  my_booking: { id: number; status: string } | null;
+  my_booking: { id: number; status: string; drop_in_amount: number | null; payment_status: string | null } | null;
   action: "book" | "waitlist" | "cancel" | null;
   late: boolean;
   reason: string | null;
+  /** A drop-in's price (cents) when the membership does not cover the class. */
+  drop_in: number | null;
 };
 
 export interface MyClassesData {
@@ -27,6 +30,7 @@ export interface MyClassesData {
   feed: string | null;
   done: string | null;
   gym_id: number | null;
+  card_last_four: string | null;
   rules: { booking_window_days: number; cancel_cutoff_minutes: number; max_bookings: number; upcoming: number };
   classes: Listed[];
 }
@@ -36,6 +40,9 @@ const DONE: Record<string, string> = {
   waitlisted: "You are on the waitlist. If a place comes free it is yours, and we will e-mail you.",
   cancelled: "Your booking is cancelled.",
   late: "Your booking is cancelled. It was inside the cancellation cut-off, so it counts as a late cancellation.",
+  "drop-in-paid": "You are booked in, and your drop-in is paid. The receipt is on its way by e-mail.",
+  "drop-in-pending": "You are booked in. Your card payment for the drop-in is still being taken: we will e-mail you if it does not go through.",
+  "drop-in-declined": "Your card was declined, so the place was not kept. Update your card in your payment details and book again.",
   "feed-new": "Your calendar link is ready. Any link you made before no longer works.",
   "feed-off": "Your calendar link is turned off.",
 };
@@ -71,7 +78,10 @@ export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refus
         late cancellation. You can hold {d.rules.max_bookings} bookings at once (you hold {d.rules.upcoming}).
       </p>
       {d.done && DONE[d.done] && !d.done.startsWith("feed-") ? (
-        <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+        <p
+          role="status"
+          className={`rounded-lg border p-3 text-sm ${d.done === "drop-in-declined" ? "border-red-200 bg-red-50 text-red-900" : "border-green-200 bg-green-50 text-green-900"}`}
+        >
           {DONE[d.done]}
         </p>
       ) : null}
@@ -109,7 +119,10 @@ export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refus
                         ? `Full · ${c.waitlist_left} waitlist ${c.waitlist_left === 1 ? "place" : "places"} left`
                         : "Full"}
                       {c.my_booking && STATUS[c.my_booking.status] ? (
-                        <strong className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-brand-700">{STATUS[c.my_booking.status]}</strong>
+                        <strong className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-brand-700">
+                          {STATUS[c.my_booking.status]}
+                          {c.my_booking.drop_in_amount ? (c.my_booking.payment_status === "sent" ? " · drop-in paid" : c.my_booking.payment_status ? " · paying" : " · drop-in") : ""}
+                        </strong>
                       ) : null}
                     </p>
                     {refused?.class_id === c.id ? (
@@ -124,7 +137,17 @@ export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refus
                         {c.action === "cancel" ? <input type="hidden" name="booking_id" value={c.my_booking!.id} /> : null}
                         {c.action === "cancel" && c.late ? (
                           <p className="mb-2 text-sm text-amber-800">
-                            It is less than {hoursText(d.rules.cancel_cutoff_minutes)} to the start: cancelling now is a late cancellation.
+                            It is less than {hoursText(d.rules.cancel_cutoff_minutes)} to the start: cancelling now is a late cancellation
+                            {c.my_booking?.payment_status === "sent" ? ", and the drop-in is not refunded" : ""}.
+                          </p>
+                        ) : c.action === "cancel" && c.my_booking?.payment_status === "sent" ? (
+                          <p className="mb-2 text-sm text-slate-600">Cancel now and your drop-in is refunded to your card.</p>
+                        ) : null}
+                        {c.action !== "cancel" && c.drop_in ? (
+                          <p className="mb-2 text-sm text-slate-700">
+                            Not included in your membership: a drop-in at <strong>{formatCents(c.drop_in)}</strong>
+                            {c.action === "waitlist" ? ", charged only if a place comes to you," : ","} on your card
+                            {d.card_last_four ? ` ending ${d.card_last_four}` : ""}.
                           </p>
                         ) : null}
                         <button
@@ -137,7 +160,7 @@ export function MyClassesPage({ data: d, refused }: { data: MyClassesData; refus
                           {busy(c.id)
                             ? "Just a moment…"
                             : c.action === "book"
-                            ? `Book ${c.class_type.name}`
+                            ? `Book ${c.class_type.name}${c.drop_in ? ` · pay ${formatCents(c.drop_in)}` : ""}`
                             : c.action === "waitlist"
                             ? "Join waitlist"
                             : c.my_booking?.status === "waitlisted"

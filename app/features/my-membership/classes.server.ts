@@ -18,10 +18,22 @@ export async function loadMyClasses(args: LoaderFunctionArgs) {
   const week = weekOf(url);
   try {
     const [timetable, feed] = await Promise.all([api.get("/me/classes", { query: { week } }), api.get("/me/calendar-feed")]);
-    return withDateTexts({ week: Number(week) as 0 | 1, done: url.searchParams.get("done"), feed: feed.url, ...timetable });
+    return withDateTexts({ week: Number(week) as 0 | 1, done: doneText(url, timetable.classes), feed: feed.url, ...timetable });
   } catch (err) {
     redirectForApiError(args.request, err);
   }
+}
+
+/**
+ * What the page says was done. A drop-in's outcome is read from the class as it is now: paid, still being taken, or
+ * declined (the place released, so the member no longer holds it).
+ */
+function doneText(url: URL, classes: { id: number; my_booking: { status: string; payment_status: string | null } | null }[]) {
+  const done = url.searchParams.get("done");
+  if (done !== "drop-in") return done;
+  const own = classes.find((c) => String(c.id) === url.searchParams.get("class"))?.my_booking;
+  if (!own || own.payment_status === "failed") return "drop-in-declined";
+  return own.payment_status === "sent" ? "drop-in-paid" : "drop-in-pending";
 }
 
 export async function classAction(args: ActionFunctionArgs) {
@@ -42,7 +54,8 @@ export async function classAction(args: ActionFunctionArgs) {
       done = answer.late ? "late" : "cancelled";
     } else {
       const booking = await api.post("/me/class-bookings", { body: { class_id: classId, waitlist: intent === "waitlist" } });
-      done = booking.status === "waitlisted" ? "waitlisted" : "booked";
+      // A drop-in's card is charged before the answer comes: the page says how it went (doneText).
+      done = booking.status === "waitlisted" ? "waitlisted" : booking.payment_id ? "drop-in" : "booked";
     }
   } catch (err) {
     if (err instanceof Response) throw err;
@@ -50,5 +63,5 @@ export async function classAction(args: ActionFunctionArgs) {
       return data({ class_id: Number(classId), error: err.status === 404 ? "That class or booking is no longer there." : err.message }, { status: err.status });
     redirectForApiError(args.request, err);
   }
-  throw redirect(`/membership/classes?week=${weekOf(url)}&done=${done}#class-${classId}`, { headers: api.headers });
+  throw redirect(`/membership/classes?week=${weekOf(url)}&done=${done}&class=${classId}#class-${classId}`, { headers: api.headers });
 }

@@ -1686,8 +1686,10 @@ export const class_bookings = pgTable(
     cancelled_at: ts("cancelled_at"),
     attended_at: ts("attended_at"),
     visit_id: integer("visit_id"),
-    /** A drop-in's payment (class_types.drop_in_amount), when the member's membership did not include the class. */
-    payment_id: integer("payment_id"),
+    /** A drop-in's price when it was booked (class_types.drop_in_amount): the member's membership did not include the class. */
+    drop_in_amount: integer("drop_in_amount"),
+    /** The drop-in's payment: written with the place (or when a waitlist place becomes one), charged after the commit. */
+    payment_id: integer("payment_id").references(() => payments.id),
     /** Who made it: the member, staff, or an integrator's key (its creator). */
     source: text("source").$type<"member" | "staff" | "api">().notNull(),
     created_by: integer("created_by").notNull().references(() => users.id),
@@ -1698,5 +1700,7 @@ export const class_bookings = pgTable(
     uniqueIndex("class_bookings_live_idx").on(t.occurrence_id, t.user_id).where(sql`status not in ('cancelled', 'late_cancelled')`),
     index("class_bookings_occurrence_idx").on(t.occurrence_id, t.status),
     index("class_bookings_user_idx").on(t.organisation_id, t.user_id, t.status),
+    // A drop-in's booking from its payment (a declined card releases the place, server/classes/drop-ins.ts); one booking per payment.
+    uniqueIndex("class_bookings_payment_idx").on(t.payment_id).where(sql`payment_id is not null`),
   ],
 );

@@ -1,0 +1,3 @@
+ALTER TABLE "class_bookings" ADD COLUMN "drop_in_amount" integer;--> statement-breakpoint
+ALTER TABLE "class_bookings" ADD CONSTRAINT "class_bookings_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "class_bookings_payment_idx" ON "class_bookings" USING btree ("payment_id") WHERE payment_id is not null;

@@ -167,6 +167,27 @@ const MUTATIONS: Mutation[] = [
     only: "50 members at once",
     race: true,
   },
+  {
+    name: "group classes: a member's bookings no longer taken one at a time (no per-member advisory lock; issue 34)",
+    edits: [{ file: "server/classes/bookings.ts", find: "await t.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`class-member:${t.organisationId}:${userId}`}))`);", replace: "" }],
+    tests: ["tests/api/classes-guards.test.ts"],
+    only: "one short of the most at once",
+    race: true,
+  },
+  {
+    name: "group classes: a class no longer takes the trainer's lock (clashes.ts; issue 34)",
+    edits: [{ file: "server/classes/clashes.ts", find: "await t.db.execute(sql`select pg_advisory_xact_lock(${TRAINER_LOCK + trainerId})`);", replace: "" }],
+    tests: ["tests/api/classes-guards.test.ts"],
+    only: "for one trainer over the same hour",
+    race: true,
+  },
+  {
+    name: "group classes: an appointment no longer takes the trainer's lock (the calendar's assertFree; issue 34)",
+    edits: [{ file: "server/calendar/entries.ts", find: "await t.db.execute(sql`select pg_advisory_xact_lock(${lockKey.trainer + who.trainerId})`);", replace: "" }],
+    tests: ["tests/api/classes-guards.test.ts"],
+    only: "for one trainer over the same hour",
+    race: true,
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

@@ -10,6 +10,9 @@ export type ScheduleValues = Record<string, string | string[]>;
 const str = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] ?? "" : v ?? "");
 const list = (v: string | string[] | undefined) => (Array.isArray(v) ? v : v ? [v] : []);
 
+/** Left empty, these take the class type's. */
+const TYPE_DEFAULT = "Empty: the class type's.";
+
 export function SlotFields({
   values,
   errors,
@@ -21,51 +24,18 @@ export function SlotFields({
   trainers: { id: number; name: string }[];
   prefix: string;
 }) {
+  const field = (name: string) => ({ id: `${prefix}-${name}`, name, value: str(values[name]), errors });
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Select
-          id={`${prefix}-trainer_id`}
-          name="trainer_id"
-          label="Trainer"
-          value={str(values.trainer_id)}
-          errors={errors}
-          options={trainers.map((t) => ({ value: t.id, label: t.name }))}
-        />
-        <Input id={`${prefix}-start_time`} name="start_time" label="Start time" type="time" value={str(values.start_time)} errors={errors} />
-        <Input
-          id={`${prefix}-duration_minutes`}
-          name="duration_minutes"
-          label="Length (minutes)"
-          type="number"
-          min={5}
-          value={str(values.duration_minutes)}
-          errors={errors}
-          hint="Empty: the class type's."
-        />
+        <Select {...field("trainer_id")} label="Trainer" options={trainers.map((t) => ({ value: t.id, label: t.name }))} />
+        <Input {...field("start_time")} label="Start time" type="time" />
+        <Input {...field("duration_minutes")} label="Length (minutes)" type="number" min={5} hint={TYPE_DEFAULT} />
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Input id={`${prefix}-room`} name="room" label="Room or area" value={str(values.room)} errors={errors} />
-        <Input
-          id={`${prefix}-capacity`}
-          name="capacity"
-          label="Places"
-          type="number"
-          min={1}
-          value={str(values.capacity)}
-          errors={errors}
-          hint="Empty: the class type's."
-        />
-        <Input
-          id={`${prefix}-waitlist_size`}
-          name="waitlist_size"
-          label="Waitlist places"
-          type="number"
-          min={0}
-          value={str(values.waitlist_size)}
-          errors={errors}
-          hint="Empty: the class type's."
-        />
+        <Input {...field("room")} label="Room or area" />
+        <Input {...field("capacity")} label="Places" type="number" min={1} hint={TYPE_DEFAULT} />
+        <Input {...field("waitlist_size")} label="Waitlist places" type="number" min={0} hint={TYPE_DEFAULT} />
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { localDay } from "../../../domain/dates";
 import { formatCalendarDayAs } from "../../../domain/calendar-day";
 import { trainersFor } from "../../features/calendar/trainers.server";
+import { EndedLink, ScheduleListPage, WhenCell } from "../../components/schedule-list-page";
 import { ClassesNav } from "../../features/classes/classes-nav";
 import { FormMessage, Select, TypeDot } from "../../features/classes/inputs";
 import { RepeatFields, SlotFields, type ScheduleValues } from "../../features/classes/schedule-fields";
@@ -72,108 +73,70 @@ export default function ClassSchedules() {
     starts_on: today,
   };
   return (
-    <div className="space-y-4">
-      <ClassesNav current="schedules" />
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">Class schedules{gym ? <span className="font-normal text-slate-600"> at {gym.name}</span> : null}</h1>
-        <Link
-          to={ended ? "/classes/schedules" : "/classes/schedules?ended=1"}
+    <ScheduleListPage
+      above={<ClassesNav current="schedules" />}
+      title={<>Class schedules{gym ? <span className="font-normal text-slate-600"> at {gym.name}</span> : null}</>}
+      links={
+        <EndedLink
+          path="/classes/schedules"
+          ended={ended}
           className="rounded-md bg-white px-3 py-1.5 text-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
-        >
-          {ended ? "Hide ended ones" : "Show ended ones too"}
-        </Link>
-      </div>
-      <section aria-labelledby="list-heading" className="rounded-lg border border-slate-200 bg-white">
-        <h2 id="list-heading" className="sr-only">
-          Schedules
-        </h2>
-        {list.length ? (
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Class
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  When
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Trainer
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Room
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Places
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {list.map((s) => (
-                <tr key={s.id}>
-                  <td className="px-4 py-2">
-                    <span className="inline-flex items-center gap-2">
-                      <TypeDot colour={s.class_type.colour} />
-                      <Link to={`/classes/schedules/${s.id}`} className="font-medium text-brand-700 underline">
-                        {s.class_type.name}
-                      </Link>
-                    </span>
-                  </td>
-                  <td className="px-4 py-2">
-                    {s.summary}
-                    <span className="block text-xs text-slate-600">
-                      {s.ended ? "Ended. " : ""}
-                      {s.span}
-                    </span>
-                  </td>
-                  <td className="px-4 py-2">{s.trainer.name}</td>
-                  <td className="px-4 py-2">{s.room ?? ""}</td>
-                  <td className="px-4 py-2">
-                    {s.capacity}
-                    {s.waitlist_size ? ` + ${s.waitlist_size} waiting` : ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p className="p-4 text-sm text-slate-600">No classes scheduled{ended ? "" : " running"}.</p>
-        )}
-      </section>
-      {mayChange && gym ? (
-        <section aria-labelledby="new-heading" className="max-w-3xl space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-          <h2 id="new-heading" className="font-semibold">
-            Schedule a class at {gym.name}
-          </h2>
-          {types.length ? (
-            <Form method="post" className="space-y-4" noValidate>
-              <input type="hidden" name="gym_id" value={gym.id} />
-              <FormMessage result={result} fields={FIELDS} />
-              <Select
-                id="new-class_type_id"
-                name="class_type_id"
-                label="Class type"
-                value={String(values.class_type_id ?? "")}
-                errors={result?.errors}
-                options={types.map((t) => ({ value: t.id, label: t.name }))}
-              />
-              <RepeatFields values={values} errors={result?.errors} prefix="new" firstName="starts_on" firstLabel="First day" />
-              <SlotFields values={values} errors={result?.errors} trainers={trainers} prefix="new" />
-              <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
-                Schedule the class
-              </button>
-            </Form>
-          ) : (
-            <p className="text-sm text-slate-600">
-              Add a{" "}
-              <Link to="/classes/types" className="text-brand-700 underline">
-                class type
-              </Link>{" "}
-              first.
-            </p>
-          )}
-        </section>
-      ) : null}
-    </div>
+        />
+      }
+      columns={["Class", "When", "Trainer", "Room", "Places"]}
+      items={list}
+      cells={(s) => [
+        <span key="class" className="inline-flex items-center gap-2">
+          <TypeDot colour={s.class_type.colour} />
+          <Link to={`/classes/schedules/${s.id}`} className="font-medium text-brand-700 underline">
+            {s.class_type.name}
+          </Link>
+        </span>,
+        <WhenCell key="when" summary={s.summary} ended={s.ended} span={s.span} />,
+        s.trainer.name,
+        s.room ?? "",
+        <>
+          {s.capacity}
+          {s.waitlist_size ? ` + ${s.waitlist_size} waiting` : ""}
+        </>,
+      ]}
+      ended={ended}
+      none="No classes scheduled"
+      form={
+        mayChange && gym
+          ? {
+              heading: <>Schedule a class at {gym.name}</>,
+              width: "max-w-3xl",
+              children: types.length ? (
+                <Form method="post" className="space-y-4" noValidate>
+                  <input type="hidden" name="gym_id" value={gym.id} />
+                  <FormMessage result={result} fields={FIELDS} />
+                  <Select
+                    id="new-class_type_id"
+                    name="class_type_id"
+                    label="Class type"
+                    value={String(values.class_type_id ?? "")}
+                    errors={result?.errors}
+                    options={types.map((t) => ({ value: t.id, label: t.name }))}
+                  />
+                  <RepeatFields values={values} errors={result?.errors} prefix="new" firstName="starts_on" firstLabel="First day" />
+                  <SlotFields values={values} errors={result?.errors} trainers={trainers} prefix="new" />
+                  <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+                    Schedule the class
+                  </button>
+                </Form>
+              ) : (
+                <p className="text-sm text-slate-600">
+                  Add a{" "}
+                  <Link to="/classes/types" className="text-brand-700 underline">
+                    class type
+                  </Link>{" "}
+                  first.
+                </p>
+              ),
+            }
+          : null
+      }
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { localDay } from "../../../domain/dates";
+import { EndedLink, ScheduleListPage, WhenCell } from "../../components/schedule-list-page";
 import { useDates } from "../../lib/date-texts";
 import { TrainerSelect } from "../../features/calendar/trainer-select";
 import { seriesSpan } from "../../features/calendar/recurring-sessions";
@@ -65,98 +66,61 @@ export default function RecurringSchedules() {
   const { list, trainers, ended, find, hits, member, today } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const values: SeriesValues = result?.values ?? { days: [], start_time: "09:00", end_time: "10:00", first: today, ends: "never", until: "", count: "", notes: "" };
+  const link = "rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50";
   return (
-    <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">Recurring schedules</h1>
+    <ScheduleListPage
+      title="Recurring schedules"
+      links={
         <nav aria-label="Calendar views" className="flex gap-2 text-sm">
-          <Link to="/calendar" className="rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+          <Link to="/calendar" className={link}>
             Calendar
           </Link>
-          <Link to={ended ? "/recurring-schedules" : "/recurring-schedules?ended=1"} className="rounded-md bg-white px-3 py-1.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-            {ended ? "Hide ended ones" : "Show ended ones too"}
-          </Link>
+          <EndedLink path="/recurring-schedules" ended={ended} className={link} />
         </nav>
-      </div>
-
-      <section aria-labelledby="list-heading" className="rounded-lg border border-slate-200 bg-white">
-        <h2 id="list-heading" className="sr-only">
-          Schedules
-        </h2>
-        {list.length ? (
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Member
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  When
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Trainer
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Next session
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {list.map((s) => (
-                <tr key={s.id}>
-                  <td className="px-4 py-2">
-                    <Link to={`/recurring-schedules/${s.id}`} className="font-medium text-brand-700 underline">
-                      {s.member.name}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-2">
-                    {s.summary}
-                    <span className="block text-xs text-slate-600">
-                      {s.ended ? "Ended. " : ""}
-                      {seriesSpan(s)}
-                    </span>
-                  </td>
-                  <td className="px-4 py-2">
-                    <span className="inline-flex items-center gap-1">
-                      <ColourDot colour={s.trainer.calendar_colour} /> {s.trainer.name}
-                    </span>
-                  </td>
-                  <td className="px-4 py-2">{s.next_sessions[0] ? dates.session(s.next_sessions[0].starts_at) : "None"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p className="p-4 text-sm text-slate-600">No recurring schedules{ended ? "" : " running"}.</p>
-        )}
-      </section>
-
-      <section aria-labelledby="new-heading" className="max-w-2xl space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-        <h2 id="new-heading" className="font-semibold">
-          New recurring schedule
-        </h2>
-        <MemberFinder label="Member" find={find} hits={hits} hrefFor={(id) => `/recurring-schedules?member=${id}#new-heading`} />
-        {member ? (
-          <Form method="post" className="space-y-3" noValidate>
-            <input type="hidden" name="member_id" value={member.id} />
-            <p className="text-sm">
-              For <strong>{member.name}</strong>
-            </p>
-            {result?.message && !Object.keys(result.errors).length ? (
-              <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-                {result.message}
-              </p>
-            ) : null}
-            <TrainerSelect trainers={trainers} chosen={result?.values.trainer_id} errors={result?.errors} />
-            <SeriesFields id="new" firstName="starts_on" firstLabel="First day" values={values} errors={result?.errors} />
-            <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
-              Book the sessions
-            </button>
-          </Form>
-        ) : (
-          <p className="text-sm text-slate-600">Find the member first.</p>
-        )}
-      </section>
-    </div>
+      }
+      columns={["Member", "When", "Trainer", "Next session"]}
+      items={list}
+      cells={(s) => [
+        <Link key="member" to={`/recurring-schedules/${s.id}`} className="font-medium text-brand-700 underline">
+          {s.member.name}
+        </Link>,
+        <WhenCell key="when" summary={s.summary} ended={s.ended} span={seriesSpan(s)} />,
+        <span key="trainer" className="inline-flex items-center gap-1">
+          <ColourDot colour={s.trainer.calendar_colour} /> {s.trainer.name}
+        </span>,
+        s.next_sessions[0] ? dates.session(s.next_sessions[0].starts_at) : "None",
+      ]}
+      ended={ended}
+      none="No recurring schedules"
+      form={{
+        heading: "New recurring schedule",
+        width: "max-w-2xl",
+        children: (
+          <>
+            <MemberFinder label="Member" find={find} hits={hits} hrefFor={(id) => `/recurring-schedules?member=${id}#new-heading`} />
+            {member ? (
+              <Form method="post" className="space-y-3" noValidate>
+                <input type="hidden" name="member_id" value={member.id} />
+                <p className="text-sm">
+                  For <strong>{member.name}</strong>
+                </p>
+                {result?.message && !Object.keys(result.errors).length ? (
+                  <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+                    {result.message}
+                  </p>
+                ) : null}
+                <TrainerSelect trainers={trainers} chosen={result?.values.trainer_id} errors={result?.errors} />
+                <SeriesFields id="new" firstName="starts_on" firstLabel="First day" values={values} errors={result?.errors} />
+                <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+                  Book the sessions
+                </button>
+              </Form>
+            ) : (
+              <p className="text-sm text-slate-600">Find the member first.</p>
+            )}
+          </>
+        ),
+      }}
+    />
   );
 }

@@ -7900,10 +7900,20 @@ export interface operations {
         "application/json": {
           member_id: number;
           waitlist?: boolean;
+          /**
+           * @default card
+           * @enum {string}
+           */
+          drop_in_paid?: "card" | "cash" | "eftpos";
         };
         "application/x-www-form-urlencoded": {
           member_id: number;
           waitlist?: boolean;
+          /**
+           * @default card
+           * @enum {string}
+           */
+          drop_in_paid?: "card" | "cash" | "eftpos";
         };
       };
     };

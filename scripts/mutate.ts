@@ -188,6 +188,30 @@ const MUTATIONS: Mutation[] = [
     only: "for one trainer over the same hour",
     race: true,
   },
+  {
+    name: "class drop-ins: a declined card keeps its place (issue 34)",
+    edits: [{ file: "server/classes/drop-ins.ts", find: "ids = await releaseDeclined(deps, now, ids);", replace: "ids = [];" }],
+    tests: ["tests/api/classes-drop-ins.test.ts"],
+    only: "when the card is declined",
+  },
+  {
+    name: "class drop-ins: a drop-in on a card is written paid without the provider's answer (issue 34)",
+    edits: [{ file: "server/classes/drop-ins.ts", find: `status: byCard ? "pending" : "sent",`, replace: `status: "sent",` }],
+    tests: ["tests/api/classes-drop-ins.test.ts"],
+    only: "charging the card once",
+  },
+  {
+    name: "class drop-ins: a late cancellation is refunded too (issue 34)",
+    edits: [{ file: "server/classes/bookings.ts", find: `done.changed && done.booking.status === "cancelled" ? await refundDropIn`, replace: `done.changed ? await refundDropIn` }],
+    tests: ["tests/api/classes-drop-ins.test.ts"],
+    only: "keeps a late one",
+  },
+  {
+    name: "class drop-ins: a member owing on their membership may drop in (issue 34)",
+    edits: [{ file: "server/classes/booking-rules.ts", find: "if (!covered && m.owing) return", replace: "if (false) return" }],
+    tests: ["tests/api/classes-drop-ins.test.ts"],
+    only: "owing on their membership",
+  },
 ];
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

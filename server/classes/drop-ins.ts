@@ -126,7 +126,9 @@ export async function chargeDropIns(deps: Deps, paymentIds: number[], now: Date)
       .select({ booking: class_bookings })
       .from(class_bookings)
       .innerJoin(payments, eq(payments.id, class_bookings.payment_id))
-      .where(and(inArray(payments.id, ids), eq(payments.status, "sent"), eq(class_bookings.status, "booked"), sql`${class_bookings.waitlisted_at} is not null`));
+      .where(
+        and(inArray(payments.id, ids), eq(payments.status, "sent"), eq(class_bookings.status, "booked"), sql`${class_bookings.waitlisted_at} is not null`),
+      );
     for (const { booking } of paid) await tellPromoted(deps, booking.organisation_id, booking);
     ids = await releaseDeclined(deps, now, ids);
   }
@@ -179,11 +181,23 @@ export async function releaseDeclined(deps: Deps, now: Date, only?: number[]): P
  * provider after the commit, or null: nothing was taken yet (a charge still under way is the billing run's), it was
  * paid at the desk (given back there by staff), or it is refunded already.
  */
-export async function refundDropIn(t: Tenant, booking: BookingRow, why: "cancelled_in_time" | "class_cancelled", actorId: number, now: Date): Promise<number | null> {
+export async function refundDropIn(
+  t: Tenant,
+  booking: BookingRow,
+  why: "cancelled_in_time" | "class_cancelled",
+  actorId: number,
+  now: Date,
+): Promise<number | null> {
   if (!booking.payment_id) return null;
-  const [p] = await t.db.select().from(payments).where(t.where(payments, eq(payments.id, booking.payment_id)));
+  const [p] = await t.db
+    .select()
+    .from(payments)
+    .where(t.where(payments, eq(payments.id, booking.payment_id)));
   if (!p || p.status !== "sent" || p.pif_payment) return null;
-  const given = await t.db.select().from(payment_adjustments).where(t.where(payment_adjustments, eq(payment_adjustments.payment_id, p.id)));
+  const given = await t.db
+    .select()
+    .from(payment_adjustments)
+    .where(t.where(payment_adjustments, eq(payment_adjustments.payment_id, p.id)));
   const { left, blocked } = refundable(p.amount + p.surcharge, given);
   if (!left || blocked) return null;
   const done = await applyRefund(

@@ -372,12 +372,13 @@ function planBookings(classes: ClassRow[], input: ClassSeedInput, typeIds: Map<s
     updated_at: createdAt,
   });
 
-  // Morgan: a regular at Taylor's early classes at Central, with two booked this week and a place on a waitlist.
+  // Morgan: a regular at Taylor's early classes at Central, with two booked this week and a place on a waitlist: with the
+  // class starting soon, four of the five bookings allowed at once, so the demo member can still book one.
   const morganClasses = classes.filter((c) => c.gym_id === input.demo.gymIds[0] && !c.cancelled_at && c.id !== openId);
   const morganPast = morganClasses.filter((c) => c.ends_at <= now).filter((_, i) => i % 12 === 0);
   const morganNext = morganClasses
     .filter((c) => c.starts_at > new Date(now.getTime() + 3 * 3_600_000) && c.starts_at < windowEnd && c.id !== offClass)
-    .slice(0, 3);
+    .slice(0, 2);
   const morganOf = new Map<number, BookingInsert>();
   morganPast.forEach((c, i) => {
     const at = new Date(c.starts_at.getTime() - minutes(60 * 24));

@@ -59,7 +59,9 @@ async function member(card: Record<string, string> | null, extra: Partial<typeof
     current_period_end: new Date(clock.getTime() + 4 * DAY),
     ...extra,
   });
-  const [pt] = card ? await env.db.insert(payment_types).values({ organisation_id: orgId, user_id: user.id, type: "stripe_card", details: card }).returning() : [null];
+  const [pt] = card
+    ? await env.db.insert(payment_types).values({ organisation_id: orgId, user_id: user.id, type: "stripe_card", details: card }).returning()
+    : [null];
   await addMember(env.db, user.id, orgId, gymId, { latest_subscription_id: s.id, default_payment_type_id: pt?.id ?? null });
   return { id: user.id, email, subscriptionId: s.id, b: await signedIn(api, env.db, email, PASSWORD) };
 }
@@ -89,7 +91,10 @@ async function yogaClass(capacity: number, waitlist = 0, days = 1, time = "07:00
         )
         .returning();
       await writeOccurrences(t, s, s.starts_on, today);
-      const [row] = await t.db.select().from(class_occurrences).where(t.where(class_occurrences, eq(class_occurrences.schedule_id, s.id)));
+      const [row] = await t.db
+        .select()
+        .from(class_occurrences)
+        .where(t.where(class_occurrences, eq(class_occurrences.schedule_id, s.id)));
       return row.id;
     },
     { atomic: true },
@@ -98,7 +103,11 @@ async function yogaClass(capacity: number, waitlist = 0, days = 1, time = "07:00
 
 const bookingOf = async (id: number) => (await env.db.select().from(class_bookings).where(eq(class_bookings.id, id)))[0];
 const paymentOf = async (id: number) => (await env.db.select().from(payments).where(eq(payments.id, id)))[0];
-const chargesFor = async (key: string) => env.db.select().from(sandbox_ledger).where(and(eq(sandbox_ledger.provider, "stripe"), eq(sandbox_ledger.idempotency_key, key)));
+const chargesFor = async (key: string) =>
+  env.db
+    .select()
+    .from(sandbox_ledger)
+    .where(and(eq(sandbox_ledger.provider, "stripe"), eq(sandbox_ledger.idempotency_key, key)));
 const mailsTo = async (to: string) => env.db.select().from(mail_outbox).where(eq(mail_outbox.to, to));
 
 beforeAll(async () => {
@@ -145,7 +154,15 @@ describe("a member dropping in to a class their membership does not include", ()
     const booking = await bookingOf(res.json.data.id);
     const paid = await paymentOf(booking.payment_id!);
     // 2% of $15 + 30c: $0.60. Paid by the provider's answer, not by our say-so.
-    expect(paid).toMatchObject({ status: "sent", amount: 1500, surcharge: 60, type: "drop_in", subscription_id: null, user_id: dee.id, idempotency_key: `drop-in:${booking.id}` });
+    expect(paid).toMatchObject({
+      status: "sent",
+      amount: 1500,
+      surcharge: 60,
+      type: "drop_in",
+      subscription_id: null,
+      user_id: dee.id,
+      idempotency_key: `drop-in:${booking.id}`,
+    });
     expect(paid.stripe_id).toBeTruthy();
     expect(await chargesFor(`drop-in:${booking.id}`)).toHaveLength(1);
     // Charged again (a crash before the answer was written down): the provider is asked with the same key, charges once.
@@ -184,10 +201,17 @@ describe("a member dropping in to a class their membership does not include", ()
     expect(cancelled.json.data).toMatchObject({ late: false });
     const paidA = (await bookingOf(a.id)).payment_id!;
     const refunds = await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paidA));
-    expect(refunds).toMatchObject([{ kind: "refund", amount: 1560, status: "succeeded", method: "stripe", idempotency_key: `refund:${paidA}:drop-in-${a.id}` }]);
+    expect(refunds).toMatchObject([
+      { kind: "refund", amount: 1560, status: "succeeded", method: "stripe", idempotency_key: `refund:${paidA}:drop-in-${a.id}` },
+    ]);
     const late = await dee.b.call("DELETE", `/api/me/class-bookings/${b.id}`);
     expect(late.json.data).toMatchObject({ late: true });
-    expect(await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, (await bookingOf(b.id)).payment_id!))).toEqual([]);
+    expect(
+      await env.db
+        .select()
+        .from(payment_adjustments)
+        .where(eq(payment_adjustments.payment_id, (await bookingOf(b.id)).payment_id!)),
+    ).toEqual([]);
   });
 
   it("charges a waitlisted drop-in only when a place comes to them, and tells them it is theirs", async () => {

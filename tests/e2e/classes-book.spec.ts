@@ -50,11 +50,12 @@ function aucklandParts(at: Date) {
   return { day: part({ year: "numeric", month: "2-digit", day: "2-digit" }), time: part({ hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) };
 }
 
-const FIXTURE_ROOMS = { aqua: "E2E Aqua", full: "E2E full", open: "E2E open" } as const;
+const FIXTURE_ROOMS = { aqua: "E2E Aqua", barre: "E2E Barre", full: "E2E full", open: "E2E open" } as const;
 
 /**
  * The classes this spec needs beyond the seed's, made once (the second project finds them): their ids.
- * - Aqua: a class type no membership includes, once tomorrow evening at Central;
+ * - Aqua: a class type no membership includes, once tomorrow evening at Central; Barre, the same with a drop-in
+ *   price, the evening after;
  * - a full Boxfit (one place, taken by another member; a waitlist of three), the day after at the same hour;
  * - a Spin whose attendance is open: starting within the half hour (whichever trainer is free then), two members booked.
  */
@@ -70,8 +71,16 @@ async function classFixtures(api: APIRequestContext) {
   const typeId = async (name: string) => {
     const found = types.find((t) => t.name === name);
     if (found) return found.id;
+    // Barre is in no membership either, but anyone may drop in for $18.
     const made = await api.post(`${BACKOFFICE}/api/class-types`, {
-      data: { name, description: "Water work in the pool: not in any membership.", duration_minutes: 30, default_capacity: 8, colour: "teal" },
+      data: {
+        name,
+        description: "Not in any membership.",
+        duration_minutes: 30,
+        default_capacity: 8,
+        colour: "teal",
+        ...(name === "Barre" ? { drop_in_amount: 1800 } : {}),
+      },
       headers: XHR,
     });
     expect(made.status(), await made.text()).toBe(201);
@@ -110,6 +119,7 @@ async function classFixtures(api: APIRequestContext) {
   const evening = (days: number) => [{ day: aucklandParts(new Date(now.getTime() + days * 86_400_000)).day, time: "21:15" }];
   const aqua = await once(FIXTURE_ROOMS.aqua, "Aqua", evening(1), [central.trainer.id], { duration_minutes: 30, capacity: 8, waitlist_size: 0 });
   const full = await once(FIXTURE_ROOMS.full, "Boxfit", evening(2), [central.trainer.id], { duration_minutes: 30, capacity: 1, waitlist_size: 3 });
+  const barre = await once(FIXTURE_ROOMS.barre, "Barre", evening(3), [central.trainer.id], { duration_minutes: 30, capacity: 8, waitlist_size: 0 });
   // Within the half hour both demo trainers may be teaching (the seed's slots): a coach of this spec's own runs it.
   const open =
     listed.find((c) => c.room === FIXTURE_ROOMS.open)?.id ??
@@ -135,7 +145,7 @@ async function classFixtures(api: APIRequestContext) {
   };
   await fill(full, 1);
   await fill(open, 2);
-  return { aqua, full, open };
+  return { aqua, barre, full, open };
 }
 
 /** A personal trainer at the gym of this spec's own (found again by e-mail on a later run against the same database). */
@@ -213,6 +223,19 @@ test("a member books a class, joins a waitlist, sees why not, and cancels (phone
   const aqua = await weekOf(page, fixtures.aqua);
   await expect(aqua).toContainText("Your membership does not include Aqua.");
   await expect(aqua.getByRole("button")).toHaveCount(0);
+
+  // Barre is in no membership but has a drop-in price: booked and paid on Morgan's card, then cancelled in time and
+  // refunded to it.
+  const barre = await weekOf(page, fixtures.barre);
+  await expect(barre).toContainText("Not included in your membership: a drop-in at $18.00, on your card ending 4242.");
+  await submitAndSettle(page, barre.getByRole("button", { name: "Book Barre · pay $18.00" }));
+  await expect(page.getByRole("status")).toHaveText("You are booked in, and your drop-in is paid. The receipt is on its way by e-mail.");
+  await expect(barre).toContainText("Booked · drop-in paid");
+  await expect(barre).toContainText("Cancel now and your drop-in is refunded to your card.");
+  await shot(page, "member-classes-drop-in");
+  await submitAndSettle(page, barre.getByRole("button", { name: "Cancel booking" }));
+  await expect(page.getByRole("status")).toHaveText("Your booking is cancelled.");
+  await expect(barre.getByRole("button", { name: "Book Barre · pay $18.00" })).toBeVisible();
 
   // The Boxfit class is full: the waitlist, then leaving it.
   const full = await weekOf(page, fixtures.full);

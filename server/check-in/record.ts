@@ -4,7 +4,7 @@ import type { Tenant } from "../core/db/tenant";
 import { notFound } from "../core/errors";
 import { checkInCards } from "./cards";
 import { recordWebhookEvent } from "../outgoing-webhooks/events";
-import { markAttended } from "../classes/attendance";
+import { markAttended } from "../attendance/class-attendance";
 
 /**
  * A check-in at the desk or the kiosk (issue 32): a visit like a door's, let in or refused by the same access rule
@@ -33,7 +33,7 @@ export async function checkIn(t: Tenant, p: { userId: number; gymId: number; key
     .onConflictDoNothing()
     .returning();
   if (made) {
-    // Let in during a class's window there: the member's booking is attended (server/classes/attendance.ts).
+    // Let in during a class's window there: the member's booking is attended (server/attendance/class-attendance.ts).
     if (made.successful) await markAttended(t, { userId: p.userId, gymId: p.gymId, visitId: made.id, at: now });
     await recordWebhookEvent(t, "visit.created", made.id, now);
     return { visit: made, card, repeated: false };

@@ -11,7 +11,7 @@ import { assertCan, can, requireCan } from "../core/permissions";
 import { searchMembers } from "../search/queries";
 import { checkInCards, memberByCode, type CheckInCard } from "./cards";
 import { checkIn, checkInResult } from "./record";
-import { classesAttendedBy } from "../classes/attendance";
+import { classesAttendedBy } from "../attendance/class-attendance";
 import type { Tenant } from "../core/db/tenant";
 
 const FOUND_MAX = 8;

@@ -11,6 +11,7 @@ import { tellClassAfterCommit } from "./tell";
 import { chargeDropInsAfterCommit, handOnAfterCommit, pursueRefundsAfterCommit } from "./drop-ins";
 import { feedPath, feedToken, renewFeedToken } from "../calendar/feed";
 import { backofficeUrl } from "../core/config";
+import { classBookingEntity } from "./booking-entity";
 
 /**
  * Bookings (issue 34): a member's own timetable and bookings on the sign-up host, and a class's roster for staff
@@ -19,6 +20,8 @@ import { backofficeUrl } from "../core/config";
  */
 const NO_CLASS = "No such class.";
 const NO_BOOKING = "No such booking.";
+/** A booking as every booking route answers it: the entity the webhooks send (server/entities/class-booking.ts). */
+const answer = async (c: { var: ApiEnv["Variables"] }, id: number) => (await classBookingEntity(c.var.tenant, id))!;
 const feedUrl = (c: { var: ApiEnv["Variables"] }, token: string | null) => (token ? `${backofficeUrl(c.var.deps.config)}${feedPath(token)}` : null);
 
 export const bookingRoutes = new Hono<ApiEnv>()
@@ -33,7 +36,7 @@ export const bookingRoutes = new Hono<ApiEnv>()
     const me = c.var.user!.row.id;
     const booking = await bookClass(c.var.tenant, req.class_id, me, { source: "member", createdBy: me }, now(c), { waitlist: req.waitlist });
     if (booking.payment_id) chargeDropInsAfterCommit(c, [booking.payment_id]);
-    return c.json({ data: booking }, 201);
+    return c.json({ data: await answer(c, booking.id) }, 201);
   })
   /** DELETE /api/me/class-bookings/{id}: the member gives up their place (late inside the cut-off) or waitlist place. */
   .delete("/me/class-bookings/:id{[0-9]+}", requireMember, async (c) => {
@@ -41,7 +44,7 @@ export const bookingRoutes = new Hono<ApiEnv>()
     const done = await cancelClassBooking(c.var.tenant, pathId(c, NO_BOOKING), me, now(c), me);
     await handOnAfterCommit(c, done.promoted);
     pursueRefundsAfterCommit(c, [done.refund]);
-    return c.json({ data: { booking: done.booking, late: done.late } });
+    return c.json({ data: { booking: await answer(c, done.booking.id), late: done.late } });
   })
 
   /** GET /api/me/calendar-feed: { url } of the member's private feed of their classes (server/calendar/feed.ts), null when none. */
@@ -74,7 +77,7 @@ export const bookingRoutes = new Hono<ApiEnv>()
       throw err;
     });
     if (booking.payment_id && !by.desk) chargeDropInsAfterCommit(c, [booking.payment_id]);
-    return c.json({ data: booking }, 201);
+    return c.json({ data: await answer(c, booking.id) }, 201);
   })
   /** DELETE /api/class-bookings/{id}: staff take a member off the class (late inside the cut-off, as the member's own). */
   .delete("/class-bookings/:id{[0-9]+}", requireStaff, async (c) => {
@@ -83,14 +86,15 @@ export const bookingRoutes = new Hono<ApiEnv>()
     const done = await cancelClassBooking(c.var.tenant, id, c.var.user!.row.id, now(c));
     await handOnAfterCommit(c, done.promoted);
     pursueRefundsAfterCommit(c, [done.refund]);
-    return c.json({ data: { booking: done.booking, late: done.late } });
+    return c.json({ data: { booking: await answer(c, done.booking.id), late: done.late } });
   })
   /** POST /api/class-bookings/{id}/attendance { attended }: came, or a no-show. */
   .post("/class-bookings/:id{[0-9]+}/attendance", requireStaff, async (c) => {
     const id = pathId(c, NO_BOOKING);
     assertCan(c.var.user!, "classes.book", (await bookingOf(c.var.tenant, id)).gym_id);
     const { attended } = await readBody(c, attendanceRequest);
-    return c.json({ data: await markAttendance(c.var.tenant, id, attended, now(c)) });
+    const marked = await markAttendance(c.var.tenant, id, attended, now(c));
+    return c.json({ data: await answer(c, marked.id) });
   })
   /** POST /api/classes/{id}/messages { subject?, body }: e-mailed (and pushed where allowed) to everyone holding a place. */
   .post("/classes/:id{[0-9]+}/messages", requireStaff, async (c) => {

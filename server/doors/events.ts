@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordWebhookEvent } from "../outgoing-webhooks/events";
-import { markAttended } from "../classes/attendance";
+import { markAttended } from "../attendance/class-attendance";
 import type { Db } from "../core/db/client";
 import { access_control_doors, gyms, organisation_users, users, visits } from "../core/db/schema";
 import { withTenant } from "../core/db/tenant";
@@ -70,7 +70,7 @@ export async function recordDoorEvent(db: Db, event: DoorEvent, now: Date): Prom
         .onConflictDoNothing()
         .returning({ id: visits.id });
       if (!made) return { recorded: false, reason: "already recorded" };
-      // Through the door during a class's window there: the member's booking is attended (server/classes/attendance.ts).
+      // Through the door during a class's window there: the member's booking is attended (server/attendance/class-attendance.ts).
       if (event.success) await markAttended(t, { userId: member.id, gymId: door.gym_id, visitId: made.id, at });
       await recordWebhookEvent(t, "visit.created", made.id, now);
       return { recorded: true, reason: event.success ? "visit" : "refused visit" };

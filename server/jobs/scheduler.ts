@@ -20,7 +20,7 @@ import { deliverDue } from "../outgoing-webhooks/deliver";
 import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/events";
 import { eventResourcesFor } from "../api/event-resources";
 import { carryTimetablesForward } from "../classes/occurrences";
-import { closeEndedClasses } from "../classes/attendance";
+import { closeEndedClasses } from "../attendance/class-attendance";
 import { chargeDropIns, releaseDeclined } from "../classes/drop-ins";
 
 /**
@@ -43,7 +43,7 @@ import { chargeDropIns, releaseDeclined } from "../classes/drop-ins";
  * - `reconciliation`: daily at 4 am Auckland, our payments compared with each provider's books for the last three
  *   days (server/reconciliation/reconcile.ts, decision 0042); open differences are reported to error tracking.
  * - `class-timetable`: daily after midnight Auckland, weekly classes written eight weeks ahead (server/classes/occurrences.ts).
- * - `class-attendance`: every five minutes, ended classes' bookings never attended become no-shows (server/classes/attendance.ts).
+ * - `class-attendance`: every five minutes, ended classes' bookings never attended become no-shows (server/attendance/class-attendance.ts).
  * Periodic tasks of later features are queues added to JOBS (and CRONS) below.
  */
 export interface Scheduler extends JobStarter {

@@ -17,7 +17,7 @@ import {
 } from "../../server/core/db/schema";
 import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
-import { closeEndedClasses } from "../../server/classes/attendance";
+import { closeEndedClasses } from "../../server/attendance/class-attendance";
 import { writeOccurrences } from "../../server/classes/occurrences";
 import { givePlaceBack, takePlace } from "../../server/classes/places";
 import { bookingCancelled, bookingCreated, classCancelled } from "../../server/classes/events";

@@ -312,6 +312,21 @@ test("staff work a class's roster: add and remove a member, mark attendance, mes
   ).toContainText("Cancelled");
   await expect(booked.getByRole("row", { name: /Morgan Member/ })).toHaveCount(0);
 
+  // Barre is not in Morgan's membership: added as a drop-in paid in cash at the desk, then removed (desk money goes
+  // back at the desk, by hand).
+  await page.goto(`${BACKOFFICE}/classes/${fixtures.barre}`);
+  await page.getByRole("searchbox", { name: "Name, e-mail or code" }).fill("Morgan");
+  await page.getByRole("button", { name: "Find" }).click();
+  await page.getByLabel("If their membership does not include Barre: a drop-in at $18.00, paid").selectOption("cash");
+  await submitAndSettle(page, page.getByRole("button", { name: "Add Morgan Member" }));
+  await expect(page.getByText("Booked in as a drop-in", { exact: true })).toBeVisible();
+  await expect(page.getByText("Paid by cash at the desk.")).toBeVisible();
+  const barre = page.getByRole("region", { name: /^Booked/ }).getByRole("row", { name: /Morgan Member/ });
+  await expect(barre).toContainText("Drop-in $18.00 · paid (cash)");
+  await shot(page, "staff-class-drop-in");
+  await submitAndSettle(page, barre.getByRole("button", { name: "Remove Morgan Member" }));
+  await expect(page.getByText("Removed from the class", { exact: true })).toBeVisible();
+
   // The class about to start (its attendance open), two booked: attendance marked, then a no-show.
   await page.goto(`${BACKOFFICE}/classes/${fixtures.open}`);
   const here = page.getByRole("region", { name: /^Booked/ });

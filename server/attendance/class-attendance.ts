@@ -4,10 +4,12 @@ import { class_bookings, class_occurrences, class_types } from "../core/db/schem
 import { withTenant, type Tenant } from "../core/db/tenant";
 
 /**
- * Attendance (issue 34, decision 0065 "Attendance"): a member who is let in at a gym — at the front desk, the kiosk or
- * a door — during a class's window there (from ARRIVE_BEFORE_MINUTES before it starts until it ends) has come to it:
- * their booking becomes `attended`, pointing at the visit. When the class has ended, those still only `booked` never
- * came: the `class-attendance` job marks them `no_show` and closes the class's attendance.
+ * Attendance (issue 34, decision 0065 "Attendance"), a folder of its own so the door and the desk, which record
+ * visits, need not reach into the classes (whose drop-ins reach billing, which reaches the doors). A member who is
+ * let in at a gym — at the front desk, the kiosk or a door — during a class's window there (from
+ * ARRIVE_BEFORE_MINUTES before it starts until it ends) has come to it: their booking becomes `attended`, pointing at
+ * the visit. When the class has ended, those still only `booked` never came: the `class-attendance` job marks them
+ * `no_show` and closes the class's attendance.
  *
  * Neither changes who holds a place (booked and attended both hold one, server/classes/places.ts), so no lock is
  * taken: each is one conditional UPDATE on `status = 'booked'`, and the window (before the end) and the job (after

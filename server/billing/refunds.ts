@@ -74,7 +74,7 @@ export function refundEffect(target: Target, req: Pick<RefundRequest, "amount" |
  * Writes the refund down (the request's transaction): once per form (its key), never more than is left of the
  * payment, the payment's row locked while it is decided. Answers the refund and whether it was made before.
  */
-export async function applyRefund(t: Tenant, paymentId: number, req: RefundRequest, actorId: number, now: Date) {
+export async function applyRefund(t: Tenant, paymentId: number, req: RefundRequest, actorId: number | null, now: Date) {
   const key = `refund:${paymentId}:${req.key}`;
   const target = await refundTarget(t, paymentId, true);
   if (!target) return null;

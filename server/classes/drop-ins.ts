@@ -185,7 +185,7 @@ export async function refundDropIn(
   t: Tenant,
   booking: BookingRow,
   why: "cancelled_in_time" | "class_cancelled",
-  actorId: number,
+  actorId: number | null,
   now: Date,
 ): Promise<number | null> {
   if (!booking.payment_id) return null;
@@ -213,6 +213,42 @@ export async function refundDropIn(
     now,
   );
   return done && !done.repeated && done.effect?.through_provider ? done.refund.id : null;
+}
+
+/**
+ * Drop-ins given up in time (or with their class) while their charge was still under way, paid since: refunded now,
+ * as they would have been had the charge been settled at the cancellation (the class-attendance job, by the system).
+ * Cancelled in the last 30 days; a payment refunded in full by other means is left alone by refundDropIn.
+ */
+export async function refundSettledAfterCancel(deps: Deps, now: Date): Promise<number> {
+  const owed = await deps.db
+    .select({ booking: class_bookings, classCancelled: class_occurrences.cancelled_at })
+    .from(class_bookings)
+    .innerJoin(payments, eq(payments.id, class_bookings.payment_id))
+    .innerJoin(class_occurrences, eq(class_occurrences.id, class_bookings.occurrence_id))
+    .where(
+      and(
+        eq(class_bookings.status, "cancelled"),
+        eq(payments.status, "sent"),
+        sql`${payments.pif_payment} is null`,
+        gt(class_bookings.cancelled_at, new Date(now.getTime() - 30 * 86_400_000)),
+        sql`not exists (select 1 from payment_adjustments a where a.payment_id = ${payments.id} and a.kind = 'refund')`,
+      ),
+    );
+  const refunds: number[] = [];
+  for (const { booking, classCancelled } of owed) {
+    const id = await withTenant(
+      deps.db,
+      booking.organisation_id,
+      null,
+      (t) => refundDropIn(t, booking, classCancelled ? "class_cancelled" : "cancelled_in_time", null, now),
+      { atomic: true },
+    );
+    if (id) refunds.push(id);
+  }
+  if (refunds.length)
+    await pursueRefunds(deps.db, deps.providers ?? sandboxProviders(deps.db), { mailer: deps.mailer, site: mailSite(deps.config) }, now, refunds);
+  return refunds.length;
 }
 
 /** Refunds written in this request, sent to their provider once it is committed (their member told as each settles). */

@@ -21,7 +21,7 @@ import { eventsRecorded, provideEventResources } from "../outgoing-webhooks/even
 import { eventResourcesFor } from "../api/event-resources";
 import { carryTimetablesForward } from "../classes/occurrences";
 import { closeEndedClasses } from "../attendance/class-attendance";
-import { chargeDropIns, releaseDeclined } from "../classes/drop-ins";
+import { chargeDropIns, refundSettledAfterCancel, releaseDeclined } from "../classes/drop-ins";
 
 /**
  * Jobs the server runs by itself (issue 11): pg-boss on the app's own database, PGlite or PostgreSQL alike, in
@@ -96,9 +96,12 @@ const JOBS = {
     const report = await runBulkPriceChanges(database.db, { mailer: settings.mailer, site: mailSite(settings.config) });
     if (report.changes) log.info({ job: "bulk-price-changes", ...report }, "job done");
   },
-  "reconciliation": async ({ database, settings }: JobContext) => {
+  reconciliation: async ({ database, settings }: JobContext) => {
     const now = new Date();
-    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now, { mailer: settings.mailer, site: mailSite(settings.config) });
+    const { byKind, ...report } = await reconcile(database.db, settings.providers, defaultWindow(now), now, {
+      mailer: settings.mailer,
+      site: mailSite(settings.config),
+    });
     log.info({ job: "reconciliation", ...report, byKind }, "job done");
   },
   "member-mail": async ({ database, settings }: JobContext) => {
@@ -125,7 +128,9 @@ const JOBS = {
     const deps = { db: database.db, mailer: settings.mailer, config: settings.config, providers: settings.providers };
     const toCharge = await releaseDeclined(deps, new Date());
     if (toCharge.length) await chargeDropIns(deps, toCharge, new Date());
-    if (report.classes || toCharge.length) log.info({ job: "class-attendance", ...report, drop_ins_handed_on: toCharge.length }, "job done");
+    const refunded = await refundSettledAfterCancel(deps, new Date());
+    if (report.classes || toCharge.length || refunded)
+      log.info({ job: "class-attendance", ...report, drop_ins_handed_on: toCharge.length, drop_ins_refunded: refunded }, "job done");
   },
 } satisfies Record<string, (context: JobContext) => Promise<void>>;
 

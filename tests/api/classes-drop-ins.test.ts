@@ -20,7 +20,7 @@ import {
 import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { sandboxProviders } from "../../server/core/providers/registry";
-import { chargeDropIns } from "../../server/classes/drop-ins";
+import { chargeDropIns, refundSettledAfterCancel } from "../../server/classes/drop-ins";
 import { writeOccurrences } from "../../server/classes/occurrences";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
@@ -212,6 +212,24 @@ describe("a member dropping in to a class their membership does not include", ()
         .from(payment_adjustments)
         .where(eq(payment_adjustments.payment_id, (await bookingOf(b.id)).payment_id!)),
     ).toEqual([]);
+  });
+
+  it("refunds a drop-in given up while its charge was under way, once the charge is paid, and only once", async () => {
+    const cls = await yogaClass(5, 0, 3);
+    const dee = await member(CARD);
+    const made = (await dee.b.call("POST", "/api/me/class-bookings", { class_id: cls })).json.data;
+    const paymentId = (await bookingOf(made.id)).payment_id!;
+    // As if the provider had not answered yet when the member cancelled: nothing taken, nothing to give back.
+    await env.db.update(payments).set({ status: "pending" }).where(eq(payments.id, paymentId));
+    expect((await dee.b.call("DELETE", `/api/me/class-bookings/${made.id}`)).json.data.late).toBe(false);
+    expect(await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paymentId))).toEqual([]);
+    // The billing run's next ask finds it paid: the class-attendance job gives it back.
+    await env.db.update(payments).set({ status: "sent" }).where(eq(payments.id, paymentId));
+    const deps = { db: env.db, mailer: outboxMailer(env.db), config: env.config, providers: sandboxProviders(env.db) };
+    expect(await refundSettledAfterCancel(deps, clock)).toBe(1);
+    expect(await refundSettledAfterCancel(deps, clock)).toBe(0);
+    const refunds = await env.db.select().from(payment_adjustments).where(eq(payment_adjustments.payment_id, paymentId));
+    expect(refunds).toMatchObject([{ kind: "refund", amount: 1560, status: "succeeded" }]);
   });
 
   it("charges a waitlisted drop-in only when a place comes to them, and tells them it is theirs", async () => {

@@ -5,6 +5,7 @@ import { useDates } from "../../lib/date-texts";
 import { StatusCard } from "../members/status-card";
 import type { StatusCardData } from "../members/detail-types";
 import { MemberFrame } from "./member-frame";
+import { paymentPurpose } from "../../../domain/payment-purpose";
 
 type Payment = {
   id: number;
@@ -14,6 +15,7 @@ type Payment = {
   outcome: "successful" | "not_failed" | "failed";
   period_start_at: string | null;
   period_end_at: string | null;
+  type: string | null;
   created_at: string | null;
   error_description: string | null;
   adjustments: { id: number; in_words: string }[];
@@ -158,7 +160,7 @@ export function MyMembershipPage({ data: d }: { data: MyMembershipData }) {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <div>
                   <p className="font-medium text-slate-900">
-                    {formatCents(p.amount + p.surcharge)} · {period(p.period_start_at, p.period_end_at)}
+                    {formatCents(p.amount + p.surcharge)} · {p.period_start_at ? period(p.period_start_at, p.period_end_at) : paymentPurpose(p.type, "—")}
                   </p>
                   <p className="text-slate-600">
                     {p.created_at ? dates.date(p.created_at) : ""}

@@ -10,6 +10,7 @@ import { TextAreaField } from "../../components/form-controls";
 import { ActionPage, ConfirmStep, EffectRow, memberName, PreviewButton } from "../../features/membership/action-page";
 import { membershipPage, previewOrConfirm } from "../../features/membership/membership-route.server";
 import { withDateTexts } from "../../lib/date-texts.server";
+import { paymentPurpose } from "../../../domain/payment-purpose";
 
 export const meta: MetaFunction = () => [{ title: "Take payment · Gym Membership" }];
 
@@ -97,7 +98,7 @@ export default function PaymentPage() {
                 <ul className="list-disc pl-5">
                   {preview.periods.map((p) => (
                     <li key={p.payment_id}>
-                      {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` to ${formatDay(p.period_end)}` : ""}` : p.type ?? "Payment"}:{" "}
+                      {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` to ${formatDay(p.period_end)}` : ""}` : paymentPurpose(p.type, "Payment")}:{" "}
                       {formatCents(p.amount)}
                     </li>
                   ))}

@@ -20,6 +20,7 @@ import { redirectForApiError } from "../../lib/session.server";
 import { redirectWithToast } from "../../lib/toast.server";
 import type { loader as staffLoader } from "./_staff";
 import { withDateTexts } from "../../lib/date-texts.server";
+import { paymentPurpose } from "../../../domain/payment-purpose";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Gym Membership" }];
 
@@ -159,7 +160,7 @@ export default function PaymentsIndex() {
                         {p.is_retry ? <span className="block text-xs text-slate-600">Retry</span> : null}
                       </td>
                       <td data-label="Period" className="px-3 py-2 text-slate-800">
-                        {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` – ${formatDay(p.period_end)}` : ""}` : (p.type ?? "—")}
+                        {p.period_start ? `${formatDay(p.period_start)}${p.period_end ? ` – ${formatDay(p.period_end)}` : ""}` : paymentPurpose(p.type, "—")}
                       </td>
                       <td data-label="Gym" className="px-3 py-2 text-slate-800">
                         {p.gym}

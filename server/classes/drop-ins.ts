@@ -98,7 +98,8 @@ export async function dropInPromoted(t: Tenant, promoted: BookingRow | null, act
 
 /** A request's hand-over from the waitlist: a drop-in is charged once committed, anyone else told at once. */
 export async function handOnAfterCommit(c: Context<ApiEnv>, promoted: BookingRow | null) {
-  const booking = await dropInPromoted(c.var.tenant, promoted, c.var.user?.row.id ?? null, requestNow(c));
+  // The system charges it (no one at the desk took it): processed_by stays empty.
+  const booking = await dropInPromoted(c.var.tenant, promoted, null, requestNow(c));
   if (booking?.payment_id) chargeDropInsAfterCommit(c, [booking.payment_id]);
   else tellPromotedAfterCommit(c, booking);
 }

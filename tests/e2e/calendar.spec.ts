@@ -1,16 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, pickMember, signIn, submitAndSettle } from "./helpers";
+import { expect, test, type Locator } from "@playwright/test";
+import { BACKOFFICE, expectAccessible, jsEnabled, pickMember, signIn, submitAndSettle } from "./helpers";
 
 /** The calendar (issue 16, first slice), with JavaScript on and off: book, refuse a clash, move and cancel. */
-const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const noViolations = async (page: Page) => {
-  if (!jsEnabled(test.info())) return;
-  // From the top of the page: scrolled, a session under the sticky top bar is "partially obscured" by its search box, a
-  // target-size finding about where the page happens to be scrolled, not about the calendar.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
-};
 
 test("books a trainer's session with a member, refuses a double booking, moves it and cancels it", async ({ page }) => {
   // Each project its own hour, next week, so the two runs never clash with each other; afternoons, when Taylor's
@@ -23,7 +14,7 @@ test("books a trainer's session with a member, refuses a double booking, moves i
   await page.getByRole("link", { name: "Next week" }).click();
   await expect(page).toHaveURL(/week=\d{4}-\d{2}-\d{2}/);
   const week = new URL(page.url()).searchParams.get("week")!;
-  await noViolations(page);
+  await expectAccessible(page);
 
   const book = async () => {
     await pickMember(page, test.info(), "Member", "Morgan", "Morgan Member");
@@ -40,7 +31,7 @@ test("books a trainer's session with a member, refuses a double booking, moves i
 
   await book();
   await expect(page.getByText(/^Taylor Trainer is already booked then: .* with Morgan Member$/)).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
 
   await page.goto(`${BACKOFFICE}/calendar?week=${week}`);
   await page.getByRole("link", { name: `Change Morgan Member's session at ${at("00")}` }).click();
@@ -100,7 +91,7 @@ test("with JavaScript: click an empty slot to book there, drag a session to move
   await page.mouse.move(edge.x + 10, edge.y + edge.height + 21, { steps: 4 });
   await page.mouse.up();
   await expect(moved).toContainText("12:00–1:30 PM");
-  await noViolations(page);
+  await expectAccessible(page);
 
   // Tidy up, so a run again starts from an empty week.
   await moved.click();

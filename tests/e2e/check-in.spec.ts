@@ -1,18 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { BACKOFFICE, expectAccessible, jsEnabled, signIn } from "./helpers";
 
 // Issue 32, "Check-in": the front desk finds a member and checks them in; a refused check-in says why and offers
 // what fixes it; the entrance's kiosk takes a member's own code and shows nothing else. JavaScript on and off, at
 // the office's 1366×768.
 
 test.use({ viewport: { width: 1366, height: 768 } });
-
-async function expectNoAxeViolations(page: Page) {
-  if (!jsEnabled(test.info())) return;
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 /** Types into the desk's search: with JavaScript it answers as staff type; without, the Find button sends it. */
 async function findMember(page: Page, text: string) {
@@ -31,7 +24,7 @@ test("the front desk finds a member, checks them in, and a paused member is refu
   await findMember(page, "Morgan Member");
   const morgan = page.getByRole("list", { name: "Members found" }).getByRole("listitem").filter({ hasText: "Morgan Member" });
   await expect(morgan).toContainText("Active");
-  await expectNoAxeViolations(page);
+  await expectAccessible(page);
   await morgan.getByRole("button", { name: "Check in Morgan Member" }).click();
   await expect(page.getByRole("status", { name: "Checked in" })).toContainText("Checked in: Morgan Member");
   // Without JavaScript the result has its own address; with it, the result is answered in place (no reload).
@@ -67,7 +60,7 @@ test("the front desk finds a member, checks them in, and a paused member is refu
   await expect(refused).toContainText(`Not let in: ${name}`);
   await expect(refused).toContainText("The membership is paused.");
   await expect(refused.getByRole("link", { name: /pause early$/ })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page);
 });
 
 test("a member checks themselves in at the kiosk with their code; the kiosk shows nothing else until staff sign in", async ({ page, browser }) => {
@@ -84,7 +77,7 @@ test("a member checks themselves in at the kiosk with their code; the kiosk show
   await page.getByRole("link", { name: "Use this device as the entrance kiosk" }).click();
   await page.getByRole("button", { name: "Start kiosk mode" }).click();
   await expect(page.getByRole("heading", { name: /^Welcome to / })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page);
 
   await page.getByLabel("Your member code", { exact: true }).fill(code.toLowerCase());
   await page.getByRole("button", { name: "Check in" }).click();

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { BACKOFFICE, expectAccessible, jsEnabled, signIn } from "./helpers";
 
 // Issue 34, "Attendance": a check-in at the desk during a class's window marks the member's booking attended, the
 // member page shows their classes, and the dashboard class occupancy per week. The demo always has a class to check in
@@ -8,12 +7,6 @@ import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
 // JavaScript on and off, at the office's 1366×768.
 
 test.use({ viewport: { width: 1366, height: 768 } });
-
-async function expectNoAxeViolations(page: Page) {
-  if (!jsEnabled(test.info())) return;
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 test("a check-in at the desk marks the member's class attended, and their page shows it", async ({ page }) => {
   await signIn(page);
@@ -27,7 +20,7 @@ test("a check-in at the desk marks the member's class attended, and their page s
   // The first check-in in the class's window names the class (an earlier spec may have checked Morgan in already).
   const attending = done.getByRole("list", { name: "Classes attended" });
   if (await attending.count()) await expect(attending).toContainText(/Attending Open Studio at \d{1,2}:\d{2} [AP]M/);
-  await expectNoAxeViolations(page);
+  await expectAccessible(page);
   await page.screenshot({ path: `test-results/classes-attend-check-in-${test.info().project.name}.png` });
 
   await page.goto(`${BACKOFFICE}/members?q=${encodeURIComponent("Morgan Member")}`);
@@ -36,7 +29,7 @@ test("a check-in at the desk marks the member's class attended, and their page s
   await expect(classes).toContainText(/\d+ classes attended/);
   await expect(classes.getByRole("listitem").filter({ hasText: "Open Studio" })).toContainText("Attended");
   await expect(classes).toContainText("Last classes");
-  await expectNoAxeViolations(page);
+  await expectAccessible(page);
   await classes.screenshot({ path: `test-results/classes-attend-member-${test.info().project.name}.png` });
 });
 
@@ -46,6 +39,6 @@ test("the dashboard shows class occupancy per week", async ({ page }) => {
   const panel = page.getByRole("region", { name: "Class occupancy, last 8 weeks" });
   await expect(panel).toContainText(/\d+% this week/);
   await expect(panel.getByRole("table", { name: "Classes, places taken and attended by week" }).getByRole("row")).toHaveCount(9);
-  await expectNoAxeViolations(page);
+  await expectAccessible(page);
   await panel.screenshot({ path: `test-results/classes-attend-dashboard-${test.info().project.name}.png` });
 });

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { BACKOFFICE, codeFor, jsEnabled, PASSWORD, signIn, SIGNUP, submitAndSettle } from "./helpers";
+import { BACKOFFICE, codeFor, expectAccessible, jsEnabled, PASSWORD, signIn, SIGNUP, submitAndSettle } from "./helpers";
 
 /**
  * Group classes, booking (issue 34), with JavaScript on and off: the demo member books, joins a waitlist, sees why a
@@ -13,12 +12,6 @@ import { BACKOFFICE, codeFor, jsEnabled, PASSWORD, signIn, SIGNUP, submitAndSett
  * (`classFixtures`): a class type Morgan's membership leaves out (Aqua), a Boxfit class that is full with room on its
  * waitlist, and a Spin class whose attendance is open (starting within the half hour) with two members booked.
  */
-const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const noViolations = async (page: Page) => {
-  if (!jsEnabled(test.info())) return;
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-};
 const shot = async (page: Page, name: string) => {
   if (jsEnabled(test.info())) await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 };
@@ -210,7 +203,7 @@ test("a member books a class, joins a waitlist, sees why not, and cancels (phone
   const booked = page.locator(`[id="${spinId}"]`);
   await expect(booked).toContainText("Booked");
   await expect(booked.getByRole("button", { name: "Cancel booking" })).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
   await shot(page, "member-classes-booked");
 
   // Cancelled again at once: the seed has Morgan holding most of the five upcoming bookings allowed at a time.
@@ -298,7 +291,7 @@ test("staff work a class's roster: add and remove a member, mark attendance, mes
   await page.getByLabel("Message", { exact: true }).fill(`Bring a towel (${test.info().project.name}).`);
   await submitAndSettle(page, page.getByRole("button", { name: /^Send to \d+ booked$/ }));
   await expect(page.getByText("Message sent", { exact: true })).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
   await shot(page, "staff-class-roster");
 
   // Remove Morgan again: the place is given back.
@@ -337,6 +330,6 @@ test("staff work a class's roster: add and remove a member, mark attendance, mes
   await expect(here.getByRole("row", { name: new RegExp(name) })).toContainText("Attended");
   await submitAndSettle(page, here.getByRole("row", { name: new RegExp(name) }).getByRole("button", { name: `No-show ${name}` }));
   await expect(here.getByRole("row", { name: new RegExp(name) })).toContainText("No-show");
-  await noViolations(page);
+  await expectAccessible(page);
   await shot(page, "staff-class-attendance");
 });

@@ -1,19 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn, submitAndSettle } from "./helpers";
+import { BACKOFFICE, expectAccessible, jsEnabled, signIn, submitAndSettle } from "./helpers";
 
 /**
  * Group classes, the staff's side (issue 34), at 1366×768 with JavaScript on and off: a class type, a weekly class on
  * the gym's timetable (days asked for, a clash refused naming it), one class changed and one cancelled, the classes on
  * the calendar's week and (on a phone) day view, the schedule changed from a date and ended, and the booking rules.
  */
-const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const noViolations = async (page: Page) => {
-  if (!jsEnabled(test.info())) return;
-  // From the top: a row scrolled under the sticky header would count as a target the header overlaps.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
-};
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/classes-staff-${test.info().project.name}-${name}.png`, fullPage: true });
 
@@ -44,7 +36,7 @@ test("builds a timetable: a class type, a weekly class, one class changed and ca
   await submitAndSettle(page, page.getByRole("button", { name: "Add the class type" }));
   await expect(page.getByText("Enter an amount such as 20.00")).toBeVisible();
   await expect(page.getByLabel("Length (minutes)")).toHaveValue("30");
-  await noViolations(page);
+  await expectAccessible(page);
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Drop-in price ($)").fill("15");
   await page.getByRole("group", { name: "Included in these memberships" }).getByRole("checkbox").first().check();
@@ -52,7 +44,7 @@ test("builds a timetable: a class type, a weekly class, one class changed and ca
   await submitAndSettle(page, page.getByRole("button", { name: "Add the class type" }));
   await expect(page.getByText(`${name} added`).last()).toBeVisible();
   await expect(page.getByRole("link", { name })).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
 
   // A weekly class on Tuesdays from next week: the days are asked for first.
   await page.getByRole("navigation", { name: "Classes" }).getByRole("link", { name: "Schedules" }).click();
@@ -65,14 +57,14 @@ test("builds a timetable: a class type, a weekly class, one class changed and ca
   await submitAndSettle(page, form.getByRole("button", { name: "Schedule the class" }));
   await expect(page.getByText("Choose at least one day")).toBeVisible();
   await expect(form.getByLabel("Room or area")).toHaveValue("Studio 1");
-  await noViolations(page);
+  await expectAccessible(page);
   await form.getByLabel("Tue").check();
   await submitAndSettle(page, form.getByRole("button", { name: "Schedule the class" }));
   await expect(page.getByText(`${name} scheduled`).last()).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
   await expect(page.getByText(`Tuesdays, ${label} to`).first()).toBeVisible();
   await expect(page.getByRole("region", { name: "Next classes" }).getByRole("listitem").first()).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
   await shot(page, "schedule");
   const scheduleUrl = page.url();
 
@@ -91,7 +83,7 @@ test("builds a timetable: a class type, a weekly class, one class changed and ca
   const tuesday = page.getByRole("listitem").filter({ hasText: name });
   await expect(tuesday).toContainText("0/2 booked");
   await shot(page, "timetable");
-  await noViolations(page);
+  await expectAccessible(page);
   await tuesday.getByRole("link", { name: /^Change / }).click();
   await expect(page.getByRole("heading", { level: 2, name: "Change this class" })).toBeVisible();
   await page.getByLabel("Places", { exact: true }).fill("0");
@@ -99,7 +91,7 @@ test("builds a timetable: a class type, a weekly class, one class changed and ca
   await submitAndSettle(page, page.getByRole("button", { name: "Save this class" }));
   await expect(page.getByText("The minimum value allowed is 1")).toBeVisible();
   await expect(page.getByLabel("Room or area")).toHaveValue("Studio 9");
-  await noViolations(page);
+  await expectAccessible(page);
   await shot(page, "edit");
   await page.getByLabel("Places", { exact: true }).fill("3");
   await submitAndSettle(page, page.getByRole("button", { name: "Save this class" }));
@@ -165,7 +157,7 @@ test("sets the class booking rules in the organisation's settings", async ({ pag
   await expect(page.getByText("Class booking rules saved").last()).toBeVisible();
   await expect(section.getByLabel("Booking opens (days before the class)")).toHaveValue("14");
   await expect(section.getByLabel("Upcoming bookings a member may hold at once")).toHaveValue("4");
-  await noViolations(page);
+  await expectAccessible(page);
   await section.screenshot({ path: `test-results/classes-staff-${test.info().project.name}-settings.png` });
   // Back to the defaults, for the specs that book classes after this one.
   await section.getByLabel("Booking opens (days before the class)").fill("7");

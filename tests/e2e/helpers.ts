@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { PORT } from "../../playwright.config";
 
 export const BACKOFFICE = `http://localhost:${PORT}`;
@@ -6,6 +7,53 @@ export const SIGNUP = `http://signup.localhost:${PORT}`;
 export const PASSWORD = "demo-gym-pass";
 
 export const jsEnabled = (info: TestInfo) => info.project.name === "js";
+
+const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Checks the page (or the part `include` selects) with axe against WCAG 2.2 AA, and best practice when asked, failing
+ * with each finding as "rule: targets". With JavaScript only: axe runs as a script in the page, and the markup it
+ * checks is the same server-rendered HTML without it.
+ */
+export async function expectAccessible(page: Page, opts: { include?: string; bestPractice?: boolean } = {}) {
+  if (!jsEnabled(test.info())) return;
+  // From the top: a row scrolled under the sticky top bar would count as a target the bar overlaps, a finding about
+  // where the page happens to be scrolled.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // A toast caught in its fade (tailwind.css, toast-life) is half transparent, and axe finds its text too faint: held
+  // at full opacity while axe runs, so it is still checked, then left to run out from where it was.
+  const held = await page.evaluateHandle(() =>
+    document
+      .getAnimations()
+      .filter((a) => (a as CSSAnimation).animationName === "toast-life" && a.playState !== "finished")
+      .map((a) => {
+        const hold = { animation: a, time: a.currentTime, running: a.playState === "running" };
+        a.pause();
+        a.currentTime = 0;
+        return hold;
+      }),
+  );
+  try {
+    let axe = new AxeBuilder({ page }).withTags(opts.bestPractice ? [...WCAG, "best-practice"] : WCAG);
+    if (opts.include) axe = axe.include(opts.include);
+    const { violations } = await axe.analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      `axe on ${page.url()}`,
+    ).toEqual([]);
+  } finally {
+    await held
+      .evaluate((holds) => {
+        for (const { animation, time, running } of holds) {
+          animation.currentTime = time;
+          if (running) animation.play();
+        }
+      })
+      // A page that went elsewhere meanwhile has no toasts left to let go; its own error, if any, is the one to see.
+      .catch(() => undefined);
+    await held.dispose().catch(() => undefined);
+  }
+}
 
 /** A unique address per test run and project, so flows that create accounts can run again. */
 export const uniqueEmail = (prefix: string, info: TestInfo) => `${prefix}.${info.project.name}.${Date.now()}@example.org`;

@@ -1,12 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, signIn, submitAndSettle } from "./helpers";
+import { BACKOFFICE, expectAccessible, jsEnabled, signIn, submitAndSettle } from "./helpers";
 
 /** Member imports (issue 15), with JavaScript on and off: dry run, a partial import, the rejected rows, a re-import. */
-const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const noViolations = async (page: Page) => {
-  if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
-};
 
 async function startImport(page: Page, csv: string) {
   await page.goto(`${BACKOFFICE}/gyms`);
@@ -39,7 +34,7 @@ test("imports a file with good and bad rows: dry run, the good rows only, the re
   await startImport(page, csv);
   await expect(page.getByLabel("Email")).toHaveValue("email");
   await expect(page.getByLabel("DOB")).toHaveValue("dob");
-  await noViolations(page);
+  await expectAccessible(page);
 
   // The file's plans are there to match before the first check (nothing is like this one: not matched), so the first
   // check already counts the rows as they will be imported.
@@ -52,7 +47,7 @@ test("imports a file with good and bad rows: dry run, the good rows only, the re
   await expect(check.getByRole("cell", { name: "Date of birth is not a date: 31/02/1990" })).toBeVisible();
   await expect(check.getByRole("cell", { name: "31 December 1990" })).toBeVisible();
   await expect(check.getByRole("cell", { name: "Ana Smith" })).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
 
   // Errors stop the import until the person chooses to import the good rows only.
   await page.getByRole("button", { name: "Import 2 members" }).click();
@@ -63,7 +58,7 @@ test("imports a file with good and bad rows: dry run, the good rows only, the re
   const outcome = page.getByRole("region", { name: "Imported" });
   await expect(outcome.getByText("Created", { exact: true }).locator("..")).toContainText("2");
   await expect(outcome.getByText("Not imported", { exact: true }).locator("..")).toContainText("2");
-  await noViolations(page);
+  await expectAccessible(page);
   const href = await page.getByRole("link", { name: "Download the rows not imported (CSV)" }).getAttribute("href");
   const rejected = await page.request.get(`${BACKOFFICE}${href}`);
   expect(rejected.headers()["content-type"]).toContain("text/csv");
@@ -100,7 +95,7 @@ test("guesses the plans' prices before the first check, and reads the joining da
   const plans = page.getByRole("region", { name: "Match the plans to your prices" });
   await expect(plans.getByLabel(/Anytime 24\/7 Monthly/).locator("option:checked")).toHaveText(/^Anytime 24\/7: \$79\.00 monthly/);
   await expect(plans.getByText(/Old Plan/)).toHaveCount(0);
-  await noViolations(page);
+  await expectAccessible(page);
   if (jsEnabled(test.info())) await page.screenshot({ path: "tmp/import-before-check.png", fullPage: true });
 
   await submitAndSettle(page, page.getByRole("button", { name: "Check the file" }));
@@ -111,7 +106,7 @@ test("guesses the plans' prices before the first check, and reads the joining da
   await expect(states.getByText("Paused (frozen)", { exact: true }).locator("..")).toContainText("1");
   await expect(states.getByText("Cancelled", { exact: true }).locator("..")).toContainText("1");
   await expect(check.getByRole("cell", { name: "30 September 2025" })).toBeVisible();
-  await noViolations(page);
+  await expectAccessible(page);
   if (jsEnabled(test.info())) await page.screenshot({ path: "tmp/import-states.png", fullPage: true });
 
   await page.getByLabel("Import the good rows even if some have errors").check();

@@ -1,18 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, jsEnabled, mailsTo, SIGNUP, signIn } from "./helpers";
+import { BACKOFFICE, expectAccessible, jsEnabled, mailsTo, SIGNUP, signIn } from "./helpers";
 
 // Issue 31, "Change how to pay": a member who owes adds a card from their membership page, on the same card pages
 // sign-up uses, and pays what is owing with it; with JavaScript on and off, on a phone-sized screen.
 
 // Members use their phones: a phone-sized screen (staff pages opened here keep their own desktop contexts).
 test.use({ viewport: { width: 390, height: 844 } });
-
-async function expectNoAxeViolations(page: Page) {
-  if (!jsEnabled(test.info())) return;
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 /**
  * A demo member in a grace period with something owing, found by staff. From the end of the list: the staff specs
@@ -60,14 +53,14 @@ test("a member who owes adds a card from their membership page and pays what is 
   await page.getByRole("link", { name: "Pay what is owing now" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/membership/payment`);
   await expect(page.getByRole("heading", { name: "How you pay" })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
 
   // A new card, on the card provider's page, as at sign-up; back here, it pays.
   await page.getByRole("link", { name: "Credit or debit card" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/card-details`);
   await expect(page.getByText("pays your membership from its next payment on")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Joining steps" })).toHaveCount(0);
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
   await page.getByRole("button", { name: "Enter card details" }).click();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
@@ -93,6 +86,6 @@ test("a member who owes adds a card from their membership page and pays what is 
   await expect(page.getByText(`Thank you: ${amount} is paid`)).toBeVisible();
   await expect(page.getByRole("heading", { name: /is owing$/ })).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Payments" }).getByRole("listitem").first()).toContainText("Paid");
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
   await staffContext.close();
 });

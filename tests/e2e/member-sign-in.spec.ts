@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BACKOFFICE, codeFor, jsEnabled, lastMailTo, mailsTo, PASSWORD, registerAndVerify, signIn, SIGNUP, uniqueEmail } from "./helpers";
+import { BACKOFFICE, codeFor, expectAccessible, jsEnabled, lastMailTo, mailsTo, PASSWORD, registerAndVerify, signIn, SIGNUP, uniqueEmail } from "./helpers";
 
 /** Issue 31: members sign in on the sign-up host, by password or by an e-mailed link, and pick up where they left off. */
 
@@ -18,12 +17,6 @@ async function signInAsMorgan(page: Page) {
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
-async function expectNoAxeViolations(page: Page) {
-  if (!jsEnabled(test.info())) return;
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 test("a person who left half way signs in with their password and is back at the step they reached", async ({ page, context }) => {
   const email = uniqueEmail("resume", test.info());
   await registerAndVerify(page, "Rene Resume", email);
@@ -34,7 +27,7 @@ test("a person who left half way signs in with their password and is back at the
   await page.goto(`${SIGNUP}/login`);
   await expect(page).toHaveURL(`${SIGNUP}/sign-in`);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
   await page.screenshot({ path: `test-results/member-sign-in-${test.info().project.name}.png`, fullPage: true });
 
   // A wrong password: the message, the address kept.
@@ -74,7 +67,7 @@ test("a member asks for a sign-in link, opens it, and is signed in; the link wor
   // Opening the link signs nobody in (mail scanners open links); the button does.
   await page.goto(link);
   await expect(page.getByText(`Signing in as Lee Link (${email}).`)).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(`${SIGNUP}/take-photo`);
 
@@ -107,7 +100,7 @@ test("a joined member signs in and finds their membership, their payments and a 
   // Their code for the desk and the kiosk, with its QR code (issue 32).
   await expect(page.getByText(/^Your member code: [0-9A-Z]{4}-[0-9A-Z]{4}/)).toBeVisible();
   await expect(page.getByRole("img", { name: /^QR code of your member code, [0-9A-Z]{4}-[0-9A-Z]{4}$/ })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
   await page.screenshot({ path: `test-results/my-membership-${test.info().project.name}.png`, fullPage: true });
 
   const receipt = page.getByRole("link", { name: /^Receipt/ }).first();
@@ -115,7 +108,7 @@ test("a joined member signs in and finds their membership, their payments and a 
   await expect(page).toHaveURL(/\/membership\/receipts\/\d+$/);
   await expect(page.getByRole("heading", { name: /^Receipt R-\d{6}$/ })).toBeVisible();
   await expect(page.getByText("Total paid")).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
 
   // Another member's payment, or none, is not found (the same for both).
   await page.goto(`${SIGNUP}/membership/receipts/999999`);
@@ -141,7 +134,7 @@ test("a member changes their own details: a bad phone number is refused with wha
   await signInAsMorgan(page);
   await page.getByRole("link", { name: "Your details" }).click();
   await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
 
   const mobile = page.getByLabel("Mobile number");
   const before = await mobile.inputValue();
@@ -168,7 +161,7 @@ test("a member writes to their gym, and the gym's reply arrives in the thread an
   await expect(page).toHaveURL(`${SIGNUP}/membership`);
   await page.getByRole("link", { name: "Messages" }).click();
   await expect(page.getByRole("heading", { name: "Messages" })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectAccessible(page, { bestPractice: true });
 
   // Sent, it joins the thread and the box is empty for the next.
   const question = `Is the pool open on Sunday? (${test.info().project.name} ${Date.now()})`;

@@ -1,17 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startReceiver, verified } from "../api/webhook-receiver";
-import { BACKOFFICE, jsEnabled, signIn } from "./helpers";
+import { BACKOFFICE, expectAccessible, jsEnabled, signIn } from "./helpers";
 
 // Issue 33, "Webhooks out", at the back office's 1366 × 768, with JavaScript on and off (the two projects): an
 // organisation admin adds an endpoint (a receiver here on 127.0.0.1: the e2e server allows loopback, as a demo may),
 // sees its signing secret once, sends a test event, reads the delivery and resends it with the same webhook-id.
 test.use({ viewport: { width: 1366, height: 768 } });
 
-const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const accessible = async (page: Page) => {
-  if (jsEnabled(test.info())) expect((await new AxeBuilder({ page }).withTags(WCAG).analyze()).violations).toEqual([]);
-};
 const shoot = (name: string) => `test-results/screens/${name}-${test.info().project.name}.png`;
 
 test("an admin adds an endpoint, sees its secret once, sends a test event, reads the delivery and resends it", async ({ page }) => {
@@ -36,7 +31,7 @@ test("an admin adds an endpoint, sees its secret once, sends a test event, reads
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await expect(page.getByText("Copy it now: it is not shown again.")).toBeVisible();
     await page.screenshot({ path: shoot("webhooks-added"), fullPage: true });
-    await accessible(page);
+    await expectAccessible(page);
     // Shown once: the list again does not have it.
     await page.goto(`${BACKOFFICE}/organisation/developers/webhooks`);
     await expect(page.locator("[data-secret]")).toHaveCount(0);
@@ -60,7 +55,7 @@ test("an admin adds an endpoint, sees its secret once, sends a test event, reads
     await expect(delivered).toContainText("200");
     await expect(delivered).toContainText(/\d+ ms/);
     await page.screenshot({ path: shoot("webhook-endpoint"), fullPage: true });
-    await accessible(page);
+    await expectAccessible(page);
     await delivered.getByRole("link").click();
 
     await expect(page.getByRole("heading", { level: 1, name: "Delivery of webhook.test" })).toBeVisible();
@@ -75,7 +70,7 @@ test("an admin adds an endpoint, sees its secret once, sends a test event, reads
     expect(receiver.received[1].headers["webhook-id"]).toBe(test1.headers["webhook-id"]);
     expect(verified(secret, receiver.received[1])).toMatchObject({ type: "webhook.test" });
     await page.screenshot({ path: shoot("webhook-delivery"), fullPage: true });
-    await accessible(page);
+    await expectAccessible(page);
     // On a phone the page does not scroll sideways: long ids and bodies wrap or scroll in their own boxes.
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

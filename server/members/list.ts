@@ -41,7 +41,7 @@ export interface MemberListRow {
  * Status is that subscription's state, filtered in SQL (server/core/db/subscription-state.ts) and labelled
  * by domain/subscription.ts.
  */
-export function memberWhere(t: Tenant, f: MemberFilters, at: Date) {
+export function memberWhere(t: Tenant, f: MemberFilters & { text?: SQL }, at: Date) {
   const conditions: (SQL | undefined)[] = [
     eq(organisation_users.role, "member"),
     // A deleted account ends its memberships (drizzle/0006), so this one column leaves both out.
@@ -51,12 +51,15 @@ export function memberWhere(t: Tenant, f: MemberFilters, at: Date) {
     f.status === "none" ? isNull(organisation_users.latest_subscription_id) : f.status ? memberInState(f.status, at) : undefined,
     f.price ? eq(organisation_users.latest_price_id, f.price) : undefined,
     f.offering ? eq(organisation_users.latest_offering_id, f.offering) : undefined,
-    f.q ? textMatch(f.q) : undefined,
+    f.q ? f.text ?? textMatch(f.q) : undefined,
   ];
   return t.where(organisation_users, ...conditions);
 }
 
-/** Name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive. */
+/**
+ * Name, e-mail or (for phone-like text) mobile number contains the text, case-insensitive. The export and the bulk
+ * price change use this; a page looks the members up once instead (textMatches), for its count and its rows.
+ */
 function textMatch(q: string): SQL {
   const people = { name: users.name, email: users.email, mobile_number: users.mobile_number };
   // The people who match come first, from their indexes; `offset 0` stops the planner folding this back
@@ -192,60 +195,116 @@ function toRow(r: RowFacts, at: Date): MemberListRow {
 const ordered = (keys: SQL[], dir: "asc" | "desc") => keys.map((k) => (dir === "asc" ? sql`${k} asc` : sql`${k} desc`));
 
 /**
- * One page of the list and the number of members the filters match. The page's ids are found first, from
- * the membership rows alone, and only those 50 are joined to their gym and built as SPEC's Members (person,
- * subscription, price, offering: server/entities/member.ts): an offset deep into the list then skips index
- * entries, not joined rows.
+ * The members the text filter finds in this organisation, looked up once (a trigram search of every person) for both
+ * the page's count and its rows: `matched`, a CTE of their ids as one array, and `text`, the condition on it. In the
+ * page's own statement, not a query before it (server/search/member-text.ts): a round trip costs more than the SQL.
+ */
+function textMatches(t: Tenant, q: string) {
+  const people = { name: users.name, email: users.email, mobile_number: users.mobile_number };
+  const matched = t.db.$with("matched").as(
+    t.db
+      .select({ ids: sql<number[]>`array_agg(${organisation_users.user_id})`.as("ids") })
+      .from(organisation_users)
+      .innerJoin(users, eq(users.id, organisation_users.user_id))
+      .where(t.where(organisation_users, personMatches(q, people))),
+  );
+  return { matched, text: sql`${organisation_users.user_id} = any((select ${matched.ids} from ${matched})::int[])` };
+}
+
+/**
+ * The count of the members `where` matches, and the ids of the page's (`pageIds`), looked for only when the count
+ * says the page has rows: a page past the end (a deep page of a filtered list, a third of the bench's pages) then
+ * costs the count alone, not a walk of the whole filtered list that finds nothing.
+ *
+ * Unfiltered, or by gym, status, price or offering, the count reads an index and the page walks the sort's index in
+ * list order. A tag or a text must test every candidate row, the count and the walk each again (a tag's `@>` cannot
+ * use its GIN index under row-level security: it is not leakproof): then the rows are found once, with their sort
+ * key, and both counted and sorted from there.
+ */
+function countAndPage(t: Tenant, where: SQL, f: MemberFilters, dir: "asc" | "desc", offset: number) {
+  const [first, last] = sortKeys(f.sort);
+  const total = { total: sql<number>`count(*)::int`.as("total") };
+  const found =
+    f.tag || f.q
+      ? t.db.$with("found").as(
+          t.db
+            .select({ id: organisation_users.user_id, k: sql`${first}`.as("k") })
+            .from(organisation_users)
+            .where(where),
+        )
+      : undefined;
+  const counted = t.db.$with("counted").as(found ? t.db.select(total).from(found) : t.db.select(total).from(organisation_users).where(where));
+  const hasRows = sql`(select ${counted.total} from ${counted}) > ${offset}`;
+  const pageIds = found
+    ? t.db
+        .select({ id: found.id })
+        .from(found)
+        .where(hasRows)
+        .orderBy(...ordered([sql`${found.k}`, sql`${found.id}`], dir))
+        .limit(MEMBERS_PER_PAGE)
+        .offset(offset)
+    : t.db
+        .select({ id: organisation_users.user_id })
+        .from(organisation_users)
+        .where(and(where, hasRows))
+        .orderBy(...ordered([first, last], dir))
+        .limit(MEMBERS_PER_PAGE)
+        .offset(offset);
+  return { ctes: found ? [found, counted] : [counted], counted, pageIds };
+}
+
+/**
+ * One page of the list and the number of members the filters match, in one statement (one round trip: on a busy
+ * machine each costs more than the SQL; countAndPage). The page's ids are found first, from the membership rows alone,
+ * and only those 50 are joined to their gym and built as SPEC's Members (person, subscription, price, offering:
+ * server/entities/member.ts): an offset deep into the list then skips index entries, not joined rows.
  */
 export async function listMembers(t: Tenant, f: MemberFilters, page: number, ctx: EntityContext) {
   const at = ctx.at;
   const dir = f.dir ?? defaultDirection(f.sort);
+  const offset = (page - 1) * MEMBERS_PER_PAGE;
+  const answer = (data: (MemberEntity & MemberListRow)[], total: number) => ({
+    data,
+    meta: { page, per_page: MEMBERS_PER_PAGE, total, pages: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)), sort: f.sort, dir },
+  });
   // A member without a subscription has no price or offering: nobody matches, and the planner, which cannot
   // know that, would walk every member looking.
-  if (f.status === "none" && (f.price || f.offering)) {
-    return { data: [], meta: { page, per_page: MEMBERS_PER_PAGE, total: 0, pages: 1, sort: f.sort, dir } };
-  }
+  if (f.status === "none" && (f.price || f.offering)) return answer([], 0);
+  const byText = f.q ? textMatches(t, f.q) : undefined;
+  const where = memberWhere(t, byText ? { ...f, text: byText.text } : f, at);
+  const { ctes, counted, pageIds } = countAndPage(t, where, f, dir, offset);
   const keys = ordered(sortKeys(f.sort), dir);
-  const ids = t.db
-    .select({ page_user_id: organisation_users.user_id })
-    .from(organisation_users)
-    .where(memberWhere(t, f, at))
-    .orderBy(...keys)
-    .limit(MEMBERS_PER_PAGE)
-    .offset((page - 1) * MEMBERS_PER_PAGE)
-    .as("page_ids");
-  const pageRows = t.db
+  // The count's one row, and beside it the page's rows (none past the end).
+  const rows = await t.db
+    .with(...(byText ? [byText.matched, ...ctes] : ctes))
     .select({
+      total: counted.total,
       id: organisation_users.user_id,
       gym_id: organisation_users.home_gym_id,
       gym_name: gyms.name,
       joined_at: organisation_users.created_at,
       last_visit_at: organisation_users.last_visit_at,
     })
-    .from(organisation_users)
+    .from(counted)
+    .leftJoin(organisation_users, and(sql`${organisation_users.user_id} = any(array(${pageIds}))`, memberWhere(t, { sort: f.sort, gymId: null }, at)))
     .leftJoin(gyms, eq(gyms.id, organisation_users.home_gym_id))
-    .innerJoin(ids, eq(ids.page_user_id, organisation_users.user_id))
-    .where(memberWhere(t, { sort: f.sort, gymId: null }, at))
     .orderBy(...keys);
-  // Each row is SPEC's Member with the list's own columns beside it. The members are asked for as soon as the page's
-  // rows are in, while the count is still running: on PostgreSQL's pipelined connection their statement waits behind
-  // the count, not behind this process.
-  const withMembers = async (rows: { id: number }[]) => {
-    const userIds = rows.map((r) => r.id);
-    return memberEntities(t, userIds, ctx);
-  };
-  const [[rows, entities], [{ n: total }]] = await Promise.all([
-    pageRows.then(async (rows) => [rows, await withMembers(rows)] as const),
-    t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisation_users).where(memberWhere(t, f, at)),
-  ]);
-  return {
-    data: rows.map((r) => {
+  // Past the end, the count's row alone, its member's columns null.
+  const pageRows = rows.filter((r): r is (typeof rows)[number] & { id: number; joined_at: Date } => r.id !== null && r.joined_at !== null);
+  // Each row is SPEC's Member with the list's own columns beside it.
+  const entities = await memberEntities(
+    t,
+    pageRows.map((r) => r.id),
+    ctx,
+  );
+  return answer(
+    pageRows.map((r) => {
       const member = entities.get(r.id)!;
       // The list's own columns over the Member's (Object.assign: see factsOf).
       return Object.assign({}, member, toRow(factsOf(r, member), at));
     }),
-    meta: { page, per_page: MEMBERS_PER_PAGE, total, pages: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)), sort: f.sort, dir },
-  };
+    rows[0].total,
+  );
 }
 
 /**

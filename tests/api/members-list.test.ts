@@ -162,6 +162,40 @@ describe("GET /api/members", () => {
     expect(res.json.data).toMatchObject({ data: [], meta: { page: 2, total: 7, pages: 1 } });
   });
 
+  it("answers a later page's rows, by a tag and by text too, and past the last page only the count", async () => {
+    // 53 members in an organisation of their own: the second page has three. A tag or a text filter counts and sorts
+    // the members it finds once (server/members/list.ts countAndPage), the others walk the sort's index.
+    const gamma = await makeOrganisation(env.db, { name: "Gamma" });
+    const gym = await makeGym(env.db, gamma.id, "Gamma Gym");
+    const numbered = (n: number) => `Squad ${String(n).padStart(2, "0")}`;
+    for (let n = 1; n <= 53; n++) {
+      const u = await makeUser(env.db, { name: numbered(n), email: `squad.${n}@example.com` });
+      await addMember(env.db, u.id, gamma.id, gym.id, { tags: ["squad"], created_at: at(`2026-02-${String(1 + (n % 28)).padStart(2, "0")}T00:00:00Z`) });
+    }
+    const admin = await makeUser(env.db, {
+      name: "gamma admin",
+      email: "gamma.admin@example.com",
+      password_hash: await hashPassword(PASSWORD),
+      current_organisation_id: gamma.id,
+      current_gym_id: gym.id,
+    });
+    await addStaff(env.db, admin.id, gamma.id, "admin");
+    const staff = await signIn("gamma.admin@example.com");
+    const byJoined = Array.from({ length: 53 }, (_, i) => i + 1)
+      .sort((a, b) => (a % 28) - (b % 28) || a - b)
+      .map(numbered);
+    for (const filter of ["", "&tag=squad", "&q=squad", "&q=squad&tag=squad"]) {
+      const second = await staff.call("GET", `/api/members?page=2${filter}`);
+      expect(names(second)).toEqual([numbered(51), numbered(52), numbered(53)]);
+      expect(second.json.data.meta).toMatchObject({ page: 2, total: 53, pages: 2 });
+      expect(names(await staff.call("GET", `/api/members?page=2&dir=desc${filter}`))).toEqual([numbered(3), numbered(2), numbered(1)]);
+      // In join order, the member id (made in turn) breaking ties between members who joined the same day.
+      expect(names(await staff.call("GET", `/api/members?page=2&sort=joined&dir=asc${filter}`))).toEqual(byJoined.slice(50));
+      const past = await staff.call("GET", `/api/members?page=3${filter}`);
+      expect(past.json.data).toMatchObject({ data: [], meta: { page: 3, total: 53, pages: 2 } });
+    }
+  });
+
   it("lets an organisation admin list another gym or every gym, and keeps deleted members and other organisations out", async () => {
     const admin = await signIn("admin@example.com");
     expect(names(await admin.call("GET", `/api/members?gym=${id.south}`))).toEqual(["Sam South"]);

@@ -143,7 +143,7 @@ export async function chargeDropIns(deps: Deps, paymentIds: number[], now: Date)
  */
 export async function releaseDeclined(deps: Deps, now: Date, only?: number[]): Promise<number[]> {
   const declined = await deps.db
-    .select({ booking: class_bookings, reason: payments.error_description })
+    .select({ booking: class_bookings, code: payments.error_status, reason: payments.error_description })
     .from(class_bookings)
     .innerJoin(payments, eq(payments.id, class_bookings.payment_id))
     .innerJoin(class_occurrences, eq(class_occurrences.id, class_bookings.occurrence_id))
@@ -156,7 +156,7 @@ export async function releaseDeclined(deps: Deps, now: Date, only?: number[]): P
       ),
     );
   const next: number[] = [];
-  for (const { booking, reason } of declined) {
+  for (const { booking, code, reason } of declined) {
     const done = await withTenant(
       deps.db,
       booking.organisation_id,
@@ -169,7 +169,13 @@ export async function releaseDeclined(deps: Deps, now: Date, only?: number[]): P
       { atomic: true },
     );
     if (!done.changed) continue;
-    await tellDropInDeclined(deps, booking.organisation_id, booking, reason ?? "the card was declined");
+    // The rail's own words are about "the member"; the member reads this one.
+    await tellDropInDeclined(
+      deps,
+      booking.organisation_id,
+      booking,
+      code === "no_payment_method" ? "you have no card saved" : reason ?? "the card was declined",
+    );
     if (done.promoted?.payment_id) next.push(done.promoted.payment_id);
     else if (done.promoted) await tellPromoted(deps, booking.organisation_id, done.promoted);
   }

@@ -262,6 +262,19 @@ describe("a member dropping in to a class their membership does not include", ()
     expect((await paymentOf((await bookingOf(w2.id)).payment_id!)).status).toBe("sent");
   });
 
+  it("releases a promotion whose member has removed their card since, telling them so in their own words", async () => {
+    const cls = await yogaClass(1, 1);
+    const first = await member(CARD);
+    const later = await member(CARD);
+    const held = (await first.b.call("POST", "/api/me/class-bookings", { class_id: cls })).json.data;
+    const waiting = (await later.b.call("POST", "/api/me/class-bookings", { class_id: cls })).json.data;
+    await env.db.update(organisation_users).set({ default_payment_type_id: null }).where(eq(organisation_users.user_id, later.id));
+    await first.b.call("DELETE", `/api/me/class-bookings/${held.id}`);
+    expect((await bookingOf(waiting.id)).status).toBe("cancelled");
+    const told = (await mailsTo(later.email)).find((m) => m.subject === "Your place in Yoga was not kept");
+    expect(told?.text).toMatch(/could not be charged to your card \(you have no card saved\)/);
+  });
+
   it("refunds paid drop-ins when staff cancel the class", async () => {
     const cls = await yogaClass(5);
     const dee = await member(CARD);

@@ -4,9 +4,9 @@ import { formatDateTime, localDay } from "../../domain/dates";
 import { refundable } from "../../domain/refunds";
 import { surchargeFor } from "../../domain/surcharge";
 import { chargePending } from "../billing/charge";
-import { applyRefund, pursueRefunds } from "../billing/refunds";
+import { applyRefund, pursueRefunds, refundTarget } from "../billing/refunds";
 import type { ApiDeps, ApiEnv } from "../core/context";
-import { class_bookings, class_occurrences, class_types, gyms, payment_adjustments, payments } from "../core/db/schema";
+import { class_bookings, class_occurrences, class_types, gyms, payments } from "../core/db/schema";
 import { withTenant, type Tenant } from "../core/db/tenant";
 import { now as requestNow } from "../core/middleware";
 import { sandboxProviders } from "../core/providers/registry";
@@ -196,16 +196,11 @@ export async function refundDropIn(
   now: Date,
 ): Promise<number | null> {
   if (!booking.payment_id) return null;
-  const [p] = await t.db
-    .select()
-    .from(payments)
-    .where(t.where(payments, eq(payments.id, booking.payment_id)));
-  if (!p || p.status !== "sent" || p.pif_payment) return null;
-  const given = await t.db
-    .select()
-    .from(payment_adjustments)
-    .where(t.where(payment_adjustments, eq(payment_adjustments.payment_id, p.id)));
-  const { left, blocked } = refundable(p.amount + p.surcharge, given);
+  // The refund page's own read of a payment and what was given back (applyRefund reads it again under its lock).
+  const target = await refundTarget(t, booking.payment_id);
+  if (!target || target.p.status !== "sent" || target.p.pif_payment) return null;
+  const p = target.p;
+  const { left, blocked } = refundable(p.amount + p.surcharge, target.adjustments);
   if (!left || blocked) return null;
   const done = await applyRefund(
     t,

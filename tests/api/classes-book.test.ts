@@ -5,8 +5,6 @@ import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
 import {
   class_bookings,
-  class_occurrences,
-  class_schedules,
   class_type_inclusions,
   class_types,
   mail_outbox,
@@ -16,10 +14,10 @@ import {
 } from "../../server/core/db/schema";
 import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
-import { writeOccurrences } from "../../server/classes/occurrences";
 import { takePlace } from "../../server/classes/places";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { browser, itRaces, setup, signedIn } from "./harness";
+import { scheduleClasses } from "./class-fixtures";
 
 /**
  * Issue 34, booking: the rules (membership includes the type, the door's access rule, the window, the cut-off, the
@@ -45,49 +43,7 @@ function at(b: ReturnType<typeof browser>, api: Api) {
   return other;
 }
 
-async function schedule(values: {
-  gym: number;
-  type: number;
-  trainer: number;
-  capacity: number;
-  waitlist: number;
-  starts_on: string;
-  start_time: string;
-  rrule?: string | null;
-}) {
-  return withTenant(
-    env.db,
-    orgId,
-    null,
-    async (t) => {
-      const [s] = await t.db
-        .insert(class_schedules)
-        .values(
-          t.owned({
-            gym_id: values.gym,
-            class_type_id: values.type,
-            trainer_id: values.trainer,
-            capacity: values.capacity,
-            waitlist_size: values.waitlist,
-            rrule: values.rrule === undefined ? "FREQ=WEEKLY" : values.rrule,
-            starts_on: values.starts_on,
-            start_time: values.start_time,
-            duration_minutes: 45,
-            created_by: values.trainer,
-          }),
-        )
-        .returning();
-      await writeOccurrences(t, s, values.starts_on, today);
-      const rows = await t.db
-        .select()
-        .from(class_occurrences)
-        .where(t.where(class_occurrences, eq(class_occurrences.schedule_id, s.id)))
-        .orderBy(class_occurrences.starts_at);
-      return rows.map((r) => r.id);
-    },
-    { atomic: true },
-  );
-}
+const schedule = (values: Parameters<typeof scheduleClasses>[3]) => scheduleClasses(env.db, orgId, today, values);
 
 const statusOf = async (bookingId: number) => (await env.db.select().from(class_bookings).where(eq(class_bookings.id, bookingId)))[0].status;
 

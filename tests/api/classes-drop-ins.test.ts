@@ -5,8 +5,6 @@ import { createApi } from "../../server/api/app";
 import { hashPassword } from "../../server/core/auth/password";
 import {
   class_bookings,
-  class_occurrences,
-  class_schedules,
   class_types,
   gyms,
   mail_outbox,
@@ -17,13 +15,12 @@ import {
   sandbox_ledger,
   subscriptions,
 } from "../../server/core/db/schema";
-import { withTenant } from "../../server/core/db/tenant";
 import { outboxMailer } from "../../server/core/mail/mailer";
 import { sandboxProviders } from "../../server/core/providers/registry";
 import { chargeDropIns, refundSettledAfterCancel } from "../../server/classes/drop-ins";
-import { writeOccurrences } from "../../server/classes/occurrences";
 import { addMember, addStaff, makeGym, makeOffering, makeOrganisation, makePrice, makeSubscription, makeUser } from "../../server/seed/factories";
 import { browser, setup, signedIn } from "./harness";
+import { scheduleClasses } from "./class-fixtures";
 
 /**
  * Issue 34, drop-ins (decision 0066): a class the membership does not cover, paid once at the class type's price.
@@ -68,37 +65,17 @@ async function member(card: Record<string, string> | null, extra: Partial<typeof
 
 /** A Yoga class `days` ahead at `time` with `capacity` places and `waitlist` waiting places. */
 async function yogaClass(capacity: number, waitlist = 0, days = 1, time = "07:00") {
-  return withTenant(
-    env.db,
-    orgId,
-    null,
-    async (t) => {
-      const [s] = await t.db
-        .insert(class_schedules)
-        .values(
-          t.owned({
-            gym_id: gymId,
-            class_type_id: yoga,
-            trainer_id: tess,
-            capacity,
-            waitlist_size: waitlist,
-            rrule: null,
-            starts_on: addCalendarDays(today, days),
-            start_time: time,
-            duration_minutes: 45,
-            created_by: tess,
-          }),
-        )
-        .returning();
-      await writeOccurrences(t, s, s.starts_on, today);
-      const [row] = await t.db
-        .select()
-        .from(class_occurrences)
-        .where(t.where(class_occurrences, eq(class_occurrences.schedule_id, s.id)));
-      return row.id;
-    },
-    { atomic: true },
-  );
+  const [id] = await scheduleClasses(env.db, orgId, today, {
+    gym: gymId,
+    type: yoga,
+    trainer: tess,
+    capacity,
+    waitlist,
+    starts_on: addCalendarDays(today, days),
+    start_time: time,
+    rrule: null,
+  });
+  return id;
 }
 
 const bookingOf = async (id: number) => (await env.db.select().from(class_bookings).where(eq(class_bookings.id, id)))[0];

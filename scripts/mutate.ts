@@ -207,6 +207,12 @@ const MUTATIONS: Mutation[] = [
     only: "keeps a late one",
   },
   {
+    name: "class drop-ins: one payment may pay for two bookings (no unique index on class_bookings.payment_id; issue 34)",
+    edits: [{ file: "drizzle/0049_class_drop_ins.sql", find: `CREATE UNIQUE INDEX "class_bookings_payment_idx"`, replace: `CREATE INDEX "class_bookings_payment_idx"` }],
+    tests: ["tests/api/classes-drop-ins.test.ts"],
+    only: "ties a payment to one booking only",
+  },
+  {
     name: "class drop-ins: a member owing on their membership may drop in (issue 34)",
     edits: [{ file: "server/classes/booking-rules.ts", find: "if (!covered && m.owing) return", replace: "if (false) return" }],
     tests: ["tests/api/classes-drop-ins.test.ts"],

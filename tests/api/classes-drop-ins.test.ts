@@ -252,6 +252,16 @@ describe("a member dropping in to a class their membership does not include", ()
     expect(told?.text).toMatch(/could not be charged to your card \(you have no card saved\)/);
   });
 
+  it("ties a payment to one booking only (a decline or a refund acts on exactly the booking it paid for)", async () => {
+    const cls = await yogaClass(5);
+    const dee = await member(CARD);
+    const other = await member(CARD);
+    const made = (await dee.b.call("POST", "/api/me/class-bookings", { class_id: cls })).json.data;
+    const second = (await other.b.call("POST", "/api/me/class-bookings", { class_id: cls })).json.data;
+    const paymentId = (await bookingOf(made.id)).payment_id!;
+    await expect(env.db.update(class_bookings).set({ payment_id: paymentId }).where(eq(class_bookings.id, second.id))).rejects.toThrow();
+  });
+
   it("refunds paid drop-ins when staff cancel the class", async () => {
     const cls = await yogaClass(5);
     const dee = await member(CARD);
